@@ -1,0 +1,1 @@
+"""Sub-commands of the `auditor` CLI, one module each, each exposing `register(app)`."""

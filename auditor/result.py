@@ -1,0 +1,52 @@
+"""The values a whole run produces, handed from the pipeline to the report formats."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pyarrow as pa
+
+from auditor import tables
+
+
+@dataclass(frozen=True)
+class InputFile:
+    """One bibliography the run read."""
+
+    path: str
+    """The path as the user gave it (what annotations and the report point at)."""
+    sha256: str
+    """Digest of the file's bytes, so a report names exactly what it audited."""
+    format: str
+    """bibtex | ris | csv."""
+    rows: int
+    """Entries loaded from it (every entry, broken ones included)."""
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    """Metadata of one run, written into `report.json` and the HTML header."""
+
+    tool_version: str
+    started_at: str
+    """ISO 8601 UTC."""
+    finished_at: str
+    inputs: tuple[InputFile, ...]
+    base_urls: dict[str, str]
+    """Register name → base URL used (the emulator's in tests)."""
+    tiers_used: tuple[str, ...]
+    """Which of snapshot / cache / live answered at least one record."""
+    offline: bool = False
+    criteria_id: str = tables.CRITERIA_ID
+
+
+@dataclass(frozen=True)
+class AuditResult:
+    """Every table of a finished run; report formats render these and decide nothing."""
+
+    references: pa.Table
+    records: pa.Table
+    verdicts: pa.Table
+    checklist: pa.Table
+    duplicates: pa.Table = field(default_factory=lambda: tables.empty(tables.DUPLICATES))
+    run: RunInfo | None = None

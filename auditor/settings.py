@@ -1,0 +1,183 @@
+"""One frozen `Settings`, resolved as defaults < config file < `AUDITOR_*` env < flags.
+
+The config file is the first of: `--config PATH`; `auditor.toml` beside the first input file;
+`auditor.toml` in the working directory; `[tool.auditor]` of `pyproject.toml` in the working
+directory. Every setting has a config key (its field name), an environment variable
+(`AUDITOR_` + upper-cased name, except the criteria's leg switches `PMID_LEG`, `DOI_LEG`,
+`ARXIV_LEG`) and a flag (`--` + name with dashes). Relative paths in a config file are taken
+relative to that file, so a project file can name the snapshot that ships beside it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from auditor.errors import ConfigError
+
+#: Settings whose values are filesystem paths (resolved against the config file's folder).
+_PATH_KEYS = frozenset({"cache_dir", "snapshots", "journal_map", "out"})
+
+#: Environment names that the criteria fix, not `AUDITOR_*`.
+_ENV_OVERRIDES = {"pmid_leg": "PMID_LEG", "doi_leg": "DOI_LEG", "arxiv_leg": "ARXIV_LEG"}
+
+
+def _default_cache_dir() -> str:
+    from platformdirs import user_cache_dir
+
+    return user_cache_dir("auditor")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every knob of a run. Field names are the config keys."""
+
+    # register base URLs: a configured base URL is trusted by the redirect policy
+    crossref_url: str = "https://api.crossref.org"
+    eutils_url: str = "https://eutils.ncbi.nlm.nih.gov/entrez/eutils"
+    arxiv_url: str = "https://export.arxiv.org"
+    doi_url: str = "https://doi.org"
+    handle_url: str = "https://hdl.handle.net"
+    # identification toward registers
+    mailto: str | None = None
+    ncbi_email: str | None = None
+    ncbi_api_key: str | None = None
+    # legs (criteria D1 rule: each closable on its own)
+    pmid_leg: bool = True
+    doi_leg: bool = True
+    arxiv_leg: bool = True
+    # source tiers
+    snapshots: tuple[str, ...] = ()
+    cache_dir: str = field(default_factory=_default_cache_dir)
+    cache_ttl_days: float = 30.0
+    refresh: bool = False
+    offline: bool = False
+    # transport
+    timeout: float = 10.0
+    max_retries: int = 4
+    max_body_bytes: int = 8 * 1024 * 1024
+    crossref_batch_size: int = 20
+    batching: bool = True
+    ncbi_rate: float = 3.0
+    # chinese waterfall
+    journal_map: str | None = None
+    # input
+    encoding: str | None = None
+    # policy and output
+    fail_on: tuple[str, ...] = ()
+    fail_on_unchecked: bool = False
+    out: str | None = None
+
+
+_FIELDS = {f.name: f for f in fields(Settings)}
+
+
+def _coerce(name: str, value: Any, origin: str) -> Any:
+    """Turn a config/env/flag value into the field's type, or raise `ConfigError` naming it."""
+    default = getattr(Settings(), name) if name != "cache_dir" else ""
+    try:
+        if isinstance(default, bool):
+            if isinstance(value, bool):
+                return value
+            text = str(value).strip().lower()
+            if text in {"1", "true", "yes", "on"}:
+                return True
+            if text in {"0", "false", "no", "off"}:
+                return False
+            raise ValueError(value)
+        if isinstance(default, tuple):
+            if isinstance(value, str):
+                return tuple(v.strip() for v in value.split(",") if v.strip())
+            return tuple(str(v) for v in value)
+        if isinstance(default, int):
+            return int(value)
+        if isinstance(default, float):
+            return float(value)
+        return None if value is None else str(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{origin}: {name} cannot be {value!r}") from None
+
+
+def env_name(name: str) -> str:
+    """The environment variable that sets `name`."""
+    return _ENV_OVERRIDES.get(name, f"AUDITOR_{name.upper()}")
+
+
+def find_config(explicit: str | None, inputs: Sequence[str] = ()) -> tuple[Path, dict[str, Any]] | None:
+    """Locate and parse the config file; `None` when there is none. Raises `ConfigError`."""
+    candidates: list[tuple[Path, bool]] = []
+    if explicit:
+        candidates.append((Path(explicit), True))
+    else:
+        if inputs:
+            candidates.append((Path(inputs[0]).resolve().parent / "auditor.toml", False))
+        candidates.append((Path.cwd() / "auditor.toml", False))
+        candidates.append((Path.cwd() / "pyproject.toml", False))
+    for path, required in candidates:
+        if not path.is_file():
+            if required:
+                raise ConfigError(f"config file not found: {path}")
+            continue
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{path}: {exc}") from None
+        if path.name == "pyproject.toml":
+            data = data.get("tool", {}).get("auditor")
+            if data is None:
+                continue
+        return path, data
+    return None
+
+
+def _flatten(data: Mapping[str, Any], origin: str) -> dict[str, Any]:
+    """Accept top-level keys and the `[registers]`/`[run]`-style sections that hold them."""
+    flat: dict[str, Any] = {}
+    for key, value in data.items():
+        if isinstance(value, Mapping):
+            flat.update(_flatten(value, origin))
+        elif key.replace("-", "_") in _FIELDS:
+            flat[key.replace("-", "_")] = value
+        else:
+            raise ConfigError(f"{origin}: unknown setting {key!r}")
+    return flat
+
+
+def load_settings(
+    flags: Mapping[str, Any] | None = None,
+    *,
+    config: str | None = None,
+    inputs: Sequence[str] = (),
+    environ: Mapping[str, str] | None = None,
+) -> Settings:
+    """Resolve `Settings` from all sources; `flags` holds only the flags the user gave."""
+    environ = os.environ if environ is None else environ
+    values: dict[str, Any] = {}
+    found = find_config(config, inputs)
+    if found:
+        path, data = found
+        for name, value in _flatten(data, str(path)).items():
+            value = _coerce(name, value, str(path))
+            if name in _PATH_KEYS and value:
+                base = path.parent
+                if isinstance(value, tuple):
+                    value = tuple(str((base / v).resolve()) for v in value)
+                else:
+                    value = str((base / value).resolve())
+            values[name] = value
+    for name in _FIELDS:
+        raw = environ.get(env_name(name))
+        if raw is not None and raw != "":
+            values[name] = _coerce(name, raw, env_name(name))
+    for name, value in (flags or {}).items():
+        if name not in _FIELDS:
+            raise ConfigError(f"unknown flag --{name.replace('_', '-')}")
+        if value is None or value == ():
+            continue
+        values[name] = _coerce(name, value, f"--{name.replace('_', '-')}")
+    return dataclasses.replace(Settings(), **values)

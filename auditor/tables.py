@@ -1,0 +1,193 @@
+"""The Arrow schemas of the tables that pass between stages, defined once.
+
+Every stage takes one of these tables and returns one; the Parquet outputs use the same schemas
+and column names, so a user reading `verdicts.parquet` sees exactly what is documented here.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+import pyarrow as pa
+
+CRITERIA_ID = "reference-resolution/v1"
+
+
+class Verdict(StrEnum):
+    """The four verdicts of the criteria, spelled as the criteria spell them."""
+
+    MATCHES = "RESOLVES-AND-MATCHES"
+    DIFFERS = "RESOLVES-BUT-DIFFERS"
+    DOES_NOT_RESOLVE = "DOES-NOT-RESOLVE"
+    NOT_COVERED = "NOT COVERED"
+
+
+class RowState(StrEnum):
+    """The two states that are not verdicts and are never counted as one."""
+
+    UNCHECKED = "UNCHECKED"
+    INVALID = "INVALID"
+
+
+#: Everything that may stand in the `verdict` column, verdicts first.
+OUTCOMES: tuple[str, ...] = (*(v.value for v in Verdict), *(s.value for s in RowState))
+
+
+class IdType(StrEnum):
+    """Identifier types the criteria cover."""
+
+    DOI = "doi"
+    PMID = "pmid"
+    ARXIV = "arxiv"
+
+
+class RecordStatus(StrEnum):
+    """What a register said about one identifier."""
+
+    FOUND = "found"
+    NOT_FOUND = "not_found"
+    UNREACHABLE = "unreachable"
+    NOT_COVERED = "not_covered"
+
+
+class Tier(StrEnum):
+    """Where a record came from, disclosed in every report."""
+
+    SNAPSHOT = "snapshot"
+    CACHE = "cache"
+    LIVE = "live"
+
+
+_str = pa.string()
+_strs = pa.list_(pa.string())
+
+REFERENCES = pa.schema(
+    [
+        pa.field("row_id", pa.int64(), nullable=False),  # position in the whole run, 0-based
+        pa.field("source_path", _str, nullable=False),  # file as the user named it
+        pa.field("source_line", pa.int32()),  # 1-based line where the entry starts
+        pa.field("source_format", _str),  # bibtex | ris | csv
+        pa.field("key", _str),  # citation key (BibTeX key, RIS ID, CSV key column)
+        pa.field("entry_type", _str),  # article, inproceedings, JOUR, …
+        pa.field("declared_type", _str),  # an explicit identifier type the user gave
+        pa.field("id_raw", _str),  # identifier as written (with arXiv version), for display
+        pa.field("id_type", _str),  # doi | pmid | arxiv | null (see `IdType`)
+        pa.field("identifier", _str),  # normalized as the criteria's input_contract says
+        pa.field("doi", _str),  # every identifier found on the entry, normalized
+        pa.field("pmid", _str),
+        pa.field("arxiv", _str),
+        pa.field("title", _str),  # plain Unicode, LaTeX decoded, protective braces gone
+        pa.field("authors", _strs),  # as written, one string per author
+        pa.field("authors_et_al", pa.bool_()),  # `and others` / `et al.` was in the list
+        pa.field("year", pa.int32()),
+        pa.field("container_title", _str),
+        pa.field("volume", _str),
+        pa.field("issue", _str),
+        pa.field("pages", _str),
+        pa.field("issn", _str),
+        pa.field("language", _str),
+        pa.field("url", _str),
+        pa.field("row_state", _str),  # INVALID / NOT COVERED decided before any lookup, else null
+        pa.field("row_reason", _str),  # `Reason` code for `row_state`
+        pa.field("parse_error", _str),  # what was wrong with the entry, for the user
+        pa.field("warnings", _strs),  # non-fatal problems (duplicate key, unknown field, …)
+    ]
+)
+
+RECORDS = pa.schema(
+    [
+        pa.field("register", _str, nullable=False),  # crossref | pubmed | arxiv | doi | handle …
+        pa.field("id_type", _str, nullable=False),
+        pa.field("identifier", _str, nullable=False),
+        pa.field("status", _str, nullable=False),  # see `RecordStatus`
+        pa.field("reason", _str),  # `Reason` code when status is not `found`
+        pa.field("retrieved_at", _str),  # ISO 8601 UTC: the as-of time of this answer
+        pa.field("tier", _str),  # see `Tier`
+        pa.field("title", _str),
+        pa.field("authors", _strs),  # full names as the register gives them
+        pa.field("surnames", _strs),  # per register rule of the criteria (Crossref family, …)
+        pa.field("year", pa.int32()),  # by the criteria's date precedence
+        pa.field("container_title", _str),
+        pa.field("volume", _str),
+        pa.field("issue", _str),
+        pa.field("pages", _str),
+        pa.field("doi", _str),  # a DOI the record names (arXiv journal_ref DOI, PubMed doi)
+        pa.field("language", _str),
+        pa.field("agency", _str),  # DOI registration agency when known
+        pa.field("body_digest", _str),  # sha256 of the raw body the record was read from
+    ]
+)
+
+VERDICTS = pa.schema(
+    [
+        pa.field("row_id", pa.int64(), nullable=False),
+        pa.field("source_path", _str, nullable=False),
+        pa.field("source_line", pa.int32()),
+        pa.field("key", _str),
+        pa.field("verdict", _str, nullable=False),  # one of `OUTCOMES`
+        pa.field("reason", _str),
+        pa.field("id_type", _str),
+        pa.field("identifier", _str),
+        pa.field("register", _str),
+        pa.field("tier", _str),
+        pa.field("retrieved_at", _str),
+        pa.field("criteria_id", _str, nullable=False),
+        pa.field("title_claimed", _str),
+        pa.field("title_register", _str),
+        pa.field("title_match", pa.bool_()),  # null when not compared
+        pa.field("title_score", pa.float64()),  # Jaccard of the token sets
+        pa.field("authors_claimed", _strs),
+        pa.field("authors_register", _strs),
+        pa.field("authors_match", pa.bool_()),
+        pa.field("year_claimed", pa.int32()),
+        pa.field("year_register", pa.int32()),
+        pa.field("year_match", pa.bool_()),
+        pa.field("group_id", pa.int32()),  # duplicate group (same work under several keys)
+    ]
+)
+
+CHECKLIST = pa.schema(
+    [
+        pa.field("row_id", pa.int64(), nullable=False),
+        pa.field("source_path", _str),
+        pa.field("source_line", pa.int32()),
+        pa.field("key", _str),
+        pa.field("priority", _str, nullable=False),  # P0 … P3: orders work, never a score
+        pa.field("reason_code", _str, nullable=False),
+        pa.field("outcome", _str),  # the verdict or state behind the item
+        pa.field("cited_title", _str),
+        pa.field("cited_authors", _strs),
+        pa.field("cited_year", pa.int32()),
+        pa.field("cited_id", _str),
+        pa.field("sources_tried", _strs),
+        pa.field("text", _str, nullable=False),  # "pending human check" wording
+        pa.field("links", _strs),  # doi.org, PubMed and arXiv pages to click
+        pa.field("human_result", _str),  # always empty: for the person to fill
+    ]
+)
+
+DUPLICATES = pa.schema(
+    [
+        pa.field("group_id", pa.int32(), nullable=False),
+        pa.field("row_id", pa.int64(), nullable=False),
+        pa.field("key", _str),
+        pa.field("basis", _str, nullable=False),  # doi | pmid | arxiv | url | published_version
+        pa.field("value", _str),  # the shared normalized value
+    ]
+)
+
+
+def empty(schema: pa.Schema) -> pa.Table:
+    """An empty table of `schema`."""
+    return schema.empty_table()
+
+
+def from_rows(rows: list[dict[str, Any]], schema: pa.Schema) -> pa.Table:
+    """Build a table of `schema` from dicts; missing keys become nulls, extra keys are an error."""
+    names = set(schema.names)
+    for row in rows:
+        extra = set(row) - names
+        if extra:
+            raise KeyError(f"columns not in schema: {sorted(extra)}")
+    return pa.Table.from_pylist(rows, schema=schema)
