@@ -1,0 +1,20 @@
+"""Rebuild `snapshot.parquet` from `snapshot.json` (the reviewable source of the sample snapshot).
+
+The records were written by hand from the registers' public metadata of these real papers
+(Crossref works, PubMed esummary, arXiv API, doiRA), in the `records` table's shape, with the
+criteria's register surname and year rules already applied. Run: `python sample_bibs/make_snapshot.py`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from auditor import tables
+
+here = Path(__file__).parent
+rows = json.loads((here / "snapshot.json").read_text(encoding="utf-8"))
+pq.write_table(tables.from_rows(rows, tables.RECORDS), here / "snapshot.parquet")
+print(f"wrote {len(rows)} records to {here / 'snapshot.parquet'}")
