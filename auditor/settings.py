@@ -108,7 +108,9 @@ def env_name(name: str) -> str:
     return _ENV_OVERRIDES.get(name, f"AUDITOR_{name.upper()}")
 
 
-def find_config(explicit: str | None, inputs: Sequence[str] = ()) -> tuple[Path, dict[str, Any]] | None:
+def find_config(
+    explicit: str | None, inputs: Sequence[str] = ()
+) -> tuple[Path, dict[str, Any]] | None:
     """Locate and parse the config file; `None` when there is none. Raises `ConfigError`."""
     candidates: list[tuple[Path, bool]] = []
     if explicit:
@@ -123,10 +125,7 @@ def find_config(explicit: str | None, inputs: Sequence[str] = ()) -> tuple[Path,
             if required:
                 raise ConfigError(f"config file not found: {path}")
             continue
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise ConfigError(f"{path}: {exc}") from None
+        data = _read_toml(path)
         if path.name == "pyproject.toml":
             data = data.get("tool", {}).get("auditor")
             if data is None:
@@ -148,19 +147,50 @@ def _flatten(data: Mapping[str, Any], origin: str) -> dict[str, Any]:
     return flat
 
 
+def find_pipeline(name: str) -> Path:
+    """A pipeline profile: a TOML path, or a name in `./pipelines/` or the project's `pipelines/`."""
+    path = Path(name)
+    if path.suffix == ".toml" or path.is_file():
+        if path.is_file():
+            return path
+        raise ConfigError(f"pipeline file not found: {path}")
+    for folder in (Path.cwd() / "pipelines", Path(__file__).resolve().parent.parent / "pipelines"):
+        candidate = folder / f"{name}.toml"
+        if candidate.is_file():
+            return candidate
+    raise ConfigError(f"unknown pipeline {name!r}: no pipelines/{name}.toml")
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+
+
 def load_settings(
     flags: Mapping[str, Any] | None = None,
     *,
     config: str | None = None,
+    pipeline: str | None = None,
     inputs: Sequence[str] = (),
     environ: Mapping[str, str] | None = None,
 ) -> Settings:
-    """Resolve `Settings` from all sources; `flags` holds only the flags the user gave."""
+    """Resolve `Settings` from all sources; `flags` holds only the flags the user gave.
+
+    Layers, later wins: defaults, the config file, the `--pipeline` profile, `AUDITOR_*`
+    environment, flags. Raises `ConfigError` naming the file, variable or flag at fault.
+    """
     environ = os.environ if environ is None else environ
     values: dict[str, Any] = {}
+    layers: list[tuple[Path, dict[str, Any]]] = []
     found = find_config(config, inputs)
     if found:
-        path, data = found
+        layers.append(found)
+    if pipeline:
+        profile = find_pipeline(pipeline)
+        layers.append((profile, _read_toml(profile)))
+    for path, data in layers:
         for name, value in _flatten(data, str(path)).items():
             value = _coerce(name, value, str(path))
             if name in _PATH_KEYS and value:

@@ -1,0 +1,95 @@
+"""The stage order of an audit: the only place where the stages meet.
+
+load → classify → resolve → compare → chinese waterfall → overlap → checklist. Each stage maps
+tables to tables; only resolve and the waterfall are async and talk to registers, through one
+`Net` opened here. Reports are written by the caller from the returned `AuditResult`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from auditor import __version__, tables
+from auditor.checklist import build_checklist
+from auditor.chinese.waterfall import run_waterfall
+from auditor.classify import classify
+from auditor.compare import compare
+from auditor.load import load_files
+from auditor.overlap.duplicates import find_duplicates
+from auditor.resolve import resolve
+from auditor.result import AuditResult, RunInfo
+from auditor.settings import Settings
+from auditor.transport.net import open_net
+
+Progress = Callable[[str, int, int], None]
+"""`progress(register, done, total)`: stages report, the console draws."""
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def closed_legs(settings: Settings) -> frozenset[str]:
+    """The identifier types whose leg the settings close (criteria D1 rule)."""
+    legs = {"doi": settings.doi_leg, "pmid": settings.pmid_leg, "arxiv": settings.arxiv_leg}
+    return frozenset(name for name, is_open in legs.items() if not is_open)
+
+
+def attach_groups(verdicts: pa.Table, duplicates: pa.Table) -> pa.Table:
+    """Fill `group_id` on verdict rows that belong to a duplicate group."""
+    if duplicates.num_rows == 0:
+        return verdicts
+    members = duplicates.group_by("row_id").aggregate([("group_id", "min")])
+    index = pc.index_in(verdicts["row_id"], value_set=members["row_id"])
+    group = pc.take(members["group_id_min"], index).cast(pa.int32())
+    column = verdicts.schema.get_field_index("group_id")
+    return verdicts.set_column(column, tables.VERDICTS.field("group_id"), group)
+
+
+async def run_audit(
+    paths: Sequence[str],
+    settings: Settings,
+    *,
+    input_format: str | None = None,
+    csv_map: Mapping[str, str] | None = None,
+    progress: Progress | None = None,
+) -> AuditResult:
+    """Audit `paths` end to end and return every table; raises only `InputError`/`ConfigError`."""
+    started = _now()
+    loaded = load_files(paths, fmt=input_format, encoding=settings.encoding, csv_map=csv_map)
+    references = classify(loaded.table, closed_legs=closed_legs(settings))
+    async with open_net(settings, progress=progress) as net:
+        records = await resolve(references, settings, net)
+        verdicts = compare(references, records)
+        waterfall = await run_waterfall(references, verdicts, records, settings, net)
+    duplicates = find_duplicates(references, records)
+    verdicts = attach_groups(waterfall.verdicts, duplicates)
+    checklist = build_checklist(references, verdicts, records, extra=waterfall.items)
+    tiers = sorted(set(records["tier"].drop_null().to_pylist())) if records.num_rows else []
+    run = RunInfo(
+        tool_version=__version__,
+        started_at=started,
+        finished_at=_now(),
+        inputs=loaded.inputs,
+        base_urls={
+            "crossref": settings.crossref_url,
+            "pubmed": settings.eutils_url,
+            "arxiv": settings.arxiv_url,
+            "doi": settings.doi_url,
+            "handle": settings.handle_url,
+        },
+        tiers_used=tuple(tiers),
+        offline=settings.offline,
+    )
+    return AuditResult(
+        references=references,
+        records=records,
+        verdicts=verdicts,
+        checklist=checklist,
+        duplicates=duplicates,
+        run=run,
+    )
