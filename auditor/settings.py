@@ -148,7 +148,7 @@ def _flatten(data: Mapping[str, Any], origin: str) -> dict[str, Any]:
 
 
 def find_pipeline(name: str) -> Path:
-    """A pipeline profile: a TOML path, or a name in `./pipelines/` or the project's `pipelines/`."""
+    """A profile: a TOML path, or a name in `./pipelines/` or the project's `pipelines/`."""
     path = Path(name)
     if path.suffix == ".toml" or path.is_file():
         if path.is_file():

@@ -9,8 +9,10 @@ import pytest
 from auditor.errors import ConfigError
 from auditor.settings import Settings, env_name, load_settings
 
+MP = pytest.MonkeyPatch
 
-def test_defaults_without_any_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+
+def test_defaults_without_any_source(tmp_path: Path, monkeypatch: MP) -> None:
     monkeypatch.chdir(tmp_path)
     settings = load_settings({}, environ={})
     assert settings.crossref_url == "https://api.crossref.org"
@@ -18,7 +20,7 @@ def test_defaults_without_any_source(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert settings.offline is False
 
 
-def test_layers_apply_in_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_layers_apply_in_order(tmp_path: Path, monkeypatch: MP) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "auditor.toml").write_text('timeout = 3.0\nmax_retries = 1\nmailto = "a@x.org"\n')
     profile = tmp_path / "p.toml"
@@ -53,7 +55,7 @@ def test_paths_in_a_config_file_are_relative_to_it(
     assert settings.snapshots == (str((project / "snap.parquet").resolve()),)
 
 
-def test_pyproject_tool_section(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_pyproject_tool_section(tmp_path: Path, monkeypatch: MP) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "pyproject.toml").write_text("[tool.auditor]\ncrossref_batch_size = 7\n")
     assert load_settings({}, environ={}).crossref_batch_size == 7
