@@ -1,0 +1,135 @@
+"""Text forms the criteria compare: `normalize_text` and the Chinese-aware title form.
+
+`normalize_text` is the criteria's `normalizeText` (reference-resolution/v1 §comparison):
+NFKD → strip combining marks → lowercase → drop every character that is not a letter, number or
+whitespace → collapse whitespace → trim. "Letter" is Unicode general category L*, "number" is N*,
+"whitespace" is what `str.isspace` accepts; combining marks (M*) are neither, so stripping them
+first or with the other non-letters gives the same result.
+
+`han_title_form` is the conservative title form of `spec/chinese-literature-protocol.md`: fold
+fullwidth ASCII only, collapse whitespace, drop whitespace only where it touches a Han ideograph,
+strip one balanced outer wrapper and a terminal 。 or `.`. It never NFKC-folds, casefolds or deletes
+punctuation, because those collapse real scientific distinctions (ER+ / ER-, 2² / 22, P53 / p53).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import unicodedata
+from functools import cache
+
+__all__ = [
+    "HAN_CLASS",
+    "han_title_form",
+    "han_titles_equal",
+    "has_han",
+    "normalize_text",
+]
+
+#: Han ideograph code point ranges (URO, Ext A–H, compatibility ideographs), as a regex class body.
+HAN_CLASS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f\U00030000-\U000323af"
+_HAN = re.compile(f"[{HAN_CLASS}]")
+_WS_RUN = re.compile(r"\s+")
+# Whitespace is removed only where it touches a Han ideograph (spaces around Latin runs inside a
+# Chinese title are typesetting, spaces between two Latin tokens are meaning: "PD L1" ≠ "PDL 1").
+_WS_TOUCHING_HAN = re.compile(f"\\s+(?=[{HAN_CLASS}])|(?<=[{HAN_CLASS}])\\s+")
+# Fullwidth ASCII forms U+FF01..U+FF5E fold to U+0021..U+007E; nothing else is folded.
+_FULLWIDTH_FOLD = {cp: cp - 0xFEE0 for cp in range(0xFF01, 0xFF5F)}
+# Conventional inert title wrappers (protocol conclusion 1): CJK brackets and curly quotes.
+_WRAPPERS = {"《": "》", "「": "」", "『": "』", "【": "】", "“": "”", "‘": "’"}
+_TERMINALS = ("。", ".")
+
+
+def has_han(s: str | None) -> bool:
+    """True when `s` contains at least one Han ideograph (a null or empty string has none)."""
+    return bool(s) and _HAN.search(s) is not None  # type: ignore[arg-type]
+
+
+def _strip_wrapper(s: str) -> str:
+    """Remove one outer wrapper pair only if its opening mark closes at the very last character."""
+    if len(s) < 2 or s[0] not in _WRAPPERS or s[-1] != _WRAPPERS[s[0]]:
+        return s
+    opener, closer = s[0], s[-1]
+    depth = 0
+    for i, ch in enumerate(s):
+        if ch == opener and opener != closer:
+            depth += 1
+        elif ch == closer:
+            depth -= 1
+            if depth == 0 and i != len(s) - 1:
+                # 《红楼梦》与《金瓶梅》: the first pair closes early.
+                return s
+    return s[1:-1].strip()
+
+
+def _strip_terminal(s: str) -> str:
+    """Remove one terminal 。 or `.` (fullwidth ． has already been folded to `.`)."""
+    if s.endswith(_TERMINALS):
+        return s[:-1].rstrip()
+    return s
+
+
+def han_title_form(s: str | None) -> str:
+    """The Chinese-aware conservative title form; `""` for a null or blank title.
+
+    Steps: fold fullwidth ASCII (U+FF01–U+FF5E) → collapse whitespace (U+3000 included) and trim →
+    drop whitespace touching a Han ideograph → strip a terminal 。/`.`, one balanced outer wrapper,
+    then a terminal 。/`.` again (so both `《题》。` and `《题。》` reduce to `题`).
+    """
+    if not s:
+        return ""
+    out = s.translate(_FULLWIDTH_FOLD)
+    out = _WS_RUN.sub(" ", out).strip()
+    out = _WS_TOUCHING_HAN.sub("", out)
+    out = _strip_terminal(out)
+    out = _strip_wrapper(out)
+    return _strip_terminal(out)
+
+
+def han_titles_equal(a: str | None, b: str | None) -> bool | None:
+    """Exact equality of `han_title_form`; `None` when the pair is unverifiable.
+
+    Unverifiable means either side is empty after normalization, or one side carries a Han
+    ideograph and the other does not (a CJK title against a Latin-only one: there is no translation
+    oracle, so a difference is not evidence). Two titles without Han compare by the same exact form
+    (a DOI-keyed "Editorial" equals "Editorial"). No fuzzy ratio takes part, in either direction.
+    """
+    fa, fb = han_title_form(a), han_title_form(b)
+    if not fa or not fb:
+        return None
+    if has_han(fa) != has_han(fb):
+        return None
+    return fa == fb
+
+
+@cache
+def _keep_pattern() -> re.Pattern[str]:
+    """A regex matching every run of characters that `normalize_text` deletes.
+
+    Built once from this interpreter's Unicode database, so letters (L*), numbers (N*) and
+    whitespace (`str.isspace`) are decided by the same tables as the per-row reference.
+    """
+    ranges: list[tuple[int, int]] = []
+    for cp in range(sys.maxunicode + 1):
+        ch = chr(cp)
+        if unicodedata.category(ch)[0] in "LN" or ch.isspace():
+            if ranges and ranges[-1][1] == cp - 1:
+                ranges[-1] = (ranges[-1][0], cp)
+            else:
+                ranges.append((cp, cp))
+    body = "".join(
+        re.escape(chr(lo)) if lo == hi else f"{re.escape(chr(lo))}-{re.escape(chr(hi))}"
+        for lo, hi in ranges
+    )
+    return re.compile(f"[^{body}]+")
+
+
+def normalize_text(s: str | None) -> str:
+    """The criteria's `normalizeText`; `""` for null. Pure function of `s`, deterministic."""
+    if not s:
+        return ""
+    out = unicodedata.normalize("NFKD", s).lower()
+    out = _keep_pattern().sub("", out)
+    # str.split() splits on exactly the `str.isspace` characters and drops empty ends.
+    return " ".join(out.split())
