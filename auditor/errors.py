@@ -90,6 +90,13 @@ class Reason(StrEnum):
     BODY_TOO_LARGE = "body_too_large"
     UNSAFE_REDIRECT = "unsafe_redirect"
     OFFLINE = "offline"
+    NCBI_EMAIL_MISSING = "ncbi_email_missing"
+    # comparison (reference-resolution/v1): why a found record did not match or was not compared
+    NOT_LOOKED_UP = "not_looked_up"
+    TITLE_DIFFERS = "title_differs"
+    TITLE_EMPTY = "title_empty"
+    AUTHORS_DIFFER = "authors_differ"
+    YEAR_DIFFERS = "year_differs"
 
 
 def registered_with(agency: str) -> Reason:

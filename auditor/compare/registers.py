@@ -1,0 +1,133 @@
+"""The criteria's per-register rules for the record side: register year and register surnames.
+
+reference-resolution/v1 §comparison fixes where each register's year and author surnames come
+from. The resolvers call these helpers so the rules live in one place, next to the comparison core
+that relies on them. Every helper takes the parsed, untrusted register body and never raises on a
+wrong shape: a value it cannot read is `None` (year) or is skipped/blank (surnames), as documented.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+__all__ = [
+    "CROSSREF_DATE_PRECEDENCE",
+    "arxiv_surnames",
+    "arxiv_year",
+    "crossref_surnames",
+    "crossref_year",
+    "pubmed_surnames",
+    "pubmed_year",
+]
+
+#: criteria v1 §year.register_year_precedence.doi, in order.
+CROSSREF_DATE_PRECEDENCE: tuple[str, ...] = (
+    "published",
+    "issued",
+    "published-online",
+    "published-print",
+    "created",
+)
+
+
+def _leading_year(text: object) -> int | None:
+    """The integer of the first four characters when they are ASCII digits, else `None`."""
+    if not isinstance(text, str) or len(text) < 4:
+        return None
+    head = text[:4]
+    # ASCII only: str.isdigit() would also accept Unicode digits such as "２０２４".
+    if head.isascii() and head.isdigit():
+        return int(head)
+    return None
+
+
+def _date_parts_year(value: object) -> int | None:
+    """The year of a Crossref date object `{"date-parts": [[Y, M, D]]}`, else `None`.
+
+    Real Crossref bodies carry `[[null]]` and `[[]]` for undated records; those give `None` so the
+    precedence falls through to the next date.
+    """
+    if not isinstance(value, Mapping):
+        return None
+    parts = value.get("date-parts")
+    if not isinstance(parts, list) or not parts or not isinstance(parts[0], list) or not parts[0]:
+        return None
+    year = parts[0][0]
+    if isinstance(year, bool) or not isinstance(year, int):
+        return None
+    return year
+
+
+def crossref_year(message: Mapping[str, Any]) -> int | None:
+    """Register year of a Crossref `/works` `message`: the first dated key of the precedence.
+
+    Precedence (criteria v1): published, issued, published-online, published-print, created. A key
+    that is absent or undated (`[[null]]`, `[[]]`) falls through; `None` when none is dated.
+    """
+    for key in CROSSREF_DATE_PRECEDENCE:
+        year = _date_parts_year(message.get(key))
+        if year is not None:
+            return year
+    return None
+
+
+def pubmed_year(summary: Mapping[str, Any]) -> int | None:
+    """Register year of a PubMed esummary document: `pubdate[:4]` if numeric, else `sortpubdate`.
+
+    `None` when neither begins with four ASCII digits.
+    """
+    year = _leading_year(summary.get("pubdate"))
+    if year is not None:
+        return year
+    return _leading_year(summary.get("sortpubdate"))
+
+
+def arxiv_year(published: str | None) -> int | None:
+    """Register year of an arXiv entry from its Atom `<published>` (`2017-07-26T17:59:58Z`)."""
+    return _leading_year(published)
+
+
+def _dicts(items: object) -> Iterable[Mapping[str, Any]]:
+    if not isinstance(items, list):
+        return ()
+    return (item for item in items if isinstance(item, Mapping))
+
+
+def crossref_surnames(message: Mapping[str, Any]) -> list[str]:
+    """Register surnames of a Crossref `message`: `author[].family`, in order.
+
+    An author without a string `family` (a corporate author has only `name`) keeps its position
+    with `""`, which never matches a claimed surname; positions matter for the first-author rule.
+    """
+    out: list[str] = []
+    for author in _dicts(message.get("author")):
+        family = author.get("family")
+        out.append(family if isinstance(family, str) else "")
+    return out
+
+
+def pubmed_surnames(summary: Mapping[str, Any]) -> list[str]:
+    """Register surnames of a PubMed esummary document: the first token of each `authors[].name`.
+
+    `"Schmidt RJ"` → `"Schmidt"`. Collective names are kept (literal v1: every NCBI author name);
+    a missing or blank name keeps its position with `""`.
+    """
+    out: list[str] = []
+    for author in _dicts(summary.get("authors")):
+        name = author.get("name")
+        tokens = name.split() if isinstance(name, str) else []
+        out.append(tokens[0] if tokens else "")
+    return out
+
+
+def arxiv_surnames(names: Iterable[str | None]) -> list[str]:
+    """Register surnames of arXiv `<author><name>` values: the last whitespace token of each name.
+
+    `"Ashish Vaswani"` → `"Vaswani"`; a blank name keeps its position with `""`.
+    """
+    out: list[str] = []
+    for name in names:
+        tokens = name.split() if isinstance(name, str) else []
+        out.append(tokens[-1] if tokens else "")
+    return out

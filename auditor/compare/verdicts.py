@@ -1,0 +1,213 @@
+"""Verdict assembly: join references to their records, apply the field rules, name the outcome.
+
+`compare(references, records)` is the pure compare stage of the pipeline. It keeps states decided
+before any lookup (INVALID, NOT COVERED from classify), maps what the register said
+(not_found → DOES-NOT-RESOLVE, unreachable → UNCHECKED, not_covered → NOT COVERED), and runs the
+field rules of `auditor.compare.criteria` over the rows whose record was found. A row with no
+record at all is UNCHECKED (`not_looked_up`): a failure to look is never reported as absence.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from auditor import tables
+from auditor.compare.criteria import authors_rule, title_rule, year_rule
+from auditor.errors import Reason
+from auditor.tables import RecordStatus, RowState, Verdict
+
+__all__ = ["compare"]
+
+# Outcome codes, indexes into `_OUTCOMES`.
+_OUTCOMES = pa.array(
+    [
+        Verdict.MATCHES.value,
+        Verdict.DIFFERS.value,
+        Verdict.DOES_NOT_RESOLVE.value,
+        Verdict.NOT_COVERED.value,
+        RowState.UNCHECKED.value,
+        RowState.INVALID.value,
+    ],
+    pa.string(),
+)
+_MATCHES, _DIFFERS, _NOT_RESOLVE, _NOT_COVERED, _UNCHECKED = range(5)
+_STATUS_OUTCOME = {
+    RecordStatus.NOT_FOUND.value: _NOT_RESOLVE,
+    RecordStatus.UNREACHABLE.value: _UNCHECKED,
+    RecordStatus.NOT_COVERED.value: _NOT_COVERED,
+}
+
+
+def _key(id_type: pa.ChunkedArray, identifier: pa.ChunkedArray) -> pd.Index:
+    """`id_type \\x1f identifier` per row; null when either part is null."""
+    joined = pc.binary_join_element_wise(id_type, identifier, "\x1f")
+    return pd.Index(joined.to_pandas())
+
+
+def _record_index(references: pa.Table, records: pa.Table) -> np.ndarray:
+    """For each reference, the index of its record (first one per key), or -1."""
+    ref_keys = _key(references["id_type"], references["identifier"])
+    rec_keys = _key(records["id_type"], records["identifier"])
+    first = ~rec_keys.duplicated()
+    positions = np.flatnonzero(first)
+    where = pd.Index(rec_keys[first]).get_indexer(ref_keys)
+    out = np.where(where >= 0, positions[np.maximum(where, 0)], -1)
+    out[ref_keys.isna()] = -1
+    return out
+
+
+def _take(column: pa.ChunkedArray, index: np.ndarray, keep: np.ndarray) -> pa.Array:
+    """`column[index]` where `keep`, null elsewhere (and where `index` is -1)."""
+    mask = ~keep | (index < 0)
+    picked = pa.array(np.where(mask, 0, index), mask=mask, type=pa.int64())
+    if len(column) == 0:
+        return pa.nulls(len(index), column.type)
+    return _as_array(pc.take(column, picked))
+
+
+def _as_array(column: pa.ChunkedArray | pa.Array) -> pa.Array:
+    return column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+
+
+def _masked_bool(values: np.ndarray, valid: np.ndarray) -> pa.Array:
+    return pa.array(values, mask=~valid, type=pa.bool_())
+
+
+def _status_outcomes(status: pa.Array, has_record: np.ndarray) -> np.ndarray:
+    """Outcome codes from record status alone; `found` rows get -1 (decided by the fields)."""
+    status_s = pd.Series(status.to_pandas(), dtype=object)
+    codes = status_s.map(_STATUS_OUTCOME).fillna(_UNCHECKED).to_numpy(dtype=np.int64)
+    codes[(status_s == RecordStatus.FOUND.value).to_numpy()] = -1
+    codes[~has_record] = _UNCHECKED
+    return codes
+
+
+def _found_reason(
+    title_ok: np.ndarray, empty: np.ndarray, authors_ok: np.ndarray, year_ok: np.ndarray
+) -> pa.Array:
+    """Reason of a found row: the first field that differs (title, authors, year), else null."""
+    reasons = np.select(
+        [~title_ok & empty, ~title_ok, ~authors_ok, ~year_ok],
+        [
+            Reason.TITLE_EMPTY.value,
+            Reason.TITLE_DIFFERS.value,
+            Reason.AUTHORS_DIFFER.value,
+            Reason.YEAR_DIFFERS.value,
+        ],
+        default="",
+    )
+    return pa.array(reasons, mask=reasons == "", type=pa.string())
+
+
+def _scatter(values: np.ndarray, at: np.ndarray, n: int, type_: pa.DataType) -> pa.Array:
+    """A length-`n` column holding `values` at positions `at` and null elsewhere."""
+    full = np.zeros(n, dtype=values.dtype)
+    full[at] = values
+    valid = np.zeros(n, dtype=bool)
+    valid[at] = True
+    if values.dtype == np.float64:
+        valid[at] &= ~np.isnan(values)
+    return pa.array(full, mask=~valid, type=type_)
+
+
+def _field_columns(
+    references: pa.Table, records: pa.Table, idx: np.ndarray, found_mask: np.ndarray
+) -> tuple[dict[str, pa.Array], np.ndarray, pa.Array]:
+    """Per-field columns for the found rows, their MATCHES/DIFFERS codes and their reasons."""
+    n = len(idx)
+    found = np.flatnonzero(found_mask)
+    sel = pa.array(found, type=pa.int64())
+    cols = {
+        "title_register": _take(records["title"], idx, found_mask),
+        "authors_register": _take(records["surnames"], idx, found_mask),
+        "year_register": _take(records["year"], idx, found_mask),
+    }
+    title = title_rule(
+        pc.take(_as_array(references["title"]), sel), pc.take(cols["title_register"], sel)
+    )
+    authors = authors_rule(
+        pc.take(_as_array(references["authors"]), sel), pc.take(cols["authors_register"], sel)
+    )
+    year = year_rule(
+        pc.take(_as_array(references["year"]), sel), pc.take(cols["year_register"], sel)
+    )
+    authors_ok = ~authors.compared | authors.match
+    year_ok = ~year.compared | year.match
+    codes = np.where(title.match & authors_ok & year_ok, _MATCHES, _DIFFERS)
+    cols["title_match"] = _scatter(title.match, found, n, pa.bool_())
+    cols["title_score"] = _scatter(title.score, found, n, pa.float64())
+    cols["authors_match"] = _scatter_where(authors.match, authors.compared, found, n)
+    cols["year_match"] = _scatter_where(year.match, year.compared, found, n)
+    reasons = _found_reason(title.match, title.empty, authors_ok, year_ok)
+    return cols, codes, reasons
+
+
+def _scatter_where(values: np.ndarray, compared: np.ndarray, at: np.ndarray, n: int) -> pa.Array:
+    """Booleans at positions `at` where `compared`, null elsewhere (a field not compared)."""
+    return _scatter(values[compared], at[compared], n, pa.bool_())
+
+
+def _outcome_and_reason(
+    references: pa.Table, records: pa.Table, idx: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, pa.Array]:
+    """Outcome codes (-1 for found), the pre-decided mask and the reason column before fields."""
+    row_state = _as_array(references["row_state"])
+    pre = pc.is_valid(row_state).to_numpy(zero_copy_only=False)
+    lookup = ~pre & (idx >= 0)
+    codes = _status_outcomes(_take(records["status"], idx, lookup), lookup)
+    codes[pre] = -2
+    reason = pc.if_else(
+        pa.array(pre),
+        _as_array(references["row_reason"]),
+        _take(records["reason"], idx, lookup & (codes != -1)),
+    )
+    missing = ~pre & (idx < 0)
+    reason = pc.if_else(pa.array(missing), pa.scalar(Reason.NOT_LOOKED_UP.value), reason)
+    return codes, pre, reason
+
+
+def compare(references: pa.Table, records: pa.Table) -> pa.Table:
+    """Verdicts for every reference, in input order, under reference-resolution/v1.
+
+    `references` has the `tables.REFERENCES` schema; `records` the `tables.RECORDS` schema with one
+    row per distinct `(id_type, identifier)` (if a key repeats, its first record is used). Returns a
+    `tables.VERDICTS` table with `group_id` null. Never raises on data: every row gets an outcome.
+    """
+    n = references.num_rows
+    if n == 0:
+        return tables.empty(tables.VERDICTS)
+    idx = _record_index(references, records)
+    codes, pre, reason = _outcome_and_reason(references, records, idx)
+    found_mask = codes == -1
+    cols, found_codes, found_reasons = _field_columns(references, records, idx, found_mask)
+    found = np.flatnonzero(found_mask)
+    codes[found] = found_codes
+    reason_found = pc.take(found_reasons, pa.array(np.cumsum(found_mask) - 1))
+    reason = pc.if_else(pa.array(found_mask), reason_found, reason)
+    verdict = pc.take(_OUTCOMES, pa.array(np.maximum(codes, 0)))
+    verdict = pc.if_else(pa.array(pre), _as_array(references["row_state"]), verdict)
+    # The record relied on (register, tier, as-of) is reported whenever one was consulted.
+    consulted = ~pre & (idx >= 0)
+    out = {
+        "row_id": references["row_id"],
+        "source_path": references["source_path"],
+        "source_line": references["source_line"],
+        "key": references["key"],
+        "verdict": verdict,
+        "reason": reason,
+        "id_type": references["id_type"],
+        "identifier": references["identifier"],
+        "register": _take(records["register"], idx, consulted),
+        "tier": _take(records["tier"], idx, consulted),
+        "retrieved_at": _take(records["retrieved_at"], idx, consulted),
+        "criteria_id": pa.array(np.full(n, tables.CRITERIA_ID, dtype=object), pa.string()),
+        "title_claimed": references["title"],
+        "authors_claimed": references["authors"],
+        "year_claimed": references["year"],
+        "group_id": pa.nulls(n, pa.int32()),
+        **cols,
+    }
+    return pa.table({f.name: out[f.name] for f in tables.VERDICTS}, schema=tables.VERDICTS)
