@@ -211,3 +211,4 @@ def load_settings(
             continue
         values[name] = _coerce(name, value, f"--{name.replace('_', '-')}")
     return dataclasses.replace(Settings(), **values)
+    doira_batch_size: int = 20

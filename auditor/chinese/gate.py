@@ -1,0 +1,55 @@
+"""Stage 0: which rows the Chinese waterfall applies to, from local signals only (no requests).
+
+A row is admitted when its title or journal name carries a Han ideograph, when its language field
+is one of zh / zh-cn / zh-tw / chi / chinese, or when the caller already knows its DOI is
+registered with a Chinese agency (ISTIC, CNKI). Rows the input stage marked INVALID are left out,
+and so are rows identified only by a PMID or arXiv id: their own legs check them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from auditor.compare.text import HAN_CLASS
+from auditor.tables import RowState
+
+LANGUAGES = ("zh", "zh-cn", "zh-tw", "chi", "chinese", "zho")
+CHINESE_AGENCIES = frozenset({"istic", "cnki"})
+_HAN_REGEX = f"[{HAN_CLASS}]"
+
+
+def _han(column: pa.ChunkedArray) -> pa.ChunkedArray:
+    return pc.fill_null(pc.match_substring_regex(column, _HAN_REGEX), False)
+
+
+def chinese_signal(
+    references: pa.Table, known_agencies: Mapping[int, str] | None = None
+) -> pa.ChunkedArray:
+    """Boolean column: the row shows a Chinese-literature signal (title, journal, language, RA)."""
+    lang = pc.utf8_lower(pc.utf8_trim_whitespace(references["language"]))
+    signal = pc.or_(
+        pc.or_(_han(references["title"]), _han(references["container_title"])),
+        pc.fill_null(pc.is_in(lang, value_set=pa.array(LANGUAGES)), False),
+    )
+    if known_agencies:
+        chinese_ids = [
+            rid for rid, ra in known_agencies.items() if ra.strip().lower() in CHINESE_AGENCIES
+        ]
+        by_ra = pc.is_in(references["row_id"], value_set=pa.array(chinese_ids, pa.int64()))
+        signal = pc.or_(signal, by_ra)
+    return signal
+
+
+def gate(references: pa.Table, known_agencies: Mapping[int, str] | None = None) -> pa.ChunkedArray:
+    """Boolean column: the waterfall runs for this row (signal, usable, not a PMID/arXiv row)."""
+    signal = chinese_signal(references, known_agencies)
+    invalid = pc.fill_null(pc.equal(references["row_state"], RowState.INVALID.value), False)
+    has_doi = pc.fill_null(
+        pc.or_(pc.is_valid(references["doi"]), pc.equal(references["id_type"], "doi")), False
+    )
+    other_id = pc.fill_null(pc.is_in(references["id_type"], pa.array(["pmid", "arxiv"])), False)
+    other_only = pc.and_(other_id, pc.invert(has_doi))
+    return pc.and_(signal, pc.invert(pc.or_(invalid, other_only)))

@@ -1,0 +1,124 @@
+"""The waterfall's one door to the network: memoized GETs and strict JSON decoding.
+
+Every request of a run goes through one `Lookups`, which asks `fetch` at most once per
+(register, URL, query, Accept) and replays the stored reply, or the stored failure, afterwards:
+"no request twice within a run". `fetch` is the transport (throttles, retries, body cap, redirect
+policy); it returns a `Reply` for any HTTP status the caller reads as data (200, 404) and raises a
+`RegisterError` for everything that is a failure to look.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+from urllib.parse import urlencode
+
+from auditor.errors import MalformedBody, Reason, RegisterError
+
+#: JSON nesting deeper than this is refused before it can exhaust the parser (cases: deep JSON).
+MAX_JSON_DEPTH = 32
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One HTTP answer the transport let through (policy already checked on every hop)."""
+
+    status: int
+    body: bytes
+    url: str
+    """The final URL, after redirects."""
+    content_type: str | None = None
+
+
+class Fetch(Protocol):
+    """The transport seam: one GET; raises `RegisterError` on a failure to look."""
+
+    def __call__(
+        self,
+        register: str,
+        url: str,
+        *,
+        params: Mapping[str, str] | None = None,
+        accept: str | None = None,
+    ) -> Awaitable[Reply]: ...
+
+
+@dataclass
+class Lookups:
+    """Memoized, counted GETs for one run of the waterfall."""
+
+    fetch: Fetch
+    memo: dict[tuple[str, str, str, str], Reply | RegisterError] = field(default_factory=dict)
+    log: list[str] = field(default_factory=list)
+    """Every request actually sent, as `register URL?query`, in order."""
+
+    async def get(
+        self,
+        register: str,
+        url: str,
+        *,
+        params: Mapping[str, str] | None = None,
+        accept: str | None = None,
+    ) -> Reply:
+        """GET once per run; a repeated call replays the reply or re-raises the failure."""
+        query = urlencode(sorted((params or {}).items()))
+        key = (register, url, query, accept or "")
+        if key not in self.memo:
+            self.log.append(f"{register} {url}" + (f"?{query}" if query else ""))
+            try:
+                self.memo[key] = await self.fetch(register, url, params=params, accept=accept)
+            except RegisterError as exc:
+                self.memo[key] = exc
+        stored = self.memo[key]
+        if isinstance(stored, RegisterError):
+            raise stored
+        return stored
+
+    def count(self, register: str) -> int:
+        """Requests sent to `register` so far."""
+        return sum(1 for line in self.log if line.split(" ", 1)[0] == register)
+
+
+def _depth(value: Any, limit: int) -> int:
+    """Nesting depth of decoded JSON, stopping once past `limit`."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    deepest = 0
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if deepest > limit:
+            return deepest
+        if isinstance(node, dict):
+            stack.extend((v, depth + 1) for v in node.values())
+        elif isinstance(node, list):
+            stack.extend((v, depth + 1) for v in node)
+    return deepest
+
+
+def decode_json(reply: Reply, what: str) -> Any:
+    """Decode `reply.body` as JSON or raise `MalformedBody` naming `what`.
+
+    Refuses non-UTF-8, non-JSON, NaN/Infinity literals and nesting deeper than `MAX_JSON_DEPTH`.
+    """
+
+    def _no_constants(name: str) -> Any:
+        raise ValueError(f"non-standard JSON literal {name}")
+
+    try:
+        value = json.loads(reply.body.decode("utf-8"), parse_constant=_no_constants)
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise MalformedBody(f"{what}: body is not JSON", Reason.MALFORMED_BODY) from None
+    if _depth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
+        raise MalformedBody(f"{what}: JSON nested too deeply", Reason.MALFORMED_BODY)
+    return value
+
+
+def malformed(what: str, reason: Reason = Reason.MALFORMED_BODY) -> MalformedBody:
+    """A `MalformedBody` for a payload of the wrong shape."""
+    return MalformedBody(f"{what}: unexpected payload shape", reason)
+
+
+#: A `Fetch` built from any coroutine function of the same shape (for the transport adapter).
+FetchFn = Callable[..., Awaitable[Reply]]

@@ -1,0 +1,100 @@
+"""Turn waterfall outcomes into table rows: the updated verdicts and the checklist items."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pyarrow as pa
+
+from auditor import tables
+from auditor.chinese.outcomes import INFO, Outcome, RowOutcome, doi_link, item_text, verdict_for
+from auditor.compare.text import han_titles_equal
+from auditor.tables import RowState, Verdict
+
+Pair = tuple[dict[str, Any], RowOutcome]
+
+_DOI_PATH = {
+    Outcome.DOI_TITLE_VERIFIED,
+    Outcome.DOI_TITLE_MISMATCH,
+    Outcome.DOI_REFUTED,
+    Outcome.DOI_EXISTS_TITLE_UNVERIFIABLE,
+    Outcome.DOI_RA_UNRESOLVED,
+}
+
+
+def _keeps_verdict(out: RowOutcome) -> bool:
+    """An out-of-scope agency (e.g. Crossref) leaves the row to its own leg's verdict."""
+    return out.outcome is Outcome.DOI_RA_OUT_OF_SCOPE
+
+
+def apply_outcomes(verdicts: pa.Table, pairs: list[Pair]) -> pa.Table:
+    """VERDICTS with each gated row set to its outcome's verdict and reason; others untouched."""
+    by_row = {out.row_id: (ref, out) for ref, out in pairs if not _keeps_verdict(out)}
+    if not by_row:
+        return verdicts
+    rows = verdicts.to_pylist()
+    for row in rows:
+        hit = by_row.get(row["row_id"])
+        if hit is None:
+            continue
+        ref, out = hit
+        if out.outcome is None:
+            row["verdict"], row["reason"] = RowState.UNCHECKED.value, out.unchecked
+            continue
+        row["verdict"], row["reason"] = verdict_for(out.outcome), out.outcome.value
+        row["register"] = "doi" if out.outcome in _DOI_PATH else "pubmed"
+        row["tier"] = tables.Tier.LIVE.value
+        if out.outcome in _DOI_PATH and out.doi:
+            row["id_type"], row["identifier"] = "doi", out.doi
+        if out.register_title is not None:
+            row["title_claimed"] = ref.get("title")
+            row["title_register"] = out.register_title
+            row["title_match"] = han_titles_equal(ref.get("title"), out.register_title)
+    return pa.Table.from_pylist(rows, schema=tables.VERDICTS)
+
+
+def _cited_id(ref: dict[str, Any], out: RowOutcome) -> str | None:
+    if out.doi:
+        return out.doi
+    parts = [ref.get("container_title"), ref.get("volume"), ref.get("pages")]
+    return " ".join(str(p) for p in parts if p) or None
+
+
+def build_items(pairs: list[Pair], verdicts: pa.Table) -> pa.Table:
+    """One CHECKLIST item per applicable non-matched outcome; `human_result` always empty."""
+    current = dict(
+        zip(verdicts["row_id"].to_pylist(), verdicts["verdict"].to_pylist(), strict=True)
+    )
+    items: list[dict[str, Any]] = []
+    for ref, out in pairs:
+        if out.outcome is None or INFO[out.outcome].priority is None:
+            continue
+        if _keeps_verdict(out) and current.get(out.row_id) == Verdict.MATCHES.value:
+            continue
+        links = [doi_link(out.doi)] if out.doi else []
+        if out.candidate_doi:
+            links.append(doi_link(out.candidate_doi))
+        links += [link for link in out.links if link not in links]
+        text = item_text(out.outcome)
+        if out.message:
+            text = f"{text} ({out.message})"
+        items.append(
+            {
+                "row_id": out.row_id,
+                "source_path": ref.get("source_path"),
+                "source_line": ref.get("source_line"),
+                "key": ref.get("key"),
+                "priority": INFO[out.outcome].priority,
+                "reason_code": out.outcome.value,
+                "outcome": current.get(out.row_id),
+                "cited_title": ref.get("title"),
+                "cited_authors": ref.get("authors"),
+                "cited_year": ref.get("year"),
+                "cited_id": _cited_id(ref, out),
+                "sources_tried": list(out.attempts),
+                "text": text,
+                "links": links,
+                "human_result": None,
+            }
+        )
+    return pa.Table.from_pylist(items, schema=tables.CHECKLIST)

@@ -1,0 +1,89 @@
+"""The Chinese-literature waterfall stage: gate → triage → ISTIC / CNKI / coordinates → outcomes.
+
+Work goes in phases over the distinct identifiers of all gated rows at once (never per row):
+agency triage of the cited DOIs' prefixes, the PubMed coordinate leg of the DOI-less rows, triage
+of the candidates' DOIs, CSL content negotiation for every distinct ISTIC DOI, then the Handle probe
+for CNKI DOIs and CSL 404s. A failure to look marks only the rows that depended on it `UNCHECKED`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import pyarrow as pa
+
+from auditor import tables
+from auditor.chinese.bridge import load_bridge
+from auditor.chinese.coordinates_leg import coordinate_rows
+from auditor.chinese.gate import gate
+from auditor.chinese.lookups import Lookups
+from auditor.chinese.netfetch import fetch_from_net
+from auditor.chinese.outcomes import OUTCOMES, RowOutcome, outcome_row
+from auditor.chinese.report import apply_outcomes, build_items
+from auditor.chinese.steps import Run, known_agency
+from auditor.errors import Reason
+from auditor.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class WaterfallResult:
+    """What the stage hands back to the pipeline."""
+
+    verdicts: pa.Table
+    """VERDICTS: the gated rows updated to their outcome's verdict, other rows untouched."""
+    items: pa.Table
+    """CHECKLIST rows for the gated rows' applicable non-matched outcomes."""
+    outcomes: pa.Table
+    """`outcomes.OUTCOMES`: one row per gated row."""
+    requests: tuple[str, ...] = ()
+    """Every request sent, in order (for budgets and the report)."""
+
+
+async def run_waterfall(
+    references: pa.Table,
+    verdicts: pa.Table,
+    records: pa.Table,
+    settings: Settings,
+    net: Any | None,
+    *,
+    known_agencies: Mapping[int, str] | None = None,
+    lookups: Lookups | None = None,
+) -> WaterfallResult:
+    """Run the waterfall over the rows the Stage 0 gate admits; zero requests for the others.
+
+    `net` is the run's transport (`auditor.transport.net.Net`); with `net=None` and no `lookups`,
+    any row that needs a request becomes `UNCHECKED` (`offline`). Raises only `ConfigError` (a bad
+    `journal_map` file).
+    """
+    mask = gate(references, known_agencies)
+    gated = references.filter(mask).to_pylist()
+    if not gated:
+        return WaterfallResult(verdicts, tables.empty(tables.CHECKLIST), tables.empty(OUTCOMES))
+    bridge = load_bridge(settings.journal_map)
+    lookups = lookups or Lookups(fetch_from_net(net, settings))
+    run = Run(settings, lookups, bridge)
+    doi_rows, coord_rows = [], []
+    outcomes: list[tuple[dict[str, Any], RowOutcome]] = []
+    for ref in gated:
+        doi = ref.get("doi") or (ref.get("identifier") if ref.get("id_type") == "doi" else None)
+        out = RowOutcome(row_id=ref["row_id"], doi=doi)
+        if known_agencies and ref["row_id"] in known_agencies:
+            out.agency = known_agencies[ref["row_id"]]
+        outcomes.append((ref, out))
+        (doi_rows if doi else coord_rows).append((ref, out))
+    if doi_rows and not settings.doi_leg:
+        for _, out in doi_rows:
+            out.give_up(Reason.LEG_CLOSED.value, "the DOI leg is closed")
+    await doi_rows(run, doi_rows, known_agency(gated, records))
+    await coordinate_rows(run, coord_rows)
+    table = pa.Table.from_pylist(
+        [outcome_row(out, ref.get("key")) for ref, out in outcomes], schema=OUTCOMES
+    )
+    new_verdicts = apply_outcomes(verdicts, outcomes)
+    items = build_items(outcomes, new_verdicts)
+    return WaterfallResult(new_verdicts, items, table, tuple(lookups.log))
