@@ -18,6 +18,7 @@ import pyarrow as pa
 from auditor import tables
 from auditor.chinese.bridge import load_bridge
 from auditor.chinese.coordinates_leg import coordinate_rows
+from auditor.chinese.doi_leg import doi_rows
 from auditor.chinese.gate import gate
 from auditor.chinese.lookups import Lookups
 from auditor.chinese.netfetch import fetch_from_net
@@ -67,7 +68,7 @@ async def run_waterfall(
     bridge = load_bridge(settings.journal_map)
     lookups = lookups or Lookups(fetch_from_net(net, settings))
     run = Run(settings, lookups, bridge)
-    doi_rows, coord_rows = [], []
+    with_doi, coord_rows = [], []
     outcomes: list[tuple[dict[str, Any], RowOutcome]] = []
     for ref in gated:
         doi = ref.get("doi") or (ref.get("identifier") if ref.get("id_type") == "doi" else None)
@@ -75,11 +76,11 @@ async def run_waterfall(
         if known_agencies and ref["row_id"] in known_agencies:
             out.agency = known_agencies[ref["row_id"]]
         outcomes.append((ref, out))
-        (doi_rows if doi else coord_rows).append((ref, out))
-    if doi_rows and not settings.doi_leg:
-        for _, out in doi_rows:
+        (with_doi if doi else coord_rows).append((ref, out))
+    if with_doi and not settings.doi_leg:
+        for _, out in with_doi:
             out.give_up(Reason.LEG_CLOSED.value, "the DOI leg is closed")
-    await doi_rows(run, doi_rows, known_agency(gated, records))
+    await doi_rows(run, with_doi, known_agency(gated, records))
     await coordinate_rows(run, coord_rows)
     table = pa.Table.from_pylist(
         [outcome_row(out, ref.get("key")) for ref, out in outcomes], schema=OUTCOMES
