@@ -64,8 +64,14 @@ class Settings:
     crossref_batch_size: int = 20
     batching: bool = True
     ncbi_rate: float = 3.0
+    crossref_rate: float = 0.0  # requests/s; 0 = 10 with a mailto, 5 without
+    crossref_concurrency: int = 5
+    arxiv_rate: float = 1 / 3  # arXiv asks for one request every three seconds
+    doi_rate: float = 5.0
+    handle_rate: float = 5.0
     # chinese waterfall
     journal_map: str | None = None
+    doira_batch_size: int = 20
     # input
     encoding: str | None = None
     # policy and output
@@ -211,4 +217,3 @@ def load_settings(
             continue
         values[name] = _coerce(name, value, f"--{name.replace('_', '-')}")
     return dataclasses.replace(Settings(), **values)
-    doira_batch_size: int = 20

@@ -1,0 +1,230 @@
+"""`Net.get` over real aiohttp traffic to a loopback server written here (127.0.0.1 only)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+from aiohttp import web
+from aiohttp.test_utils import TestServer
+
+from auditor.errors import MalformedBody, RateLimited, Reason, Unreachable, UnsafeRedirect
+from auditor.settings import Settings
+from auditor.transport.net import open_net
+
+
+class Script:
+    """Per-path scripted answers, consumed in order; the last one repeats."""
+
+    def __init__(self) -> None:
+        self.answers: dict[str, list[str]] = {}
+        self.seen: list[web.Request] = []
+        self.release = asyncio.Event()
+
+
+SCRIPT: web.AppKey[Script] = web.AppKey("script", Script)
+
+
+async def _handler(request: web.Request) -> web.StreamResponse:
+    script = request.app[SCRIPT]
+    script.seen.append(request)
+    queue = script.answers.get(request.path, ["ok"])
+    kind = queue.pop(0) if len(queue) > 1 else queue[0]
+    if kind == "ok":
+        return web.json_response({"ok": True, "q": dict(request.query)})
+    if kind == "503":
+        return web.Response(status=503, text="busy")
+    if kind == "404":
+        return web.Response(status=404, text="Resource not found.")
+    if kind == "429":
+        return web.Response(status=429, headers={"Retry-After": "2"})
+    if kind == "slow":
+        await script.release.wait()
+        return web.Response(text="late")
+    if kind == "reset":
+        assert request.transport is not None
+        request.transport.close()
+        return web.Response(text="never")
+    if kind == "truncated":
+        resp = web.StreamResponse(headers={"Content-Length": "1000"})
+        await resp.prepare(request)
+        await resp.write(b'{"partial": ')
+        assert request.transport is not None
+        request.transport.close()
+        return resp
+    if kind == "big":
+        return web.Response(body=b"x" * 5000)
+    if kind == "badlength":
+        resp = web.StreamResponse(headers={"Content-Length": "12"})
+        resp.headers["Content-Length"] = "12"
+        await resp.prepare(request)
+        await resp.write(b"{}" + b" " * 10)
+        return resp
+    if kind == "redirect_local":
+        raise web.HTTPFound("/target")
+    if kind == "redirect_ip":
+        raise web.HTTPFound("http://122.115.55.36:8000/doi/x")
+    if kind == "crossref_headers":
+        return web.json_response(
+            {}, headers={"X-Rate-Limit-Limit": "4", "X-Rate-Limit-Interval": "1s"}
+        )
+    raise AssertionError(kind)
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[tuple[TestServer, Script]]:
+    app = web.Application()
+    script = Script()
+    app[SCRIPT] = script
+    app.router.add_route("*", "/{tail:.*}", _handler)
+    srv = TestServer(app, host="127.0.0.1")
+    await srv.start_server()
+    yield srv, script
+    script.release.set()
+    await srv.close()
+
+
+def _settings(srv: TestServer, tmp_path, **kw) -> Settings:
+    base = str(srv.make_url("")).rstrip("/")
+    values = {
+        "crossref_url": base,
+        "eutils_url": base,
+        "arxiv_url": base,
+        "doi_url": base,
+        "handle_url": base,
+        "cache_dir": str(tmp_path / "cache"),
+        "mailto": "ops@example.org",
+        "ncbi_email": "ops@example.org",
+        "ncbi_api_key": "k",
+        "max_retries": 3,
+    }
+    values.update(kw)
+    return Settings(**values)
+
+
+async def test_ok_identifies_itself(server, tmp_path, clock):
+    srv, script = server
+    settings = _settings(srv, tmp_path)
+    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+        resp = await net.get("ncbi", f"{settings.eutils_url}/esummary.fcgi", params={"id": "1"})
+    assert resp.status == 200 and resp.json()["ok"] is True
+    assert resp.content_type == "application/json"
+    request = script.seen[0]
+    assert request.headers["User-Agent"].startswith("auditor/")
+    assert "mailto:ops@example.org" in request.headers["User-Agent"]
+    assert request.query["tool"] == "auditor"
+    assert request.query["email"] == "ops@example.org"
+    assert request.query["api_key"] == "k"
+    assert net.requests == {"ncbi": 1}
+
+
+async def test_5xx_is_retried_then_succeeds(server, tmp_path, clock):
+    srv, script = server
+    script.answers["/x"] = ["503", "503", "ok"]
+    settings = _settings(srv, tmp_path)
+    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+        resp = await net.get("crossref", f"{settings.crossref_url}/x")
+    assert resp.status == 200
+    assert len(script.seen) == 3
+    assert len([s for s in clock.sleeps if s >= 0.25]) >= 2  # backoff waited (fake clock)
+
+
+@pytest.mark.parametrize(
+    ("answer", "error", "reason"),
+    [
+        ("503", Unreachable, Reason.HTTP_5XX),
+        ("429", RateLimited, Reason.RATE_LIMITED),
+        ("reset", Unreachable, Reason.CONNECTION_ERROR),
+        ("truncated", Unreachable, Reason.CONNECTION_ERROR),
+        ("big", MalformedBody, Reason.BODY_TOO_LARGE),
+        ("redirect_ip", UnsafeRedirect, Reason.UNSAFE_REDIRECT),
+    ],
+)
+async def test_faults_raise_with_a_reason(server, tmp_path, clock, answer, error, reason):
+    srv, script = server
+    script.answers["/x"] = [answer]
+    settings = _settings(srv, tmp_path, max_body_bytes=1000)
+    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+        with pytest.raises(error) as info:
+            await net.get("doi", f"{settings.doi_url}/x", follow_redirects=True)
+    assert info.value.reason is reason
+
+
+async def test_timeout_is_unreachable_timeout(server, tmp_path, clock):
+    srv, script = server
+    script.answers["/x"] = ["slow"]
+    settings = _settings(srv, tmp_path, timeout=0.02, max_retries=1)
+    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+        with pytest.raises(Unreachable) as info:
+            await net.get("handle", f"{settings.handle_url}/x")
+    assert info.value.reason is Reason.TIMEOUT
+    assert len(script.seen) == 2
+
+
+async def test_retry_after_paces_the_register(server, tmp_path, clock):
+    srv, script = server
+    script.answers["/x"] = ["429", "ok"]
+    settings = _settings(srv, tmp_path)
+    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+        await net.get("arxiv", f"{settings.arxiv_url}/x")
+        starts = net.throttles["arxiv"].starts
+    assert starts[1] - starts[0] >= 2.0
+
+
+async def test_404_is_an_answer_not_a_fault(server, tmp_path, clock):
+    srv, script = server
+    script.answers["/x"] = ["404"]
+    settings = _settings(srv, tmp_path)
+    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+        resp = await net.get("crossref", f"{settings.crossref_url}/x")
+    assert resp.status == 404 and resp.body == b"Resource not found."
+    assert len(script.seen) == 1
+
+
+async def test_redirect_followed_only_when_asked(server, tmp_path, clock):
+    srv, script = server
+    script.answers["/x"] = ["redirect_local"]
+    settings = _settings(srv, tmp_path)
+    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+        hop = await net.get("doi", f"{settings.doi_url}/x")
+        assert hop.status == 302
+        resp = await net.get("doi", f"{settings.doi_url}/x", follow_redirects=True)
+    assert resp.status == 200 and resp.url.endswith("/target")
+
+
+async def test_unsafe_request_url_is_refused_before_sending(server, tmp_path, clock):
+    srv, script = server
+    settings = _settings(srv, tmp_path)
+    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+        with pytest.raises(UnsafeRedirect):
+            await net.get("doi", "http://122.115.55.36:8000/doi/x")
+    assert script.seen == []
+
+
+async def test_offline_opens_no_socket(tmp_path, clock):
+    settings = Settings(offline=True, cache_dir=str(tmp_path / "c"))
+    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+        assert net.session is None
+        with pytest.raises(Unreachable) as info:
+            await net.get("crossref", "https://api.crossref.org/works/10.1/x")
+    assert info.value.reason is Reason.OFFLINE
+
+
+async def test_crossref_headers_lower_the_pace(server, tmp_path, clock):
+    srv, script = server
+    script.answers["/x"] = ["crossref_headers"]
+    settings = _settings(srv, tmp_path)
+    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+        assert net.throttles["crossref"].rate == 10.0  # with a mailto
+        await net.get("crossref", f"{settings.crossref_url}/x")
+        assert net.throttles["crossref"].rate == 4.0
+
+
+async def test_crossref_starts_at_five_without_mailto(tmp_path, clock):
+    settings = Settings(cache_dir=str(tmp_path / "c"))
+    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+        assert net.throttles["crossref"].rate == 5.0
+        assert net.throttles["arxiv"].interval >= 3.0
+        assert net.throttles["arxiv"].concurrency == 1
+        assert net.throttles["ncbi"].rate == 3.0
