@@ -7,19 +7,21 @@ failures and redirects. `fetch` is the transport the waterfall would get from th
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections import Counter
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
-import aiohttp
+import pyarrow as pa
 import pytest
 from aiohttp import web
 
-from auditor.chinese.lookups import Lookups, Reply
-from auditor.errors import Reason, Unreachable
+from auditor import tables
+from auditor.chinese.waterfall import WaterfallResult, run_waterfall
 from auditor.settings import Settings
+from auditor.transport.net import open_net
 
 
 @dataclass
@@ -39,6 +41,7 @@ class ChineseRegisters:
 
     corpus: Corpus
     base: str = ""
+    cache_dir: str = ""
     counts: Counter[str] = field(default_factory=Counter)
     seen: list[str] = field(default_factory=list)
     overrides: dict[str, web.Response] = field(default_factory=dict)
@@ -59,6 +62,8 @@ class ChineseRegisters:
             "handle_url": f"{self.base}/handle",
             "eutils_url": f"{self.base}/eutils",
             "ncbi_email": "tester@example.org",
+            "cache_dir": self.cache_dir,
+            "max_retries": 1,
         }
         values.update(extra)
         return Settings(**values)
@@ -136,38 +141,6 @@ class ChineseRegisters:
         return web.Response(status=500, text="no such route")
 
 
-async def loopback_fetch(session: aiohttp.ClientSession):
-    """A minimal transport for these tests: loopback only, redirects followed by hand."""
-
-    async def fetch(
-        register: str,
-        url: str,
-        *,
-        params: Mapping[str, str] | None = None,
-        accept: str | None = None,
-    ) -> Reply:
-        headers = {"Accept": accept} if accept else {}
-        current = url
-        for _ in range(5):
-            try:
-                async with session.get(
-                    current, params=params, headers=headers, allow_redirects=False
-                ) as resp:
-                    if resp.status in (301, 302, 303, 307, 308):
-                        location = resp.headers.get("Location")
-                        current = str(resp.url.join(__import__("yarl").URL(location)))
-                        params = None
-                        continue
-                    if resp.status >= 500:
-                        raise Unreachable(f"HTTP {resp.status}", Reason.HTTP_5XX)
-                    return Reply(resp.status, await resp.read(), str(resp.url))
-            except aiohttp.ClientError as exc:
-                raise Unreachable(str(exc), Reason.CONNECTION_ERROR) from None
-        raise Unreachable("too many redirects", Reason.UNSAFE_REDIRECT)
-
-    return fetch
-
-
 @pytest.fixture
 def corpus() -> Corpus:
     """An empty corpus each test fills in."""
@@ -175,9 +148,9 @@ def corpus() -> Corpus:
 
 
 @pytest.fixture
-async def registers(corpus: Corpus) -> AsyncIterator[ChineseRegisters]:
+async def registers(corpus: Corpus, tmp_path: Any) -> AsyncIterator[ChineseRegisters]:
     """The loopback registers on 127.0.0.1, port 0."""
-    regs = ChineseRegisters(corpus)
+    regs = ChineseRegisters(corpus, cache_dir=str(tmp_path / "cache"))
     runner = web.AppRunner(regs.app())
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
@@ -188,8 +161,37 @@ async def registers(corpus: Corpus) -> AsyncIterator[ChineseRegisters]:
     await runner.cleanup()
 
 
-@pytest.fixture
-async def lookups() -> AsyncIterator[Lookups]:
-    """Memoized lookups over a loopback aiohttp session."""
-    async with aiohttp.ClientSession() as session:
-        yield Lookups(await loopback_fetch(session))
+class FakeClock:
+    """A monotonic clock that sleeping advances: throttles pace without the test waiting."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.slept: list[float] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.now += max(0.0, seconds)
+        await asyncio.sleep(0)
+
+
+async def waterfall(
+    settings: Settings,
+    references: pa.Table,
+    verdicts: pa.Table,
+    records: pa.Table | None = None,
+    **kwargs: Any,
+) -> WaterfallResult:
+    """Run the stage through the real transport (`open_net`) with an injected clock."""
+    clock = FakeClock()
+    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+        return await run_waterfall(
+            references,
+            verdicts,
+            records if records is not None else tables.empty(tables.RECORDS),
+            settings,
+            net,
+            **kwargs,
+        )

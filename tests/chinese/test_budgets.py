@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import math
 
-from auditor import tables
-from auditor.chinese.waterfall import run_waterfall
+from tests.chinese.conftest import waterfall
 from tests.chinese.helpers import TITLE, csl, refs, verdicts_for
 
 
-async def test_doira_batches_distinct_prefixes(registers, lookups, corpus):
+async def test_doira_batches_distinct_prefixes(registers, corpus):
     rows = []
     for i in range(45):
         prefix = f"10.{5000 + i}"
@@ -18,52 +17,31 @@ async def test_doira_batches_distinct_prefixes(registers, lookups, corpus):
         rows += [{"title": TITLE, "doi": f"{prefix}/a"}, {"title": TITLE, "doi": f"{prefix}/a"}]
     references = refs(*rows)
     settings = registers.settings(doira_batch_size=20)
-    result = await run_waterfall(
-        references,
-        verdicts_for(references),
-        tables.empty(tables.RECORDS),
-        settings,
-        None,
-        lookups=lookups,
-    )
+    result = await waterfall(settings, references, verdicts_for(references), None)
     assert registers.counts["doira"] == math.ceil(45 / 20)
     assert registers.counts["handle"] == 45  # one per distinct DOI, not per row
     assert set(result.outcomes["reason_code"].to_pylist()) == {"DOI_EXISTS_TITLE_UNVERIFIABLE"}
     assert len(result.requests) == len(set(result.requests))
 
 
-async def test_one_csl_request_per_distinct_istic_doi(registers, lookups, corpus):
+async def test_one_csl_request_per_distinct_istic_doi(registers, corpus):
     corpus.agencies["10.5555"] = "ISTIC"
     corpus.csl["10.5555/a"] = csl("10.5555/a")
     corpus.csl["10.5555/b"] = csl("10.5555/b")
     rows = [{"title": TITLE, "doi": d} for d in ("10.5555/a", "10.5555/b", "10.5555/a")]
     references = refs(*rows)
-    await run_waterfall(
-        references,
-        verdicts_for(references),
-        tables.empty(tables.RECORDS),
-        registers.settings(),
-        None,
-        lookups=lookups,
-    )
+    await waterfall(registers.settings(), references, verdicts_for(references), None)
     assert registers.counts["doira"] == 1
     assert registers.counts["doi_csl"] == 2
 
 
-async def test_mixed_bibliography_asks_nothing_for_english_rows(registers, lookups, corpus):
+async def test_mixed_bibliography_asks_nothing_for_english_rows(registers, corpus):
     corpus.agencies["10.5555"] = "ISTIC"
     corpus.csl["10.5555/a"] = csl("10.5555/a")
     rows = [{"title": f"English paper {i}", "doi": f"10.1000/{i}"} for i in range(30)]
     rows.append({"title": TITLE, "doi": "10.5555/a"})
     references = refs(*rows)
-    result = await run_waterfall(
-        references,
-        verdicts_for(references),
-        tables.empty(tables.RECORDS),
-        registers.settings(),
-        None,
-        lookups=lookups,
-    )
+    result = await waterfall(registers.settings(), references, verdicts_for(references), None)
     assert result.outcomes["row_id"].to_pylist() == [30]
     assert all("10.1000" not in s for s in registers.seen)
     assert result.verdicts.slice(0, 30).equals(verdicts_for(references).slice(0, 30))

@@ -8,21 +8,17 @@ import pytest
 
 from auditor import tables
 from auditor.chinese.waterfall import run_waterfall
+from tests.chinese.conftest import waterfall
 from tests.chinese.helpers import JOURNAL, TA, TITLE, csl, pubmed_doc, refs, verdicts_for
 
 D = "10.5555/cma.j.cn112137-20231008-00670"
 CN = "10.13209/j.0479-8023.2020.001"
 
 
-async def _run(registers, lookups, *rows: dict[str, Any], **settings: Any):
+async def _run(registers, *rows: dict[str, Any], **settings: Any):
     references = refs(*rows)
-    return await run_waterfall(
-        references,
-        verdicts_for(references),
-        tables.empty(tables.RECORDS),
-        registers.settings(**settings),
-        None,
-        lookups=lookups,
+    return await waterfall(
+        registers.settings(**settings), references, verdicts_for(references), None
     )
 
 
@@ -52,20 +48,20 @@ def _assert_unchecked(result, reason: str | None = None) -> None:
         "<html>not json</html>",
     ],
 )
-async def test_doira_malformed_raises_unavailable(registers, lookups, body):
+async def test_doira_malformed_raises_unavailable(registers, body):
     registers.override("/doi/doiRA/10.5555", 200, body)
-    _assert_unchecked(await _run(registers, lookups, {"title": TITLE, "doi": D}))
+    _assert_unchecked(await _run(registers, {"title": TITLE, "doi": D}))
 
 
-async def test_doira_http_404_means_no_agency(registers, lookups):
+async def test_doira_http_404_means_no_agency(registers):
     registers.override("/doi/doiRA/10.5555", 404, "not found")
-    result = await _run(registers, lookups, {"title": TITLE, "doi": D})
+    result = await _run(registers, {"title": TITLE, "doi": D})
     assert result.outcomes["reason_code"].to_pylist() == ["DOI_RA_UNRESOLVED"]
 
 
-async def test_doira_5xx_is_unchecked(registers, lookups):
+async def test_doira_5xx_is_unchecked(registers):
     registers.override("/doi/doiRA/10.5555", 503, "busy")
-    _assert_unchecked(await _run(registers, lookups, {"title": TITLE, "doi": D}), "http_5xx")
+    _assert_unchecked(await _run(registers, {"title": TITLE, "doi": D}), "http_5xx")
 
 
 @pytest.mark.parametrize(
@@ -83,43 +79,43 @@ async def test_doira_5xx_is_unchecked(registers, lookups):
         ["not", "an", "object"],
     ],
 )
-async def test_csl_malformed_raises_unavailable(registers, lookups, corpus, body):
+async def test_csl_malformed_raises_unavailable(registers, corpus, body):
     corpus.agencies["10.5555"] = "ISTIC"
     corpus.csl[D] = body
-    _assert_unchecked(await _run(registers, lookups, {"title": TITLE, "doi": D}))
+    _assert_unchecked(await _run(registers, {"title": TITLE, "doi": D}))
 
 
 @pytest.mark.parametrize(
     "body",
     [csl(D, title=[TITLE]), csl(D, issued=None), csl(D, issued={"date-parts": [[None]]})],
 )
-async def test_csl_accepted_variants(registers, lookups, corpus, body):
+async def test_csl_accepted_variants(registers, corpus, body):
     corpus.agencies["10.5555"] = "ISTIC"
     corpus.csl[D] = {k: v for k, v in body.items() if v is not None}
-    result = await _run(registers, lookups, {"title": TITLE, "doi": D, "year": 1999})
+    result = await _run(registers, {"title": TITLE, "doi": D, "year": 1999})
     assert result.outcomes["reason_code"].to_pylist() == ["DOI_TITLE_VERIFIED"]
 
 
 @pytest.mark.parametrize(
     "body", [{"responseCode": 2}, {"responseCode": True}, {"responseCode": 100.0}, {}, "x"]
 )
-async def test_handle_unknown_codes_raise_unavailable(registers, lookups, corpus, body):
+async def test_handle_unknown_codes_raise_unavailable(registers, corpus, body):
     corpus.agencies["10.13209"] = "CNKI"
     registers.override(f"/handle/api/handles/{CN}", 200, body)
-    _assert_unchecked(await _run(registers, lookups, {"title": TITLE, "doi": CN}))
+    _assert_unchecked(await _run(registers, {"title": TITLE, "doi": CN}))
 
 
-async def test_handle_wrong_echo_raises(registers, lookups, corpus):
+async def test_handle_wrong_echo_raises(registers, corpus):
     corpus.agencies["10.13209"] = "CNKI"
     registers.override(f"/handle/api/handles/{CN}", 200, {"responseCode": 1, "handle": "10.1/x"})
-    _assert_unchecked(await _run(registers, lookups, {"title": TITLE, "doi": CN}), "wrong_echo")
+    _assert_unchecked(await _run(registers, {"title": TITLE, "doi": CN}), "wrong_echo")
 
 
-async def test_handle_encodes_reserved_characters(registers, lookups, corpus):
+async def test_handle_encodes_reserved_characters(registers, corpus):
     doi = "10.13209/a?b#c"
     corpus.agencies["10.13209"] = "CNKI"
     corpus.handles.add(doi)
-    result = await _run(registers, lookups, {"title": TITLE, "doi": doi})
+    result = await _run(registers, {"title": TITLE, "doi": doi})
     assert result.outcomes["reason_code"].to_pylist() == ["DOI_EXISTS_TITLE_UNVERIFIABLE"]
     assert any("a%3Fb%23c" in s for s in registers.seen)
 
@@ -144,10 +140,10 @@ def _cited() -> dict[str, Any]:
         {"header": {}},
     ],
 )
-async def test_esearch_inconsistent_raises(registers, lookups, corpus, body):
+async def test_esearch_inconsistent_raises(registers, corpus, body):
     corpus.esearch[COVER] = ["1"]
     registers.override("/eutils/esearch.fcgi", 200, body)
-    _assert_unchecked(await _run(registers, lookups, _cited()))
+    _assert_unchecked(await _run(registers, _cited()))
 
 
 @pytest.mark.parametrize(
@@ -159,14 +155,14 @@ async def test_esearch_inconsistent_raises(registers, lookups, corpus, body):
         pubmed_doc("38129175", pubdate="Dec 2023"),
     ],
 )
-async def test_esummary_wrong_echo_or_bad_year_raises(registers, lookups, corpus, doc):
+async def test_esummary_wrong_echo_or_bad_year_raises(registers, corpus, doc):
     corpus.esearch[COVER] = ["1"]
     corpus.esearch[VP] = ["38129175"]
     corpus.pubmed["38129175"] = doc
-    _assert_unchecked(await _run(registers, lookups, _cited()))
+    _assert_unchecked(await _run(registers, _cited()))
 
 
-async def test_esummary_uids_echo_must_name_the_pmid(registers, lookups, corpus):
+async def test_esummary_uids_echo_must_name_the_pmid(registers, corpus):
     corpus.esearch[COVER] = ["1"]
     corpus.esearch[VP] = ["38129175"]
     registers.override(
@@ -174,7 +170,7 @@ async def test_esummary_uids_echo_must_name_the_pmid(registers, lookups, corpus)
         200,
         {"result": {"uids": ["1"], "38129175": pubmed_doc("38129175")}},
     )
-    _assert_unchecked(await _run(registers, lookups, _cited()), "wrong_echo")
+    _assert_unchecked(await _run(registers, _cited()), "wrong_echo")
 
 
 async def test_no_network_means_unchecked_offline(registers):
@@ -189,12 +185,12 @@ async def test_no_network_means_unchecked_offline(registers):
     _assert_unchecked(result, "offline")
 
 
-async def test_outage_touches_only_dependent_rows(registers, lookups, corpus):
+async def test_outage_touches_only_dependent_rows(registers, corpus):
     corpus.agencies["10.13209"] = "CNKI"
     registers.override("/doi/doiRA/10.13209,10.5555", 200, "garbage")
     corpus.esearch[COVER] = []
     result = await _run(
-        registers, lookups, {"title": TITLE, "doi": D}, {"title": TITLE, "doi": CN}, _cited()
+        registers, {"title": TITLE, "doi": D}, {"title": TITLE, "doi": CN}, _cited()
     )
     assert result.outcomes["status"].to_pylist() == ["unchecked", "unchecked", "skipped"]
     assert result.outcomes["reason_code"].to_pylist()[2] == "JOURNAL_NOT_INDEXED"

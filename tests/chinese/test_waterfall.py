@@ -6,9 +6,8 @@ from typing import Any
 
 import pytest
 
-from auditor.chinese.lookups import Lookups
-from auditor.chinese.waterfall import WaterfallResult, run_waterfall
-from tests.chinese.conftest import ChineseRegisters
+from auditor.chinese.waterfall import WaterfallResult
+from tests.chinese.conftest import ChineseRegisters, waterfall
 from tests.chinese.helpers import (
     FULLWIDTH,
     JOURNAL,
@@ -25,18 +24,9 @@ D = "10.5555/cma.j.cn112137-20231008-00670"
 CN = "10.13209/j.0479-8023.2020.001"
 
 
-async def run(
-    regs: ChineseRegisters, lookups: Lookups, *rows: dict[str, Any], **settings: Any
-) -> WaterfallResult:
+async def run(regs: ChineseRegisters, *rows: dict[str, Any], **settings: Any) -> WaterfallResult:
     references = refs(*rows)
-    return await run_waterfall(
-        references,
-        verdicts_for(references),
-        _records(),
-        regs.settings(**settings),
-        None,
-        lookups=lookups,
-    )
+    return await waterfall(regs.settings(**settings), references, verdicts_for(references), None)
 
 
 def _records():
@@ -53,8 +43,8 @@ def one(result: WaterfallResult, row_id: int = 0) -> dict[str, Any]:
     return {"outcome": out, "verdict": verdict, "items": items}
 
 
-async def test_english_row_makes_no_request_and_no_item(registers, lookups):
-    result = await run(registers, lookups, {"title": "A study of mice", "doi": "10.5555/x1"})
+async def test_english_row_makes_no_request_and_no_item(registers):
+    result = await run(registers, {"title": "A study of mice", "doi": "10.5555/x1"})
     assert sum(registers.counts.values()) == 0
     assert result.outcomes.num_rows == 0 and result.items.num_rows == 0
     assert result.verdicts.to_pylist()[0]["verdict"] == "NOT COVERED"
@@ -63,10 +53,10 @@ async def test_english_row_makes_no_request_and_no_item(registers, lookups):
 @pytest.mark.parametrize(
     "cited", [TITLE, FULLWIDTH, f"《{TITLE}》", "宫颈腺癌中 ProEXC 和 PRMT5 的表达及其临床意义"]
 )
-async def test_istic_title_verified(registers, lookups, corpus, cited):
+async def test_istic_title_verified(registers, corpus, cited):
     corpus.agencies["10.5555"] = "ISTIC"
     corpus.csl[D] = csl(D)
-    r = one(await run(registers, lookups, {"title": cited, "doi": D}))
+    r = one(await run(registers, {"title": cited, "doi": D}))
     assert r["outcome"]["reason_code"] == "DOI_TITLE_VERIFIED"
     assert (r["outcome"]["status"], r["outcome"]["queried_by"]) == ("matched", "id")
     assert r["verdict"]["verdict"] == "RESOLVES-AND-MATCHES"
@@ -74,10 +64,10 @@ async def test_istic_title_verified(registers, lookups, corpus, cited):
     assert r["items"] == []
 
 
-async def test_istic_title_mismatch_is_p0(registers, lookups, corpus):
+async def test_istic_title_mismatch_is_p0(registers, corpus):
     corpus.agencies["10.5555"] = "ISTIC"
     corpus.csl[D] = csl(D)
-    r = one(await run(registers, lookups, {"title": OTHER_TITLE, "doi": D}))
+    r = one(await run(registers, {"title": OTHER_TITLE, "doi": D}))
     assert r["outcome"]["reason_code"] == "DOI_TITLE_MISMATCH"
     assert r["verdict"]["verdict"] == "RESOLVES-BUT-DIFFERS"
     assert r["verdict"]["reason"] == "DOI_TITLE_MISMATCH"
@@ -90,10 +80,10 @@ async def test_istic_title_mismatch_is_p0(registers, lookups, corpus):
     ("csl_title", "cited"),
     [("Expression of ProEXC and PRMT5", TITLE), (None, TITLE), ("", TITLE), (TITLE, "   ")],
 )
-async def test_istic_unverifiable_is_p2_not_mismatch(registers, lookups, corpus, csl_title, cited):
+async def test_istic_unverifiable_is_p2_not_mismatch(registers, corpus, csl_title, cited):
     corpus.agencies["10.5555"] = "ISTIC"
     corpus.csl[D] = csl(D, title=csl_title) if csl_title is not None else {"DOI": D}
-    r = one(await run(registers, lookups, {"title": cited, "container_title": JOURNAL, "doi": D}))
+    r = one(await run(registers, {"title": cited, "container_title": JOURNAL, "doi": D}))
     assert r["outcome"]["reason_code"] == "DOI_EXISTS_TITLE_UNVERIFIABLE"
     assert r["verdict"]["verdict"] == "NOT COVERED"
     assert r["items"][0]["priority"] == "P2"
@@ -101,76 +91,66 @@ async def test_istic_unverifiable_is_p2_not_mismatch(registers, lookups, corpus,
     assert "fabricat" not in r["items"][0]["text"].lower()
 
 
-async def test_editorial_matches_after_doi_lookup(registers, lookups, corpus):
+async def test_editorial_matches_after_doi_lookup(registers, corpus):
     corpus.agencies["10.5555"] = "ISTIC"
     corpus.csl[D] = csl(D, title="Editorial")
-    r = one(await run(registers, lookups, {"title": "Editorial", "language": "zh", "doi": D}))
+    r = one(await run(registers, {"title": "Editorial", "language": "zh", "doi": D}))
     assert r["outcome"]["reason_code"] == "DOI_TITLE_VERIFIED"
 
 
-async def test_istic_404_then_handle_absent_is_refuted(registers, lookups, corpus):
+async def test_istic_404_then_handle_absent_is_refuted(registers, corpus):
     corpus.agencies["10.5555"] = "ISTIC"
-    r = one(await run(registers, lookups, {"title": TITLE, "doi": D}))
+    r = one(await run(registers, {"title": TITLE, "doi": D}))
     assert r["outcome"]["reason_code"] == "DOI_REFUTED"
     assert r["verdict"]["verdict"] == "DOES-NOT-RESOLVE"
     assert r["items"][0]["priority"] == "P0"
     assert registers.counts["handle"] == 1
 
 
-async def test_istic_404_then_handle_exists_is_p2(registers, lookups, corpus):
+async def test_istic_404_then_handle_exists_is_p2(registers, corpus):
     corpus.agencies["10.5555"] = "ISTIC"
     corpus.handles.add(D)
-    r = one(await run(registers, lookups, {"title": TITLE, "doi": D}))
+    r = one(await run(registers, {"title": TITLE, "doi": D}))
     assert r["outcome"]["reason_code"] == "DOI_EXISTS_TITLE_UNVERIFIABLE"
     assert r["outcome"]["queried_by"] == "title"
     assert r["items"][0]["priority"] == "P2"
 
 
-async def test_cnki_exists_never_matches(registers, lookups, corpus):
+async def test_cnki_exists_never_matches(registers, corpus):
     corpus.agencies["10.13209"] = "CNKI"
     corpus.handles.add(CN)
-    r = one(await run(registers, lookups, {"title": TITLE, "doi": CN}))
+    r = one(await run(registers, {"title": TITLE, "doi": CN}))
     assert r["outcome"]["reason_code"] == "DOI_EXISTS_TITLE_UNVERIFIABLE"
     assert r["verdict"]["verdict"] == "NOT COVERED"
     assert registers.counts["doi_csl"] == 0  # CNKI pages are never fetched
 
 
-async def test_cnki_absent_is_refuted(registers, lookups, corpus):
+async def test_cnki_absent_is_refuted(registers, corpus):
     corpus.agencies["10.13209"] = "CNKI"
-    r = one(await run(registers, lookups, {"title": TITLE, "doi": CN}))
+    r = one(await run(registers, {"title": TITLE, "doi": CN}))
     assert r["outcome"]["reason_code"] == "DOI_REFUTED"
     assert r["outcome"]["queried_by"] == "id"
 
 
-async def test_crossref_chinese_doi_is_out_of_scope_and_keeps_its_verdict(
-    registers, lookups, corpus
-):
+async def test_crossref_chinese_doi_is_out_of_scope_and_keeps_its_verdict(registers, corpus):
     corpus.agencies["10.1360"] = "Crossref"
     references = refs({"title": TITLE, "doi": "10.1360/abc"})
-    from auditor import tables
 
     before = verdicts_for(references, "RESOLVES-AND-MATCHES")
-    result = await run_waterfall(
-        references,
-        before,
-        tables.empty(tables.RECORDS),
-        registers.settings(),
-        None,
-        lookups=lookups,
-    )
+    result = await waterfall(registers.settings(), references, before, None)
     assert result.outcomes["reason_code"].to_pylist() == ["DOI_RA_OUT_OF_SCOPE"]
     assert result.verdicts.equals(before)
     assert result.items.num_rows == 0  # its own leg matched it
     assert registers.counts["doi_csl"] == 0
 
 
-async def test_crossref_out_of_scope_unmatched_gets_p3(registers, lookups, corpus):
+async def test_crossref_out_of_scope_unmatched_gets_p3(registers, corpus):
     corpus.agencies["10.1360"] = "Crossref"
-    r = one(await run(registers, lookups, {"title": TITLE, "doi": "10.1360/abc"}))
+    r = one(await run(registers, {"title": TITLE, "doi": "10.1360/abc"}))
     assert r["items"][0]["priority"] == "P3"
 
 
-async def test_unknown_agency_is_ra_unresolved_never_coordinates(registers, lookups, corpus):
+async def test_unknown_agency_is_ra_unresolved_never_coordinates(registers, corpus):
     row = {
         "title": TITLE,
         "doi": "10.99999/zzz",
@@ -178,34 +158,31 @@ async def test_unknown_agency_is_ra_unresolved_never_coordinates(registers, look
         "volume": "103",
         "pages": "3967",
     }
-    r = one(await run(registers, lookups, row))
+    r = one(await run(registers, row))
     assert r["outcome"]["reason_code"] == "DOI_RA_UNRESOLVED"
     assert r["outcome"]["status"] == "skipped"
     assert r["items"][0]["priority"] == "P2"
     assert registers.counts["esearch"] == 0
 
 
-async def test_known_agency_skips_triage(registers, lookups, corpus):
+async def test_known_agency_skips_triage(registers, corpus):
     corpus.csl[D] = csl(D)
     references = refs({"title": "Romanized title only", "doi": D})
-    from auditor import tables
 
-    result = await run_waterfall(
+    result = await waterfall(
+        registers.settings(),
         references,
         verdicts_for(references),
-        tables.empty(tables.RECORDS),
-        registers.settings(),
         None,
         known_agencies={0: "ISTIC"},
-        lookups=lookups,
     )
     assert registers.counts["doira"] == 0
     # A Latin-only cited title against a CJK CSL title is unverifiable, not a mismatch.
     assert result.outcomes["reason_code"].to_pylist() == ["DOI_EXISTS_TITLE_UNVERIFIABLE"]
 
 
-async def test_not_a_doi_makes_no_request(registers, lookups):
-    r = one(await run(registers, lookups, {"title": TITLE, "doi": "not a doi", "id_type": "doi"}))
+async def test_not_a_doi_makes_no_request(registers):
+    r = one(await run(registers, {"title": TITLE, "doi": "not a doi", "id_type": "doi"}))
     assert sum(registers.counts.values()) == 0
     assert r["outcome"]["reason_code"] == "DOI_RA_UNRESOLVED"
 
@@ -229,34 +206,34 @@ def _cited(**extra: Any) -> dict[str, Any]:
     return row
 
 
-async def test_unmapped_journal_is_p3_without_request(registers, lookups):
-    r = one(await run(registers, lookups, _cited(container_title="某某大学学报")))
+async def test_unmapped_journal_is_p3_without_request(registers):
+    r = one(await run(registers, _cited(container_title="某某大学学报")))
     assert r["outcome"]["reason_code"] == "NO_ISSN_MAPPING"
     assert r["items"][0]["priority"] == "P3"
     assert sum(registers.counts.values()) == 0
 
 
-async def test_counterexample_journal_is_not_indexed_without_request(registers, lookups):
-    r = one(await run(registers, lookups, _cited(container_title="中国全科医学")))
+async def test_counterexample_journal_is_not_indexed_without_request(registers):
+    r = one(await run(registers, _cited(container_title="中国全科医学")))
     assert r["outcome"]["reason_code"] == "JOURNAL_NOT_INDEXED"
     assert sum(registers.counts.values()) == 0
 
 
-async def test_wrapped_journal_name_finds_the_bridge_row(registers, lookups, corpus):
+async def test_wrapped_journal_name_finds_the_bridge_row(registers, corpus):
     corpus.esearch[COVER] = ["1"]
-    r = one(await run(registers, lookups, _cited(container_title="《中华医学杂志》")))
+    r = one(await run(registers, _cited(container_title="《中华医学杂志》")))
     assert r["outcome"]["reason_code"] == "PUBMED_INDEXED_BUT_COORDINATE_MISS"
 
 
-async def test_journal_without_records_is_not_indexed(registers, lookups):
-    r = one(await run(registers, lookups, _cited()))
+async def test_journal_without_records_is_not_indexed(registers):
+    r = one(await run(registers, _cited()))
     assert r["outcome"]["reason_code"] == "JOURNAL_NOT_INDEXED"
     assert registers.counts["esearch"] == 1
 
 
-async def test_coordinate_miss_is_p1_never_does_not_resolve(registers, lookups, corpus):
+async def test_coordinate_miss_is_p1_never_does_not_resolve(registers, corpus):
     corpus.esearch[COVER] = ["38129175"]
-    r = one(await run(registers, lookups, _cited(pages="9999")))
+    r = one(await run(registers, _cited(pages="9999")))
     assert r["outcome"]["reason_code"] == "PUBMED_INDEXED_BUT_COORDINATE_MISS"
     assert (r["outcome"]["status"], r["outcome"]["queried_by"]) == ("unmatched", "title")
     assert r["verdict"]["verdict"] == "NOT COVERED"
@@ -266,23 +243,23 @@ async def test_coordinate_miss_is_p1_never_does_not_resolve(registers, lookups, 
     assert registers.counts["esearch"] == 2
 
 
-async def test_ambiguous_attaches_no_record(registers, lookups, corpus):
+async def test_ambiguous_attaches_no_record(registers, corpus):
     corpus.esearch[COVER] = ["1"]
     corpus.esearch[VP] = ["38129175", "38129176"]
-    r = one(await run(registers, lookups, _cited()))
+    r = one(await run(registers, _cited()))
     assert r["outcome"]["reason_code"] == "PUBMED_COORDINATE_AMBIGUOUS"
     assert r["outcome"]["candidate_pmid"] is None
     assert r["items"][0]["priority"] == "P1"
     assert registers.counts["esummary"] == 0
 
 
-async def test_single_hit_verified_through_istic_title(registers, lookups, corpus):
+async def test_single_hit_verified_through_istic_title(registers, corpus):
     corpus.esearch[COVER] = ["1"]
     corpus.esearch[VP] = ["38129175"]
     corpus.pubmed["38129175"] = pubmed_doc("38129175", doi=D)
     corpus.agencies["10.5555"] = "ISTIC"
     corpus.csl[D] = csl(D)
-    r = one(await run(registers, lookups, _cited(title=FULLWIDTH)))
+    r = one(await run(registers, _cited(title=FULLWIDTH)))
     assert r["outcome"]["reason_code"] == "PUBMED_COORDINATE_VERIFIED"
     assert (r["outcome"]["status"], r["outcome"]["queried_by"]) == ("matched", "title")
     assert r["verdict"]["verdict"] == "RESOLVES-AND-MATCHES"
@@ -304,31 +281,31 @@ async def test_single_hit_verified_through_istic_title(registers, lookups, corpu
     ],
 )
 async def test_single_hit_candidate_unverified(
-    registers, lookups, corpus, doc_extra, agency, csl_title, why
+    registers, corpus, doc_extra, agency, csl_title, why
 ):
     corpus.esearch[COVER] = ["1"]
     corpus.esearch[VP] = ["38129175"]
     corpus.pubmed["38129175"] = pubmed_doc("38129175", doi=D, **doc_extra)
     corpus.agencies["10.5555"] = agency
     corpus.csl[D] = csl(D, title=csl_title)
-    r = one(await run(registers, lookups, _cited()))
+    r = one(await run(registers, _cited()))
     assert r["outcome"]["reason_code"] == "PUBMED_COORDINATE_CANDIDATE_UNVERIFIED", why
     assert r["verdict"]["verdict"] == "NOT COVERED"
     assert r["items"][0]["priority"] == "P2"
     assert "https://pubmed.ncbi.nlm.nih.gov/38129175/" in r["items"][0]["links"]
 
 
-async def test_author_year_only_when_volume_missing(registers, lookups, corpus):
+async def test_author_year_only_when_volume_missing(registers, corpus):
     corpus.esearch[COVER] = ["1"]
     term = f'"{TA}"[ta] AND "Cui"[1au] AND 2023[dp]'
     corpus.esearch[term] = []
-    r = one(await run(registers, lookups, _cited(volume=None)))
+    r = one(await run(registers, _cited(volume=None)))
     assert r["outcome"]["reason_code"] == "PUBMED_INDEXED_BUT_COORDINATE_MISS"
     assert any(term in a for a in r["outcome"]["attempts"])
 
 
-async def test_han_author_without_volume_is_insufficient(registers, lookups):
-    r = one(await run(registers, lookups, _cited(volume=None, authors=["崔红霞"])))
+async def test_han_author_without_volume_is_insufficient(registers):
+    r = one(await run(registers, _cited(volume=None, authors=["崔红霞"])))
     assert r["outcome"]["reason_code"] == "INSUFFICIENT_PUBMED_COORDINATES"
     assert r["items"][0]["priority"] == "P3"
     assert sum(registers.counts.values()) == 0
@@ -343,15 +320,15 @@ async def test_han_author_without_volume_is_insufficient(registers, lookups):
         {"volume": None, "authors": ['Chen" OR cancer[ti]']},
     ],
 )
-async def test_entrez_injection_refused_before_any_request(registers, lookups, extra):
-    r = one(await run(registers, lookups, _cited(**extra)))
+async def test_entrez_injection_refused_before_any_request(registers, extra):
+    r = one(await run(registers, _cited(**extra)))
     assert r["outcome"]["reason_code"] == "INSUFFICIENT_PUBMED_COORDINATES"
     assert sum(registers.counts.values()) == 0
 
 
-async def test_no_ncbi_email_skips_pubmed_with_reason(registers, lookups, corpus):
+async def test_no_ncbi_email_skips_pubmed_with_reason(registers, corpus):
     corpus.esearch[COVER] = ["1"]
-    r = one(await run(registers, lookups, _cited(), ncbi_email=None))
+    r = one(await run(registers, _cited(), ncbi_email=None))
     assert registers.counts["esearch"] == 0
     assert r["outcome"]["status"] == "unchecked"
     assert r["outcome"]["reason_code"] == "ncbi_email_missing"
@@ -359,14 +336,12 @@ async def test_no_ncbi_email_skips_pubmed_with_reason(registers, lookups, corpus
     assert r["items"] == []
 
 
-async def test_journal_map_extends_the_bridge(registers, lookups, corpus, tmp_path):
+async def test_journal_map_extends_the_bridge(registers, corpus, tmp_path):
     path = tmp_path / "map.csv"
     path.write_text(
         "journal,issn,nlm_ta,nlm_id\n中国实验杂志,1234-5678,Zhongguo Shi Yan,1\n", encoding="utf-8"
     )
     corpus.esearch['"Zhongguo Shi Yan"[ta]'] = []
-    r = one(
-        await run(registers, lookups, _cited(container_title="中国实验杂志"), journal_map=str(path))
-    )
+    r = one(await run(registers, _cited(container_title="中国实验杂志"), journal_map=str(path)))
     assert r["outcome"]["reason_code"] == "JOURNAL_NOT_INDEXED"
     assert registers.counts["esearch"] == 1
