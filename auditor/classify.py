@@ -1,0 +1,226 @@
+"""The classify stage: infer, normalize and choose each row's identifier; decide early row states.
+
+Implements the `input_contract` of reference-resolution/v1 (`spec/reference-check-service.json`):
+
+- type inference when no type is given: all digits → `pmid`; `^10\\.\\d{4,9}/\\S+` → `doi`; arXiv
+  `YYMM.NNNN(N)` with month 01-12 and optional `vN`, or old style `archive(.XX)/YYMMNNN` → `arxiv`;
+- normalization: DOI prefixes (`https://doi.org/`, `http://dx.doi.org/`, `doi:`) stripped and the
+  DOI lowercased; `arXiv:` stripped and `vN` dropped (the register's current version is the
+  referent; `id_raw` keeps the version for display); PMID digits kept as given;
+- an explicit type contradicting the id's form → `INVALID`/`type_contradiction`; an unsupported
+  type → `NOT COVERED`/`unsupported_type`; an id of no covered form → `NOT COVERED`/
+  `unrecognized_id`; no id at all → `NOT COVERED`/`no_identifier`; a closed leg →
+  `NOT COVERED`/`leg_closed`; no title → `INVALID`/`missing_title`.
+
+Choosing the primary identifier when an entry carries several: a DOI first (the version of record,
+and the DOI system can always be asked), then a PMID, then an arXiv id; a candidate whose leg is
+closed is skipped in favour of the next open one, and only when every candidate's leg is closed
+is the row `leg_closed`. A DOI under arXiv's prefix (`10.48550/arXiv.X`) is the arXiv id `X`.
+
+Precedence of states: `parse_error` > `type_contradiction` > `missing_title` (all `INVALID`) >
+`unsupported_type` > `leg_closed` > `unrecognized_id` > `no_identifier` (`NOT COVERED`).
+`classify` reads only columns it writes idempotently, so running it again (say with closed legs)
+gives the same table as running it once with those legs.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from urllib.parse import unquote
+
+import pyarrow as pa
+
+from auditor.errors import Reason
+from auditor.tables import IdType, RowState, Verdict
+
+__all__ = ["PRIORITY", "classify", "infer_type", "normalize_identifier"]
+
+#: Candidate order for the primary identifier (see the module docstring).
+PRIORITY: tuple[str, ...] = (IdType.DOI.value, IdType.PMID.value, IdType.ARXIV.value)
+
+_DOI_PREFIX_RE = re.compile(
+    r"^(?:(?:https?://)?(?:dx\.|www\.)?doi\.org/|doi:\s*|info:doi/|urn:doi:)", re.IGNORECASE
+)
+_ARXIV_PREFIX_RE = re.compile(
+    r"^(?:(?:https?://)?(?:www\.|export\.)?arxiv\.org/(?:abs|pdf)/|arxiv:\s*)", re.IGNORECASE
+)
+_PMID_PREFIX_RE = re.compile(
+    r"^(?:(?:https?://)?(?:www\.)?(?:pubmed\.ncbi\.nlm\.nih\.gov/|ncbi\.nlm\.nih\.gov/pubmed/)"
+    r"|pmid:?\s*)",
+    re.IGNORECASE,
+)
+_DOI_RE = re.compile(r"^10\.\d{4,9}/\S+$")
+_PMID_RE = re.compile(r"^\d+$")
+_ARXIV_NEW_RE = re.compile(r"^(\d{2}(?:0[1-9]|1[0-2])\.\d{4,5})(v\d+)?$")
+_ARXIV_OLD_RE = re.compile(
+    r"^([A-Za-z][A-Za-z-]*(?:\.[A-Za-z]{2})?/\d{2}(?:0[1-9]|1[0-2])\d{3})(v\d+)?$"
+)
+_ARXIV_DOI_RE = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)
+_TYPE_ALIASES = {
+    "doi": "doi",
+    "pmid": "pmid",
+    "pubmed": "pmid",
+    "arxiv": "arxiv",
+    "eprint": "arxiv",
+}
+
+
+def _strip(raw: str) -> str:
+    s = raw.strip().strip("<>").strip()
+    for prefix in (_DOI_PREFIX_RE, _ARXIV_PREFIX_RE, _PMID_PREFIX_RE):
+        m = prefix.match(s)
+        if m:
+            s = s[m.end() :].strip()
+            if prefix is _DOI_PREFIX_RE and "%" in s:
+                s = unquote(s)  # doi.org URLs percent-encode reserved characters
+            if prefix is not _DOI_PREFIX_RE:
+                s = s.rstrip("/")
+                if s.lower().endswith(".pdf"):
+                    s = s[:-4]
+            break
+    return s
+
+
+def infer_type(raw: str) -> tuple[str | None, str | None]:
+    """`(id_type, normalized id)` by form alone, or `(None, None)` when no covered form matches."""
+    s = _strip(raw)
+    if _PMID_RE.match(s):
+        return IdType.PMID.value, s
+    if _DOI_RE.match(s):
+        m = _ARXIV_DOI_RE.match(s)
+        if m:
+            arxiv = infer_type(m.group(1))
+            if arxiv[0] == IdType.ARXIV.value:
+                return arxiv
+        return IdType.DOI.value, s.lower()
+    m = _ARXIV_NEW_RE.match(s) or _ARXIV_OLD_RE.match(s)
+    if m:
+        return IdType.ARXIV.value, m.group(1)
+    return None, None
+
+
+@lru_cache(maxsize=1 << 17)
+def normalize_identifier(
+    raw: str, declared: str | None = None
+) -> tuple[str | None, str | None, str | None]:
+    """Normalize `raw` (optionally of the `declared` type) to `(id_type, identifier, reason)`.
+
+    On success `reason` is `None`; otherwise `id_type`/`identifier` are `None` and `reason` is
+    `no_identifier` (blank), `unsupported_type` (isbn, issn, url, …), `type_contradiction`
+    (the form is another covered type) or `unrecognized_id`. Never raises; idempotent:
+    `normalize_identifier(identifier, id_type)` gives back the same triple.
+    """
+    if not isinstance(raw, str) or not raw.strip():
+        return None, None, Reason.NO_IDENTIFIER.value
+    want: str | None = None
+    if declared is not None and declared.strip():
+        want = _TYPE_ALIASES.get(declared.strip().lower())
+        if want is None:
+            return None, None, Reason.UNSUPPORTED_TYPE.value
+    id_type, ident = infer_type(raw)
+    if id_type is None:
+        return None, None, Reason.UNRECOGNIZED_ID.value
+    # an arXiv DOI declared as a DOI is consistent: the DOI names the arXiv record
+    arxiv_doi = want == IdType.DOI.value and id_type == IdType.ARXIV.value and "10." in raw
+    if want is not None and want != id_type and not arxiv_doi:
+        return None, None, Reason.TYPE_CONTRADICTION.value
+    return id_type, ident, None
+
+
+def _column(table: pa.Table, name: str) -> list[object]:
+    return table.column(name).to_pylist()
+
+
+def _decide(
+    row: tuple[object, ...], closed: frozenset[str]
+) -> tuple[str | None, str | None, str | None, str | None, dict[str, str | None], str | None]:
+    """One row → (id_type, identifier, row_state, row_reason, doi/pmid/arxiv columns, id_raw)."""
+    parse_error, title, id_raw, declared, *typed = row
+    found: dict[str, str | None] = dict.fromkeys(PRIORITY)
+    raws: dict[str, str] = {}  # as written, for display (keeps the arXiv version)
+    junk: dict[str, str] = {}  # values that did not normalize: kept, so a re-run sees them
+    bad: list[str] = []
+    for col, value in zip(PRIORITY, typed, strict=True):
+        if not isinstance(value, str) or not value.strip():
+            continue
+        t, ident, reason = normalize_identifier(value, col)
+        if t is None:
+            junk[col] = value.strip()
+            bad.append(reason or Reason.UNRECOGNIZED_ID.value)
+        elif found[t] is None:
+            found[t], raws[t] = ident, value.strip()
+    generic_reason: str | None = None
+    given = id_raw.strip() if isinstance(id_raw, str) else ""
+    if given:
+        t, ident, generic_reason = normalize_identifier(given, declared)  # type: ignore[arg-type]
+        if t is not None and found[t] is None:
+            found[t], raws[t] = ident, given
+    valid = [t for t in PRIORITY if found[t]]
+    chosen = next((t for t in valid if t not in closed), None)
+    id_type = chosen or (valid[0] if valid else None)
+    ident = found[id_type] if id_type else None
+    shown: str | None = given or None
+    # a user's unusable generic id stays as written: it explains the row's reason
+    stale = not given or normalize_identifier(given)[:2] != (id_type, ident)
+    if id_type and stale and generic_reason is None:
+        shown = raws.get(id_type, ident)
+    state, reason = _state(parse_error, title, generic_reason, bad, bool(valid), chosen)
+    columns = {t: found[t] or junk.get(t) for t in PRIORITY}
+    return id_type, ident, state, reason, columns, shown
+
+
+def _state(
+    parse_error: object,
+    title: object,
+    generic_reason: str | None,
+    bad: list[str],
+    valid: bool,
+    chosen: str | None,
+) -> tuple[str | None, str | None]:
+    invalid, not_covered = RowState.INVALID.value, Verdict.NOT_COVERED.value
+    if isinstance(parse_error, str) and parse_error:
+        return invalid, Reason.PARSE_ERROR.value
+    if generic_reason == Reason.TYPE_CONTRADICTION.value or (
+        not valid and Reason.TYPE_CONTRADICTION.value in bad
+    ):
+        return invalid, Reason.TYPE_CONTRADICTION.value
+    if not isinstance(title, str) or not title.strip():
+        return invalid, Reason.MISSING_TITLE.value
+    if generic_reason == Reason.UNSUPPORTED_TYPE.value and not valid:
+        return not_covered, Reason.UNSUPPORTED_TYPE.value
+    if valid and chosen is None:
+        return not_covered, Reason.LEG_CLOSED.value
+    if valid:
+        return None, None
+    if bad or generic_reason == Reason.UNRECOGNIZED_ID.value:
+        return not_covered, Reason.UNRECOGNIZED_ID.value
+    return not_covered, Reason.NO_IDENTIFIER.value
+
+
+def classify(table: pa.Table, *, closed_legs: frozenset[str] = frozenset()) -> pa.Table:
+    """Fill id_type, identifier, doi, pmid, arxiv, id_raw, row_state and row_reason of `table`.
+
+    `table` has the `references` schema; `closed_legs` names legs (`doi`, `pmid`, `arxiv`) that
+    are switched off. Pure and idempotent; returns a new table of the same schema.
+    """
+    closed = frozenset(leg.lower() for leg in closed_legs)
+    names = ("parse_error", "title", "id_raw", "declared_type", "doi", "pmid", "arxiv")
+    cols = [_column(table, n) for n in names]
+    out: dict[str, list[object]] = {
+        k: [] for k in ("id_type", "identifier", "row_state", "row_reason", "doi", "pmid", "arxiv")
+    }
+    out["id_raw"] = []
+    for row in zip(*cols, strict=True):
+        id_type, ident, state, reason, found, shown = _decide(row, closed)
+        out["id_type"].append(id_type)
+        out["identifier"].append(ident)
+        out["row_state"].append(state)
+        out["row_reason"].append(reason)
+        out["id_raw"].append(shown)
+        for k in ("doi", "pmid", "arxiv"):
+            out[k].append(found[k])
+    for name, values in out.items():
+        i = table.schema.get_field_index(name)
+        table = table.set_column(i, table.schema.field(i), pa.array(values, pa.string()))
+    return table

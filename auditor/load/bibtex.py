@@ -1,0 +1,257 @@
+"""BibTeX loader on bibtexparser v2: every entry one row, broken ones included.
+
+bibtexparser runs with an empty middleware stack: this module resolves `@string` macros (with
+`#` concatenation and the month macros), removes enclosing braces/quotes, applies `crossref`
+inheritance and decodes LaTeX itself, in the one pass it makes over each entry's fields anyway.
+That keeps the whole load near the cost of bibtexparser's bare parse (see `benchmarks/load.py`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar
+
+import bibtexparser
+from bibtexparser.model import (
+    DuplicateBlockKeyBlock,
+    Entry,
+    ParsingFailedBlock,
+    String,
+)
+
+from auditor.load.ids import ids_in_text, ids_in_url
+from auditor.load.interface import Loader, Problem, Rows
+from auditor.load.latex import latex_to_unicode, plain_value
+from auditor.load.names import split_bibtex_authors
+
+__all__ = ["BibtexLoader"]
+
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH_MACROS = {m: str(i) for i, m in enumerate(_MONTHS, 1)}
+_YEAR_RE = re.compile(r"(?<!\d)(\d{4})(?!\d)")
+_HEAD_RE = re.compile(r"@\s*([A-Za-z]+)\s*[{(]\s*([^,\s{}()=]*)")
+_CONTAINER_FIELDS = ("journal", "journaltitle", "booktitle", "series")
+_NOTE_FIELDS = ("note", "annote", "annotation", "howpublished", "addendum", "journal", "comment")
+
+
+def _enclosed(part: str) -> str | None:
+    """Inner text of a `{…}` or `"…"` value, or `None` when `part` is not one enclosed value."""
+    if len(part) >= 2 and (
+        (part[0] == "{" and part[-1] == "}") or (part[0] == '"' and part[-1] == '"')
+    ):
+        return part[1:-1]
+    return None
+
+
+def _split_concat(value: str) -> list[str]:
+    """Split a value on `#` at brace depth 0 outside quotes (BibTeX concatenation)."""
+    parts: list[str] = []
+    depth, quoted, start = 0, False, 0
+    for i, ch in enumerate(value):
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif ch == '"' and depth == 0:
+            quoted = not quoted
+        elif ch == "#" and depth == 0 and not quoted:
+            parts.append(value[start:i].strip())
+            start = i + 1
+    parts.append(value[start:].strip())
+    return parts
+
+
+class _Resolver:
+    """Turns raw field values into their LaTeX text: enclosure removed, macros expanded."""
+
+    def __init__(self, macros: dict[str, str]) -> None:
+        self.macros = macros
+        self.undefined: set[str] = set()
+
+    def value(self, raw: str) -> str:
+        inner = _enclosed(raw)
+        if inner is not None and ("#" not in raw or len(_split_concat(raw)) == 1):
+            return inner
+        if raw.isdigit():
+            return raw
+        if "#" not in raw:
+            return self._piece(raw)
+        return "".join(self._piece(p) for p in _split_concat(raw))
+
+    def _piece(self, piece: str) -> str:
+        inner = _enclosed(piece)
+        if inner is not None:
+            return inner
+        if piece.isdigit():
+            return piece
+        low = piece.lower()
+        if low in self.macros:
+            return self.macros[low]
+        if low in _MONTH_MACROS:
+            return _MONTH_MACROS[low]
+        self.undefined.add(piece)
+        return piece  # an undefined macro: keep its name rather than lose the text
+
+
+def _macros(blocks: list[Any]) -> dict[str, str]:
+    macros: dict[str, str] = {}
+    resolver = _Resolver(macros)
+    for block in blocks:
+        if isinstance(block, DuplicateBlockKeyBlock):
+            block = block.ignore_error_block
+        if isinstance(block, String):
+            # later definitions win; a macro may use earlier macros
+            macros[block.key.lower()] = resolver.value(str(block.value).strip())
+    return macros
+
+
+def _year(text: str | None) -> int | None:
+    if not text:
+        return None
+    m = _YEAR_RE.search(text)
+    return int(m.group(1)) if m else None
+
+
+class BibtexLoader(Loader):
+    """Loads `.bib` files with bibtexparser v2."""
+
+    format: ClassVar[str] = "bibtex"
+
+    def load(self, text: str, path: str) -> tuple[Rows, list[Problem]]:
+        """One row per `@entry` (failed and duplicate ones included), in file order."""
+        library = bibtexparser.parse_string(text, parse_stack=[])
+        blocks = library.blocks
+        resolver = _Resolver(_macros(blocks))
+        entries: list[tuple[int, Any]] = []  # (line, Entry | ParsingFailedBlock)
+        for block in blocks:
+            if isinstance(block, DuplicateBlockKeyBlock):
+                if isinstance(block.ignore_error_block, Entry):
+                    entries.append((block.start_line, block.ignore_error_block))
+            elif isinstance(block, Entry | ParsingFailedBlock):
+                entries.append((block.start_line, block))
+        fields_by_key: dict[str, dict[str, str]] = {}
+        parsed: list[tuple[int, Any, dict[str, str] | None]] = []
+        for line, block in entries:
+            if isinstance(block, Entry):
+                fields = {f.key.lower(): resolver.value(str(f.value).strip()) for f in block.fields}
+                fields_by_key.setdefault(block.key.lower(), fields)
+                parsed.append((line, block, fields))
+            else:
+                parsed.append((line, block, None))
+        rows, problems = Rows(), []
+        lines_by_key: dict[str, list[int]] = {}
+        for line, block, fields in parsed:
+            if fields is not None:
+                lines_by_key.setdefault(block.key.lower(), []).append(line + 1)
+        for line, block, fields in parsed:
+            if fields is None:
+                self._failed(rows, problems, path, line + 1, block)
+                continue
+            warnings = self._warnings(block.key, lines_by_key, line + 1)
+            if "crossref" in fields:
+                fields = self._inherit(fields, fields_by_key, warnings)
+            self._entry(rows, block, fields, line + 1, warnings)
+            problems.extend(Problem(path, line + 1, w, "warning") for w in warnings)
+        if resolver.undefined:
+            names = ", ".join(sorted(resolver.undefined)[:10])
+            problems.append(Problem(path, None, f"undefined @string macros: {names}", "warning"))
+        return rows, problems
+
+    @staticmethod
+    def _warnings(key: str, lines_by_key: dict[str, list[int]], line: int) -> list[str]:
+        lines = lines_by_key.get(key.lower(), [])
+        if len(lines) < 2:
+            return []
+        others = ", ".join(str(n) for n in lines if n != line)
+        return [f"duplicate key {key!r} (also on line {others})"]
+
+    @staticmethod
+    def _inherit(
+        fields: dict[str, str], by_key: dict[str, dict[str, str]], warnings: list[str]
+    ) -> dict[str, str]:
+        """BibTeX `crossref`: missing fields come from the parent (its title as our container)."""
+        merged, seen = dict(fields), set()
+        parent_key = fields.get("crossref", "").strip().lower()
+        while parent_key and parent_key not in seen:
+            seen.add(parent_key)
+            parent = by_key.get(parent_key)
+            if parent is None:
+                warnings.append(f"crossref to a missing entry {parent_key!r}")
+                break
+            for k, v in parent.items():
+                if k == "title":
+                    merged.setdefault("booktitle", v)
+                elif k not in ("crossref", "ids"):
+                    merged.setdefault(k, v)
+            parent_key = parent.get("crossref", "").strip().lower()
+        return merged
+
+    @staticmethod
+    def _failed(rows: Rows, problems: list[Problem], path: str, line: int, block: Any) -> None:
+        error = getattr(block, "error", None)
+        reason = getattr(error, "abort_reason", None) or str(error) or "syntax error"
+        raw = block.raw or ""
+        head = _HEAD_RE.match(raw.lstrip())
+        message = f"unparseable entry: {reason.strip()}"
+        rows.add(
+            source_line=line,
+            key=(head.group(2) or None) if head else None,
+            entry_type=head.group(1).lower() if head else None,
+            parse_error=message,
+        )
+        problems.append(Problem(path, line, message, "error"))
+
+    @staticmethod
+    def _entry(rows: Rows, block: Entry, f: dict[str, str], line: int, warnings: list[str]) -> None:
+        authors, et_al = split_bibtex_authors(f.get("author") or f.get("editor") or "")
+        title = latex_to_unicode(f["title"]) if "title" in f else None
+        container = next((f[k] for k in _CONTAINER_FIELDS if f.get(k)), None)
+        url = plain_value(f["url"]) if "url" in f else None
+        doi = plain_value(f["doi"]) if f.get("doi") else None
+        pmid = plain_value(f["pmid"]) if f.get("pmid") else None
+        arxiv = None
+        eprint = f.get("eprint")
+        prefix = (f.get("archiveprefix") or f.get("eprinttype") or "").strip().lower()
+        if eprint and prefix in ("", "arxiv"):
+            arxiv = plain_value(eprint)
+        elif f.get("arxiv") or f.get("arxivid"):
+            arxiv = plain_value(f.get("arxiv") or f.get("arxivid") or "")
+        if url and not (doi and pmid and arxiv):
+            hit = ids_in_url(url)
+            if hit:
+                kind, value = hit
+                doi = value if kind == "doi" and not doi else doi
+                pmid = value if kind == "pmid" and not pmid else pmid
+                arxiv = value if kind == "arxiv" and not arxiv else arxiv
+        if not (doi and pmid and arxiv):
+            for name in _NOTE_FIELDS:
+                text = f.get(name)
+                if text and ("10." in text or "PMID" in text.upper() or "arxiv" in text.lower()):
+                    found = ids_in_text(plain_value(text))
+                    doi = doi or found.get("doi")
+                    pmid = pmid or found.get("pmid")
+                    arxiv = arxiv or found.get("arxiv")
+        year_text = f.get("year") or f.get("date")
+        year = _year(year_text)
+        if year_text and year is None:
+            warnings.append(f"year {year_text!r} is not a year")
+        rows.add(
+            source_line=line,
+            key=block.key,
+            entry_type=block.entry_type.lower(),
+            doi=doi,
+            pmid=pmid,
+            arxiv=arxiv,
+            title=title,
+            authors=authors,
+            authors_et_al=et_al,
+            year=year,
+            container_title=latex_to_unicode(container) if container else None,
+            volume=plain_value(f["volume"]) if "volume" in f else None,
+            issue=plain_value(f.get("number") or f.get("issue") or "") or None,
+            pages=latex_to_unicode(f["pages"]).replace("–", "-") if "pages" in f else None,
+            issn=plain_value(f["issn"]) if "issn" in f else None,
+            language=latex_to_unicode(f["language"]) if "language" in f else None,
+            url=url,
+            warnings=warnings,
+        )

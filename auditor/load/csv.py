@@ -1,0 +1,136 @@
+"""CSV loader: a header row, then one reference per record.
+
+Columns are found by name, case-insensitively: `key,type,id,title,authors,year,journal,volume,
+issue,pages,issn,language,url,doi,pmid,arxiv`, each overridable (`{"title": "Article Title"}`).
+Authors are separated by `;`. The delimiter is `,` unless the header says tab or `;`. Records may
+span lines (quoted newlines); `source_line` is the line a record starts on.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Mapping
+from typing import ClassVar
+
+from auditor.errors import InputError
+from auditor.load.interface import Loader, Problem, Rows
+from auditor.load.names import clean_author_list
+
+__all__ = ["DEFAULT_COLUMNS", "CsvLoader"]
+
+#: Field → default column name (a field missing from the file is null).
+DEFAULT_COLUMNS: dict[str, str] = {
+    name: name
+    for name in (
+        "key", "type", "id", "title", "authors", "year", "journal", "volume", "issue", "pages",
+        "issn", "language", "url", "doi", "pmid", "arxiv",
+    )
+}  # fmt: skip
+#: `--map` may also use the `references` column names.
+_ALIASES = {
+    "container_title": "journal",
+    "declared_type": "type",
+    "id_raw": "id",
+    "author": "authors",
+}
+_YEAR_RE = re.compile(r"(?<!\d)(\d{4})(?!\d)")
+
+csv.field_size_limit(1 << 24)  # abstracts in database exports exceed the 128 KiB default
+
+
+def _delimiter(header: str) -> str:
+    counts = {d: header.count(d) for d in (",", "\t", ";")}
+    return max(counts, key=lambda d: (counts[d], d == ","))
+
+
+class CsvLoader(Loader):
+    """Loads `.csv` files with a header row."""
+
+    format: ClassVar[str] = "csv"
+
+    def __init__(self, column_map: Mapping[str, str] | None = None) -> None:
+        self.columns = dict(DEFAULT_COLUMNS)
+        for field, column in (column_map or {}).items():
+            name = _ALIASES.get(field.strip().lower(), field.strip().lower())
+            if name not in DEFAULT_COLUMNS:
+                known = ", ".join(DEFAULT_COLUMNS)
+                raise InputError(f"--map: unknown field {field!r} (known: {known})")
+            self.columns[name] = column.strip()
+
+    def load(self, text: str, path: str) -> tuple[Rows, list[Problem]]:
+        """One row per record after the header, in file order."""
+        rows, problems = Rows(), []
+        text = text.removeprefix("\ufeff")
+        first = text.split("\n", 1)[0]
+        reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(first))
+        try:
+            header = next(reader)
+        except (StopIteration, csv.Error):
+            return rows, [Problem(path, 1, "no header row", "error")] if text.strip() else []
+        index = {h.strip().lower(): i for i, h in enumerate(header)}
+        where = {f: index.get(c.lower()) for f, c in self.columns.items()}
+        missing = [c for f, c in self.columns.items() if f in ("title",) and where[f] is None]
+        if missing:
+            problems.append(Problem(path, 1, f"no {missing[0]!r} column in the header", "warning"))
+        line = reader.line_num + 1
+        while True:
+            try:
+                record = next(reader)
+            except StopIteration:
+                break
+            except csv.Error as exc:
+                message = f"unreadable CSV record: {exc}"
+                rows.add(source_line=line, parse_error=message)
+                problems.append(Problem(path, line, message, "error"))
+                line = reader.line_num + 1
+                continue
+            start, line = line, reader.line_num + 1
+            if not any(cell.strip() for cell in record):
+                continue  # blank lines are not references
+            warnings = []
+            if len(record) != len(header):
+                warnings.append(f"{len(record)} cells for {len(header)} header columns")
+            self._row(rows, record, where, start, warnings)
+            problems.extend(Problem(path, start, w, "warning") for w in warnings)
+        return rows, problems
+
+    @staticmethod
+    def _row(
+        rows: Rows, record: list[str], where: dict[str, int | None], line: int, warnings: list[str]
+    ) -> None:
+        def get(field: str) -> str | None:
+            i = where[field]
+            if i is None or i >= len(record):
+                return None
+            value = record[i].strip()
+            return value or None
+
+        authors, et_al = clean_author_list((get("authors") or "").split(";"))
+        year_text = get("year")
+        m = _YEAR_RE.search(year_text or "")
+        if year_text and not m:
+            warnings.append(f"year {year_text!r} is not a year")
+        rows.add(
+            source_line=line,
+            key=get("key"),
+            entry_type=None,
+            declared_type=get("type"),
+            id_raw=get("id"),
+            doi=get("doi"),
+            pmid=get("pmid"),
+            arxiv=get("arxiv"),
+            title=get("title"),
+            authors=authors,
+            authors_et_al=et_al,
+            year=int(m.group(1)) if m else None,
+            container_title=get("journal"),
+            volume=get("volume"),
+            issue=get("issue"),
+            pages=get("pages"),
+            issn=get("issn"),
+            language=get("language"),
+            url=get("url"),
+            warnings=warnings,
+        )

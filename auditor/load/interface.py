@@ -1,0 +1,81 @@
+"""The loader interface: one `Loader` per bibliography format, and the values they hand back.
+
+A loader turns the decoded text of one file into `Rows` (columns of the `references` table, one
+entry per row, in file order) plus `Problem`s. A broken entry is data, not an exception: it
+becomes a row with `parse_error` set, and the loader goes on with the next entry.
+"""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import pyarrow as pa
+
+from auditor.result import InputFile
+
+__all__ = ["ENTRY_COLUMNS", "LoadOutcome", "Loader", "Problem", "Rows"]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something wrong with one entry (or the file), with where it is."""
+
+    path: str
+    """The file as the user named it."""
+    line: int | None
+    """1-based line the entry starts on, or `None` for the whole file."""
+    message: str
+    """What is wrong, for a person."""
+    severity: str = "error"
+    """`error` (the row is `INVALID`) or `warning` (the row still counts)."""
+
+
+@dataclass(frozen=True)
+class LoadOutcome:
+    """Everything `load_files` read: the `references` table, its problems and its input files."""
+
+    table: pa.Table
+    """Schema `tables.REFERENCES`; `row_id` 0..n-1 in file order across all files."""
+    problems: tuple[Problem, ...]
+    """Every parse error and warning, in file order."""
+    inputs: tuple[InputFile, ...]
+    """One per file read, with its digest and row count."""
+
+
+#: The `references` columns a loader fills; `load_files` adds row_id/source_path/source_format,
+#: and `classify` the identifier columns it derives.
+ENTRY_COLUMNS: tuple[str, ...] = (
+    "source_line", "key", "entry_type", "declared_type", "id_raw", "doi", "pmid", "arxiv",
+    "title", "authors", "authors_et_al", "year", "container_title", "volume", "issue", "pages",
+    "issn", "language", "url", "parse_error", "warnings",
+)  # fmt: skip
+
+
+@dataclass
+class Rows:
+    """Column lists being filled by a loader, one `add` per entry (cheaper than a dict per row)."""
+
+    columns: dict[str, list[Any]] = field(
+        default_factory=lambda: {name: [] for name in ENTRY_COLUMNS}
+    )
+
+    def add(self, **values: Any) -> None:
+        """Append one entry; a column not named is null (`warnings` defaults to an empty list)."""
+        for name, col in self.columns.items():
+            col.append(values.get(name, [] if name == "warnings" else None))
+
+    def __len__(self) -> int:
+        return len(self.columns["source_line"])
+
+
+class Loader(abc.ABC):
+    """Reads one bibliography format."""
+
+    format: ClassVar[str]
+    """bibtex | ris | csv: the value of `source_format`."""
+
+    @abc.abstractmethod
+    def load(self, text: str, path: str) -> tuple[Rows, list[Problem]]:
+        """Parse `text` (the decoded file named `path`) into one row per entry, never raising."""
