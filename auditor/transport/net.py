@@ -147,8 +147,11 @@ class Net:
         method: str = "GET",
         accept: str | None = None,
         follow_redirects: bool = False,
+        retries: int | None = None,
     ) -> Response:
         """Send one request to `register` with pacing, retries, caps and the redirect policy.
+
+        `retries` overrides `settings.max_retries` (a batch is split rather than retried long).
 
         Returns the first non-retryable answer. Raises `Unreachable` (offline, timeout,
         connection error, 5xx after retries), `RateLimited`, `MalformedBody` (body too large,
@@ -177,7 +180,8 @@ class Net:
                 )
             if isinstance(outcome, Response):
                 return outcome
-            delay = retry.decide(outcome, attempt, self.settings.max_retries, rand=self.rand)
+            budget = self.settings.max_retries if retries is None else retries
+            delay = retry.decide(outcome, attempt, budget, rand=self.rand)
             if delay is None:
                 reason = _fault_reason(outcome)
                 cls = RateLimited if reason is Reason.RATE_LIMITED else Unreachable

@@ -29,6 +29,11 @@ REDIRECT_STATUSES: frozenset[int] = frozenset({301, 302, 303, 307, 308})
 
 
 def _origin(url: str) -> tuple[str, str, int | None] | None:
+    """Scheme, host and the port *as written* (`None` when absent).
+
+    Ports are compared as written, not normalized: a configured `https://doi.org` does not
+    trust `https://doi.org:443` (chinese-literature-cases §redirects refuses explicit ports).
+    """
     try:
         parts = urlsplit(url)
         port = parts.port
@@ -36,8 +41,7 @@ def _origin(url: str) -> tuple[str, str, int | None] | None:
         return None
     if not parts.scheme or not parts.hostname:
         return None
-    default = {"http": 80, "https": 443}.get(parts.scheme.lower())
-    return parts.scheme.lower(), parts.hostname.lower(), port if port is not None else default
+    return parts.scheme.lower(), parts.hostname.lower(), port
 
 
 class RedirectPolicy:

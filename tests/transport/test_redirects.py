@@ -28,6 +28,7 @@ def test_allowed(url):
         "https://127.0.0.1/x",
         "https://user@doi.org/x",
         "https://doi.org:443/x",
+        "https://api.crossref.org:443/works/x",  # configured without a port: trust is as written
         "https://doi.org.evil.invalid/x",
         "http://122.115.55.36:8000/doi/x",
         "http://127.0.0.1:8124/csl/x",  # another port than the configured one
