@@ -1,0 +1,126 @@
+"""Hyperlinks in supplied article HTML, with where they are, per the citation-overlap contract.
+
+The HTML is parsed with the standard library's `html.parser` and never executed. Recorded: only
+completed `<a href>` elements (start tag and end tag both seen), whose href resolves, against the
+citation URL, to an HTTPS target other than the page itself. Ignored: links inside `script`,
+`style` and `template`, comments, fragment-only hrefs, non-HTTPS targets, an anchor still open at
+the end of the document or when another `<a>` starts (malformed HTML can hide links, as the
+contract warns). Each anchor keeps the one-based line and zero-based column of its start tag in
+the supplied HTML, and its text with whitespace collapsed, capped at 256 characters.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html.parser import HTMLParser
+
+from auditor.overlap.urls import resolve_href
+
+__all__ = ["MAX_ANCHOR_TEXT", "Anchor", "extract_anchors"]
+
+MAX_ANCHOR_TEXT = 256
+"""Anchor text is capped at this many characters (contract: untrusted content)."""
+
+# Elements whose content is not part of the document's links. `script` and `style` are raw text
+# to `html.parser` already; `template` content is inert in browsers, so its links are not links.
+_INERT = frozenset({"template"})
+_RAW_TEXT = frozenset({"script", "style"})
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """One recorded hyperlink."""
+
+    target_url: str
+    """The href resolved against the citation URL, in the contract's normal form."""
+    line: int
+    """One-based line of the `<a` start tag in the supplied HTML."""
+    column: int
+    """Zero-based column (in characters) of the `<a` start tag on that line."""
+    anchor_text: str
+    """Visible text, whitespace collapsed, at most `MAX_ANCHOR_TEXT` characters; untrusted."""
+
+
+@dataclass
+class _Open:
+    """An `<a>` whose end tag has not been seen yet."""
+
+    href: str | None
+    line: int
+    column: int
+    text: list[str]
+    length: int = 0
+
+
+class _AnchorParser(HTMLParser):
+    """Collects completed anchors; see the module docstring for what counts."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[tuple[str | None, int, int, str]] = []
+        self._open: _Open | None = None
+        self._inert_depth = 0
+        self._raw_text = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _INERT:
+            self._inert_depth += 1
+            return
+        if tag in _RAW_TEXT:
+            self._raw_text = True
+            return
+        if self._inert_depth or tag != "a":
+            return
+        # HTML uses the first of repeated attributes; `html.parser` has already decoded entities.
+        href = next((value for name, value in attrs if name == "href"), None)
+        line, column = self.getpos()
+        # A second `<a>` before `</a>` leaves the first one unfinished: it is not recorded.
+        self._open = _Open(href=href, line=line, column=column, text=[])
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        # In HTML a trailing `/` does not close `<a/>` or `<template/>`: it is a start tag only.
+        self.handle_starttag(tag, attrs)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _INERT:
+            self._inert_depth = max(0, self._inert_depth - 1)
+            return
+        if tag in _RAW_TEXT:
+            self._raw_text = False
+            return
+        if self._inert_depth or tag != "a" or self._open is None:
+            return
+        anchor, self._open = self._open, None
+        text = " ".join("".join(anchor.text).split())[:MAX_ANCHOR_TEXT]
+        self.found.append((anchor.href, anchor.line, anchor.column, text))
+
+    def handle_data(self, data: str) -> None:
+        anchor = self._open
+        if anchor is None or self._inert_depth or self._raw_text:
+            return
+        # Keep a little more than the cap so collapsing whitespace cannot starve the text.
+        room = 4 * MAX_ANCHOR_TEXT - anchor.length
+        if room > 0:
+            anchor.text.append(data[:room])
+            anchor.length += min(len(data), room)
+
+
+def extract_anchors(html: str, base_url: str, self_url: str) -> list[Anchor]:
+    """Every recorded anchor of `html`, in document order.
+
+    `base_url` resolves relative hrefs (the citation URL as supplied); `self_url` is the
+    citation's normalized URL, and links to it are self links and ignored. Never raises on
+    malformed HTML: what the parser cannot see as a completed anchor is simply not recorded.
+    """
+    parser = _AnchorParser()
+    parser.feed(html)
+    parser.close()
+    anchors: list[Anchor] = []
+    for href, line, column, text in parser.found:
+        if href is None:
+            continue
+        target = resolve_href(href, base_url)
+        if target is None or target == self_url:
+            continue
+        anchors.append(Anchor(target, line, column, text))
+    return anchors
