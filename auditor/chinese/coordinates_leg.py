@@ -6,24 +6,34 @@ verdict); a single hit is promoted only by an exact Chinese title over the allow
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from auditor.chinese import pubmed_coords as pc_
-from auditor.chinese.bridge import BridgeRow
+from auditor.chinese import pubmed_coords as coords_
 from auditor.chinese.outcomes import Outcome, RowOutcome, pubmed_link, pubmed_search_link
 from auditor.chinese.steps import Run, each, fail
 from auditor.compare.text import han_titles_equal, has_han
 from auditor.errors import Reason, RegisterError
 
 log = logging.getLogger(__name__)
-Row = tuple[dict[str, Any], RowOutcome]
 
 
-def _prepare(
-    run: Run, rows: list[Row]
-) -> list[tuple[dict[str, Any], RowOutcome, BridgeRow, pc_.Coordinates]]:
+@dataclass
+class Pending:
+    """A DOI-less row that has a bridge row with a PubMed abbreviation and usable coordinates."""
+
+    ref: dict[str, Any]
+    out: RowOutcome
+    issn: str
+    ta: str
+    coords: coords_.Coordinates
+    term: str = ""
+
+
+def _prepare(run: Run, rows: list[tuple[dict[str, Any], RowOutcome]]) -> list[Pending]:
     """Local steps only (no request): bridge row and usable coordinates, or an outcome."""
-    ready = []
+    ready: list[Pending] = []
     for ref, out in rows:
         journal = run.bridge.lookup(ref.get("container_title"))
         if journal is None:
@@ -35,133 +45,136 @@ def _prepare(
             out.attempts.append("journal bridge: catalogued without PubMed records")
             out.decide(Outcome.JOURNAL_NOT_INDEXED)
             continue
-        coords = pc_.coordinates(
+        c = coords_.coordinates(
             ref.get("volume"), ref.get("pages"), ref.get("authors"), ref.get("year")
         )
-        if coords.refused:
-            out.attempts.append(f"no request: refused {coords.refused} (Entrez syntax)")
-            out.message = f"refused {coords.refused}: it could inject Entrez query syntax"
+        if c.refused:
+            out.attempts.append(f"no request: refused {c.refused} (Entrez syntax)")
+            out.message = f"refused {c.refused}: it could inject Entrez query syntax"
             out.decide(Outcome.INSUFFICIENT_PUBMED_COORDINATES)
-        elif not (coords.by_volume_page or coords.by_author_year):
+        elif not (c.by_volume_page or c.by_author_year):
             out.attempts.append("no request: neither volume + first page nor author + year")
             out.decide(Outcome.INSUFFICIENT_PUBMED_COORDINATES)
         else:
-            ready.append((ref, out, journal, coords))
+            ready.append(Pending(ref, out, journal.issn, journal.nlm_ta, c))
     return ready
 
 
-async def coordinate_rows(run: Run, rows: list[Row]) -> None:
+def _may_ask_ncbi(run: Run, ready: list[Pending]) -> bool:
+    """The PMID leg is open and an NCBI email is configured; otherwise say why, per row."""
+    if not run.s.pmid_leg:
+        for p in ready:
+            p.out.give_up(Reason.LEG_CLOSED.value, "the PMID leg is closed: PubMed not asked")
+        return False
+    if not coords_.valid_email(run.s.ncbi_email):
+        message = "no valid NCBI email configured (--ncbi-email): PubMed was not asked"
+        log.warning("chinese waterfall: %s for %d reference(s)", message, len(ready))
+        for p in ready:
+            p.out.give_up(Reason.NCBI_EMAIL_MISSING.value, message)
+        return False
+    return True
+
+
+async def coordinate_rows(run: Run, rows: list[tuple[dict[str, Any], RowOutcome]]) -> None:
     """Decide every DOI-less gated row (see the module docstring)."""
     ready = _prepare(run, rows)
-    if not ready:
+    if not ready or not _may_ask_ncbi(run, ready):
         return
-    if not run.s.pmid_leg:
-        for _, out, _, _ in ready:
-            out.give_up(Reason.LEG_CLOSED.value, "the PMID leg is closed: PubMed not asked")
-        return
-    if not run.s.ncbi_email:
-        message = "no NCBI email configured (--ncbi-email): PubMed was not asked"
-        log.warning("chinese waterfall: %s for %d reference(s)", message, len(ready))
-        for _, out, _, _ in ready:
-            out.give_up(Reason.NCBI_EMAIL_MISSING.value, message)
-        return
-    ident = pc_.ncbi_params(run.s.ncbi_email, run.s.ncbi_api_key)
+    ident = coords_.ncbi_params(run.s.ncbi_email or "", run.s.ncbi_api_key)
     base = run.s.eutils_url
-    tas = [j.nlm_ta for _, _, j, _ in ready]
     coverage = await each(
-        tas, lambda ta: pc_.esearch(run.lookups, base, pc_.coverage_term(ta), 0, ident)
+        (coords_.coverage_term(p.ta) for p in ready),
+        lambda term: coords_.esearch(run.lookups, base, term, 0, ident),
     )
-    queried = []
-    for ref, out, journal, coords in ready:
-        out.attempts.append(f"PubMed esearch {pc_.coverage_term(journal.nlm_ta)}")  # type: ignore[arg-type]
-        answer = coverage[journal.nlm_ta]  # type: ignore[index]
-        if isinstance(answer, RegisterError):
-            fail(out, answer, "PubMed coverage")
-        elif answer[0] < 1:
-            out.decide(Outcome.JOURNAL_NOT_INDEXED)
+    queried: list[Pending] = []
+    for p in ready:
+        term = coords_.coverage_term(p.ta)
+        p.out.attempts.append(f"PubMed esearch {term}")
+        covered = coverage[term]
+        if isinstance(covered, RegisterError):
+            fail(p.out, covered, "PubMed coverage")
+        elif covered[0] < 1:
+            p.out.decide(Outcome.JOURNAL_NOT_INDEXED)
         else:
-            queried.append(
-                (
-                    ref,
-                    out,
-                    journal,
-                    coords,
-                    pc_.coordinate_term(
-                        journal.nlm_ta,  # type: ignore[arg-type]
-                        coords,
-                    ),
-                )
-            )
+            p.term = coords_.coordinate_term(p.ta, p.coords)
+            queried.append(p)
     hits = await each(
-        (q[4] for q in queried),
-        lambda t: pc_.esearch(run.lookups, base, t, pc_.COORD_RETMAX, ident),
+        (p.term for p in queried),
+        lambda term: coords_.esearch(run.lookups, base, term, coords_.COORD_RETMAX, ident),
     )
-    single = []
-    for ref, out, journal, coords, term in queried:
-        out.attempts.append(f"PubMed esearch {term}")
-        out.links.append(pubmed_search_link(term))
-        answer = hits[term]
+    single: list[Pending] = []
+    for p in queried:
+        p.out.attempts.append(f"PubMed esearch {p.term}")
+        p.out.links.append(pubmed_search_link(p.term))
+        answer = hits[p.term]
         if isinstance(answer, RegisterError):
-            fail(out, answer, "PubMed coordinate query")
+            fail(p.out, answer, "PubMed coordinate query")
         elif answer[0] == 0:
-            out.decide(Outcome.PUBMED_INDEXED_BUT_COORDINATE_MISS)
+            p.out.decide(Outcome.PUBMED_INDEXED_BUT_COORDINATE_MISS)
         elif answer[0] > 1:
-            out.decide(Outcome.PUBMED_COORDINATE_AMBIGUOUS)
+            p.out.decide(Outcome.PUBMED_COORDINATE_AMBIGUOUS)
         else:
-            out.candidate_pmid = answer[1][0]
-            out.links.append(pubmed_link(out.candidate_pmid))
-            single.append((ref, out, journal, coords))
-    await _promote(run, single, ident)
+            p.out.candidate_pmid = answer[1][0]
+            p.out.links.append(pubmed_link(answer[1][0]))
+            single.append(p)
+    await _promote(run, await _candidates(run, single, ident))
 
 
-async def _promote(run: Run, single: list[Any], ident: dict[str, str]) -> None:
-    """A single hit: esummary → conflicts → candidate DOI → agency → ISTIC CSL title."""
+async def _candidates(
+    run: Run, single: list[Pending], ident: Mapping[str, str]
+) -> list[tuple[Pending, str]]:
+    """ESummary of each single hit; rows whose candidate conflicts or has no DOI are decided."""
+    pmids = {id(p): p.out.candidate_pmid or "" for p in single}
     docs = await each(
-        (o.candidate_pmid for _, o, _, _ in single),
-        lambda p: pc_.esummary(run.lookups, run.s.eutils_url, p, ident),
+        pmids.values(), lambda pmid: coords_.esummary(run.lookups, run.s.eutils_url, pmid, ident)
     )
-    with_doi = []
-    for ref, out, journal, coords in single:
-        out.attempts.append(f"PubMed esummary {out.candidate_pmid}")
-        cand = docs[out.candidate_pmid]
+    with_doi: list[tuple[Pending, str]] = []
+    for p in single:
+        p.out.attempts.append(f"PubMed esummary {pmids[id(p)]}")
+        cand = docs[pmids[id(p)]]
         if isinstance(cand, RegisterError):
-            fail(out, cand, "PubMed esummary")
+            fail(p.out, cand, "PubMed esummary")
             continue
-        clash = pc_.conflicts(
-            cand, issn=journal.issn, year=ref.get("year"), c=coords, volume=ref.get("volume")
+        clash = coords_.conflicts(
+            cand, issn=p.issn, year=p.ref.get("year"), c=p.coords, volume=p.ref.get("volume")
         )
-        out.candidate_doi = cand.doi
+        p.out.candidate_doi = cand.doi
         if clash:
-            out.message = "candidate conflicts with the citation on " + ", ".join(clash)
-            out.decide(Outcome.PUBMED_COORDINATE_CANDIDATE_UNVERIFIED)
+            p.out.message = "candidate conflicts with the citation on " + ", ".join(clash)
+            p.out.decide(Outcome.PUBMED_COORDINATE_CANDIDATE_UNVERIFIED)
         elif cand.doi is None:
-            out.message = "candidate has no DOI: its Chinese title cannot be obtained"
-            out.decide(Outcome.PUBMED_COORDINATE_CANDIDATE_UNVERIFIED)
+            p.out.message = "candidate has no DOI: its Chinese title cannot be obtained"
+            p.out.decide(Outcome.PUBMED_COORDINATE_CANDIDATE_UNVERIFIED)
         else:
-            with_doi.append((ref, out))
-    await run.route_agencies(o.candidate_doi for _, o in with_doi)
-    istic_rows = []
-    for ref, out in with_doi:
-        out.attempts.append(f"doi.org/doiRA/{out.candidate_doi.split('/', 1)[0]}")
-        ra = run.agency_of(out.candidate_doi)
+            with_doi.append((p, cand.doi))
+    return with_doi
+
+
+async def _promote(run: Run, with_doi: list[tuple[Pending, str]]) -> None:
+    """Candidate DOI → agency → ISTIC CSL title, exact and Chinese, or stay a candidate."""
+    await run.route_agencies(doi for _, doi in with_doi)
+    istic_rows: list[tuple[Pending, str]] = []
+    for p, doi in with_doi:
+        p.out.attempts.append(f"doi.org/doiRA/{doi.split('/', 1)[0]}")
+        ra = run.agency_of(doi)
         if isinstance(ra, RegisterError):
-            fail(out, ra, "candidate agency triage")
+            fail(p.out, ra, "candidate agency triage")
         elif (ra or "").lower() != "istic":
-            out.message = f"candidate DOI is registered with {ra or 'no agency'}, not ISTIC"
-            out.decide(Outcome.PUBMED_COORDINATE_CANDIDATE_UNVERIFIED)
+            p.out.message = f"candidate DOI is registered with {ra or 'no agency'}, not ISTIC"
+            p.out.decide(Outcome.PUBMED_COORDINATE_CANDIDATE_UNVERIFIED)
         else:
-            istic_rows.append((ref, out))
-    records = await run.csl(o.candidate_doi for _, o in istic_rows)
-    for ref, out in istic_rows:
-        out.attempts.append(f"doi.org content negotiation (CSL-JSON) for {out.candidate_doi}")
-        rec = records[out.candidate_doi]
+            istic_rows.append((p, doi))
+    records = await run.csl(doi for _, doi in istic_rows)
+    for p, doi in istic_rows:
+        p.out.attempts.append(f"doi.org content negotiation (CSL-JSON) for {doi}")
+        rec = records[doi]
         if isinstance(rec, RegisterError):
-            fail(out, rec, "candidate content negotiation")
+            fail(p.out, rec, "candidate content negotiation")
             continue
         title = rec.title if rec is not None else None
-        out.register_title = title
-        if has_han(title) and han_titles_equal(ref.get("title"), title) is True:
-            out.decide(Outcome.PUBMED_COORDINATE_VERIFIED)
+        p.out.register_title = title
+        if has_han(title) and han_titles_equal(p.ref.get("title"), title) is True:
+            p.out.decide(Outcome.PUBMED_COORDINATE_VERIFIED)
         else:
-            out.message = "the candidate's Chinese title was not obtained or differs"
-            out.decide(Outcome.PUBMED_COORDINATE_CANDIDATE_UNVERIFIED)
+            p.out.message = "the candidate's Chinese title was not obtained or differs"
+            p.out.decide(Outcome.PUBMED_COORDINATE_CANDIDATE_UNVERIFIED)

@@ -1,5 +1,7 @@
 """Stage 1 of the waterfall for rows with a DOI: agency triage, then ISTIC content negotiation
-(title check) or the CNKI Handle probe; a CSL 404 also goes to the Handle probe."""
+(title check) or the CNKI Handle probe; a CSL 404 also goes to the Handle probe. An agency outside
+ISTIC/CNKI is out of scope and a DOI without an agency stays unresolved: neither ever falls back to
+DOI-less coordinates."""
 
 from __future__ import annotations
 
@@ -11,67 +13,85 @@ from auditor.chinese.outcomes import Outcome, RowOutcome
 from auditor.chinese.steps import Run, fail
 from auditor.errors import RegisterError
 
+#: A gated row with its cited DOI (known to be of DOI form).
+Cited = tuple[dict[str, Any], RowOutcome, str]
 
-async def doi_rows(
-    run: Run, rows: list[tuple[dict[str, Any], RowOutcome]], preset: Mapping[str, str]
-) -> None:
-    """Stage 1 for rows with a DOI: triage, then ISTIC content negotiation or CNKI Handle."""
-    for _ref, out in rows:
-        if not triage.is_doi(out.doi):
+_BY_CHECK = {
+    istic.TitleCheck.MATCH: Outcome.DOI_TITLE_VERIFIED,
+    istic.TitleCheck.MISMATCH: Outcome.DOI_TITLE_MISMATCH,
+    istic.TitleCheck.UNVERIFIABLE: Outcome.DOI_EXISTS_TITLE_UNVERIFIABLE,
+}
+
+
+def _well_formed(rows: list[tuple[dict[str, Any], RowOutcome]]) -> list[Cited]:
+    """Rows whose DOI may be asked about; the others are decided without a request."""
+    cited: list[Cited] = []
+    for ref, out in rows:
+        if out.doi is not None and triage.is_doi(out.doi):
+            cited.append((ref, out, out.doi))
+        else:
             out.attempts.append("no request: the DOI field is not a DOI")
             out.decide(Outcome.DOI_RA_UNRESOLVED)
-        elif out.agency:
-            run.agency.setdefault(triage.prefix_of(out.doi), out.agency)  # type: ignore[arg-type]
-        elif out.doi.lower() in preset:  # type: ignore[union-attr]
-            out.agency = preset[out.doi.lower()]  # type: ignore[union-attr]
-    await run.route_agencies(o.doi for _, o in rows if o.open and not o.agency)  # type: ignore[misc]
-    istic_rows, handle_rows = [], []
-    for _ref, out in rows:
+    return cited
+
+
+async def _route(run: Run, cited: list[Cited], preset: Mapping[str, str]) -> list[Cited]:
+    """Establish every open row's agency (known, from resolve, or by batched doiRA)."""
+    for _, out, doi in cited:
+        if out.agency:
+            run.agency.setdefault(triage.prefix_of(doi), out.agency)
+        elif doi.lower() in preset:
+            out.agency = preset[doi.lower()]
+    await run.route_agencies(doi for _, out, doi in cited if out.open and not out.agency)
+    routed: list[Cited] = []
+    for ref, out, doi in cited:
         if not out.open:
             continue
         if not out.agency:
-            ra = run.agency_of(out.doi)  # type: ignore[arg-type]
-            out.attempts.append(f"doi.org/doiRA/{triage.prefix_of(out.doi)}")  # type: ignore[arg-type]
+            out.attempts.append(f"doi.org/doiRA/{triage.prefix_of(doi)}")
+            ra = run.agency_of(doi)
             if isinstance(ra, RegisterError):
                 fail(out, ra, "agency triage")
                 continue
             out.agency = ra
+        routed.append((ref, out, doi))
+    return routed
+
+
+async def doi_rows(
+    run: Run, rows: list[tuple[dict[str, Any], RowOutcome]], preset: Mapping[str, str]
+) -> None:
+    """Decide every gated row that cites a DOI (see the module docstring)."""
+    istic_rows: list[Cited] = []
+    handle_rows: list[Cited] = []
+    for ref, out, doi in await _route(run, _well_formed(rows), preset):
         name = (out.agency or "").lower()
         if not name:
             out.decide(Outcome.DOI_RA_UNRESOLVED)
         elif name == "istic":
-            istic_rows.append((_ref, out))
+            istic_rows.append((ref, out, doi))
         elif name == "cnki":
-            handle_rows.append(out)
+            handle_rows.append((ref, out, doi))
         else:
             out.decide(Outcome.DOI_RA_OUT_OF_SCOPE)
-    records = await run.csl(o.doi for _, o in istic_rows)  # type: ignore[misc]
-    for ref, out in istic_rows:
-        out.attempts.append(f"doi.org content negotiation (CSL-JSON) for {out.doi}")
-        rec = records[out.doi]  # type: ignore[index]
+    records = await run.csl(doi for _, _, doi in istic_rows)
+    for ref, out, doi in istic_rows:
+        out.attempts.append(f"doi.org content negotiation (CSL-JSON) for {doi}")
+        rec = records[doi]
         if isinstance(rec, RegisterError):
             fail(out, rec, "content negotiation")
             continue
         check = istic.check_title(ref.get("title"), rec)
-        if rec is not None:
-            out.register_title = rec.title
-        if check is istic.TitleCheck.NOT_FOUND:
-            handle_rows.append(out)
+        if rec is None:
+            handle_rows.append((ref, out, doi))  # 404: does the DOI exist at all?
         else:
-            out.decide(
-                {
-                    istic.TitleCheck.MATCH: Outcome.DOI_TITLE_VERIFIED,
-                    istic.TitleCheck.MISMATCH: Outcome.DOI_TITLE_MISMATCH,
-                    istic.TitleCheck.UNVERIFIABLE: Outcome.DOI_EXISTS_TITLE_UNVERIFIABLE,
-                }[check]
-            )
-    exists = await run.handles(o.doi for o in handle_rows)  # type: ignore[misc]
-    for out in handle_rows:
-        out.attempts.append(f"hdl.handle.net/api/handles/{out.doi}")
-        answer = exists[out.doi]  # type: ignore[index]
+            out.register_title = rec.title
+            out.decide(_BY_CHECK[check])
+    exists = await run.handles(doi for _, _, doi in handle_rows)
+    for _, out, doi in handle_rows:
+        out.attempts.append(f"hdl.handle.net/api/handles/{doi}")
+        answer = exists[doi]
         if isinstance(answer, RegisterError):
             fail(out, answer, "Handle probe")
-        elif answer:
-            out.decide(Outcome.DOI_EXISTS_TITLE_UNVERIFIABLE)
         else:
-            out.decide(Outcome.DOI_REFUTED)
+            out.decide(Outcome.DOI_EXISTS_TITLE_UNVERIFIABLE if answer else Outcome.DOI_REFUTED)

@@ -17,6 +17,9 @@ from urllib.parse import urlencode
 
 from auditor.errors import MalformedBody, Reason, RegisterError
 
+#: Bodies larger than this are refused before decoding (cases: bodies are capped at 2 MiB).
+MAX_JSON_BYTES = 2 * 1024 * 1024
+
 #: JSON nesting deeper than this is refused before it can exhaust the parser (cases: deep JSON).
 MAX_JSON_DEPTH = 32
 
@@ -100,8 +103,12 @@ def _depth(value: Any, limit: int) -> int:
 def decode_json(reply: Reply, what: str) -> Any:
     """Decode `reply.body` as JSON or raise `MalformedBody` naming `what`.
 
-    Refuses non-UTF-8, non-JSON, NaN/Infinity literals and nesting deeper than `MAX_JSON_DEPTH`.
+    Refuses bodies over `MAX_JSON_BYTES`, non-UTF-8, non-JSON, NaN/Infinity literals and
+    nesting deeper than `MAX_JSON_DEPTH`.
     """
+
+    if len(reply.body) > MAX_JSON_BYTES:
+        raise MalformedBody(f"{what}: body over {MAX_JSON_BYTES} bytes", Reason.BODY_TOO_LARGE)
 
     def _no_constants(name: str) -> Any:
         raise ValueError(f"non-standard JSON literal {name}")

@@ -25,6 +25,8 @@ _PAGE_SPLIT = re.compile(r"\s*[-\u2010-\u2015~,]\s*")
 _AUTHOR_TEXT = re.compile(r"[A-Za-z][A-Za-z .,'\-]*")
 _SURNAME = re.compile(r"[A-Za-z][A-Za-z'\-]{0,39}")
 _DIGITS = re.compile(r"[0-9]+")
+_PMID = re.compile(r"[1-9][0-9]{0,19}")
+_EMAIL = re.compile(r"[^@\s\x00-\x1f]+@[^@\s\x00-\x1f]+\.[^@\s\x00-\x1f]+")
 _YEAR = re.compile(r"([0-9]{4})(?![0-9])")
 
 
@@ -97,6 +99,11 @@ def coordinate_term(ta: str, c: Coordinates) -> str:
     return f'"{ta}"[ta] AND "{c.surname}"[1au] AND {c.year}[dp]'
 
 
+def valid_email(email: str | None) -> bool:
+    """An NCBI contact address of plausible form (no whitespace or control characters)."""
+    return bool(email) and _EMAIL.fullmatch(email) is not None  # type: ignore[arg-type]
+
+
 def ncbi_params(email: str, api_key: str | None) -> dict[str, str]:
     """Identification every NCBI call carries; an API key does not relax pacing."""
     params = {"tool": TOOL, "email": email}
@@ -120,7 +127,7 @@ def parse_esearch(reply: Reply, retmax: int) -> tuple[int, list[str]]:
     count, ids = result.get("count"), result.get("idlist")
     if not isinstance(count, str) or not _DIGITS.fullmatch(count) or not isinstance(ids, list):
         raise malformed("ESearch count/idlist")
-    if not all(isinstance(i, str) and _DIGITS.fullmatch(i) for i in ids):
+    if not all(isinstance(i, str) and _PMID.fullmatch(i) for i in ids):
         raise malformed("ESearch idlist (non-numeric id)")
     if len(set(ids)) != len(ids) or len(ids) != min(int(count), retmax):
         raise malformed("ESearch idlist (duplicated, incomplete or overlong)")

@@ -68,7 +68,8 @@ async def run_waterfall(
     bridge = load_bridge(settings.journal_map)
     lookups = lookups or Lookups(fetch_from_net(net, settings))
     run = Run(settings, lookups, bridge)
-    with_doi, coord_rows = [], []
+    with_doi: list[tuple[dict[str, Any], RowOutcome]] = []
+    coord_rows: list[tuple[dict[str, Any], RowOutcome]] = []
     outcomes: list[tuple[dict[str, Any], RowOutcome]] = []
     for ref in gated:
         doi = ref.get("doi") or (ref.get("identifier") if ref.get("id_type") == "doi" else None)

@@ -80,12 +80,8 @@ def test_policy_refuses_the_cases_urls(url):
     assert not POLICY.is_safe(url)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="redirects.py trusts https://doi.org:443 because the default doi_url is "
-    "https://doi.org and trust compares normalized ports; the cases document refuses it",
-)
 def test_policy_refuses_explicit_default_port_on_a_configured_host():
+    # https://doi.org is a configured base by default; an explicit :443 is still refused.
     assert not POLICY.is_safe("https://doi.org:443/10.5555/x")
 
 
