@@ -17,11 +17,13 @@ from typing import Any
 
 from auditor.errors import InputError
 from auditor.overlap.anchors import extract_anchors
-from auditor.overlap.result import Citation, Limits, build_result, result_bytes
+from auditor.overlap.result import Citation, build_result, result_bytes
 from auditor.overlap.urls import normalize_url, url_problem
 
 __all__ = [
+    "BATCH_LIMITS",
     "CONTRACT_LIMITS",
+    "Limits",
     "OverlapRequestError",
     "check_bundle",
     "check_citations",
@@ -43,10 +45,21 @@ class OverlapRequestError(InputError):
 
 
 @dataclass(frozen=True)
+class Limits:
+    """Bounds of the contract that the batch form may lift; `None` means unbounded."""
+
+    max_request_bytes: int | None = 262_144
+    """Largest request body (as compact UTF-8 JSON when given as an object)."""
+    max_citations: int | None = 10
+    """Most citations in one bundle."""
+    max_result_bytes: int | None = 65_536
+    """Largest result as compact UTF-8 JSON."""
+
+
+@dataclass(frozen=True)
 class _Bounds:
     """The request bounds of the contract (`x-agent-guide.constraints` and the schema)."""
 
-    request_bytes: int = 262_144
     claim_chars: int = 4000
     citations_min: int = 2
     html_bytes: int = 131_072
@@ -57,8 +70,11 @@ class _Bounds:
 
 _BOUNDS = _Bounds()
 
-CONTRACT_LIMITS = Limits(max_citations=10, max_result_bytes=65_536)
-"""The contract's own limits; the batch form lifts them for a whole bibliography."""
+CONTRACT_LIMITS = Limits()
+"""The contract's own limits."""
+
+BATCH_LIMITS = Limits(max_request_bytes=None, max_citations=None, max_result_bytes=None)
+"""The batch form checks a whole bibliography at once: no count or size bound on the bundle."""
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -71,26 +87,33 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return obj
 
 
-def parse_request(request: Mapping[str, Any] | bytes | str) -> dict[str, Any]:
+def parse_request(
+    request: Mapping[str, Any] | bytes | str, limits: Limits = CONTRACT_LIMITS
+) -> dict[str, Any]:
     """The request as a dict, after the byte bound; `OverlapRequestError("request", …)` if not.
 
-    Bytes must be UTF-8 JSON of at most 262,144 bytes. A dict is measured as the compact UTF-8
-    JSON it would travel as.
+    Bytes must be UTF-8 JSON of at most 262,144 bytes, with no repeated key. A dict is measured
+    as the compact UTF-8 JSON it would travel as.
     """
     if isinstance(request, str):
         request = request.encode("utf-8", "surrogatepass")
-    if isinstance(request, bytes):
+    if limits.max_request_bytes is None:
+        size = 0
+    elif isinstance(request, bytes):
         size = len(request)
     else:
         try:
-            size = len(_compact(request).encode("utf-8"))
+            # Lone surrogates are measured here and reported later under their own field.
+            size = len(_compact(request).encode("utf-8", "surrogatepass"))
         except (TypeError, ValueError, UnicodeError) as exc:
             raise OverlapRequestError("request", f"not JSON-serializable: {exc}") from None
-    if size > _BOUNDS.request_bytes:
+    if limits.max_request_bytes is not None and size > limits.max_request_bytes:
         raise OverlapRequestError(
-            "request", f"{size} bytes exceeds the {_BOUNDS.request_bytes}-byte limit"
+            "request", f"{size} bytes exceeds the {limits.max_request_bytes}-byte limit"
         )
     if not isinstance(request, bytes):
+        if not isinstance(request, Mapping):
+            raise OverlapRequestError("request", "must be a JSON object")
         return dict(request)
     try:
         parsed = json.loads(request.decode("utf-8"), object_pairs_hook=_no_duplicate_keys)
@@ -230,7 +253,7 @@ def check_bundle(
     that would exceed 65,536 bytes (`field` is then `result`). `limits` exists for the batch form,
     which lifts the citation count and result size; every other bound always holds.
     """
-    body = parse_request(request)
+    body = parse_request(request, limits)
     for name in body:
         if name not in ("claim", "citations"):
             raise OverlapRequestError(name, "is not a request field")

@@ -16,7 +16,7 @@ from typing import Any
 
 from auditor.overlap.anchors import Anchor
 
-__all__ = ["LIMITATIONS", "Citation", "Limits", "build_result", "encode_result", "result_bytes"]
+__all__ = ["LIMITATIONS", "Citation", "build_result", "encode_result", "result_bytes"]
 
 LIMITATIONS: tuple[str, ...] = (
     "Supplied lineage is not independently verified.",
@@ -25,16 +25,6 @@ LIMITATIONS: tuple[str, ...] = (
     "Claim truth and semantic relevance are not assessed.",
 )
 """The contract's fixed `limitations`, in its order."""
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Bounds that the batch form may lift; `None` means unbounded."""
-
-    max_citations: int | None
-    """Most citations in one bundle (contract: 10)."""
-    max_result_bytes: int | None
-    """Largest result as compact UTF-8 JSON (contract: 65,536)."""
 
 
 @dataclass(frozen=True)
