@@ -1,0 +1,198 @@
+"""The checklist stage: one human-confirmation item for every applicable non-matched outcome.
+
+A priority orders a person's work; it is never a suspicion score. P0 belongs to the Chinese
+waterfall's fabrication-grade cases only; this stage words ordinary outcomes at P1-P3 and always
+says "pending human check" without suggesting fabrication. `human_result` is left empty for the
+person who does the check.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+import pyarrow as pa
+
+from auditor import tables
+from auditor.errors import Reason
+from auditor.tables import RowState, Verdict
+
+__all__ = ["PRIORITY_ORDER", "build_checklist", "item_for", "links_for"]
+
+#: Priorities from most to least urgent; unknown priorities sort last.
+PRIORITY_ORDER: tuple[str, ...] = ("P0", "P1", "P2", "P3")
+
+# Ordinary outcomes → (priority, item text). Wording rule (spec/chinese-literature-cases.md):
+# below P0 an item says "pending human check" and never suggests fabrication.
+_DIFFERS_BY_REASON: dict[str, tuple[str, str]] = {
+    Reason.TITLE_DIFFERS: (
+        "P1",
+        "The register's title for this identifier differs from the cited title; "
+        "pending human check that the identifier points at the cited work.",
+    ),
+    Reason.TITLE_EMPTY: (
+        "P2",
+        "The cited or registered title is empty, so titles could not be compared; "
+        "pending human check.",
+    ),
+    Reason.AUTHORS_DIFFER: (
+        "P2",
+        "The register's authors differ from the cited authors; pending human check.",
+    ),
+    Reason.YEAR_DIFFERS: (
+        "P3",
+        "The register's year differs from the cited year; pending human check "
+        "(online-first and print years often differ).",
+    ),
+}
+_DIFFERS_DEFAULT = ("P1", "The register's record differs from the citation; pending human check.")
+_NOT_RESOLVE = (
+    "P1",
+    "The register answered that it holds no record for this identifier; pending human check "
+    "of the identifier as written in the source.",
+)
+_UNCHECKED = (
+    "P2",
+    "The register could not be consulted ({reason}); re-run later or check by hand; "
+    "pending human check.",
+)
+_INVALID = (
+    "P2",
+    "The entry could not be checked as written ({reason}); correct the entry; pending human check.",
+)
+_NOT_COVERED = (
+    "P3",
+    "No covered register checks this entry ({reason}); pending human check by hand.",
+)
+
+#: Registers a verdict can name, as written in `sources_tried` when the verdict names none.
+_REGISTER_FOR_TYPE = {"doi": "crossref", "pmid": "pubmed", "arxiv": "arxiv"}
+
+
+def links_for(
+    doi: str | None = None, pmid: str | None = None, arxiv: str | None = None
+) -> list[str]:
+    """Pages a person can click to check: doi.org, PubMed and arXiv abstract pages.
+
+    Identifiers are untrusted text: each is percent-encoded into its URL path (a DOI keeps its
+    `/`, which doi.org expects), so no identifier can change the host or add a query. A PMID that
+    is not all digits gets no link.
+    """
+    links: list[str] = []
+    if doi and doi.strip():
+        links.append("https://doi.org/" + quote(doi.strip(), safe="/"))
+    if pmid and pmid.strip().isdigit():
+        links.append(f"https://pubmed.ncbi.nlm.nih.gov/{pmid.strip()}/")
+    if arxiv and arxiv.strip():
+        links.append("https://arxiv.org/abs/" + quote(arxiv.strip(), safe="/"))
+    return links
+
+
+def _row_links(ref: dict[str, Any], verdict: dict[str, Any]) -> list[str]:
+    """Links for every identifier the row names; the checked identifier's link first."""
+    ids = {"doi": ref.get("doi"), "pmid": ref.get("pmid"), "arxiv": ref.get("arxiv")}
+    id_type, identifier = verdict.get("id_type"), verdict.get("identifier")
+    if id_type in ids and identifier:
+        ids[id_type] = identifier
+    links: list[str] = []
+    for kind in sorted(ids, key=lambda k: k != id_type):  # stable: checked type first
+        links += links_for(**{kind: ids[kind]})
+    return links
+
+
+def _priority_and_text(verdict: str, reason: str | None) -> tuple[str, str] | None:
+    """The priority and wording for one ordinary outcome, or `None` when no item is due."""
+    shown = reason or "no reason given"
+    match verdict:
+        case Verdict.MATCHES:
+            return None
+        case Verdict.DIFFERS:
+            return _DIFFERS_BY_REASON.get(reason or "", _DIFFERS_DEFAULT)
+        case Verdict.DOES_NOT_RESOLVE:
+            return _NOT_RESOLVE
+        case RowState.UNCHECKED:
+            return _UNCHECKED[0], _UNCHECKED[1].format(reason=shown)
+        case RowState.INVALID:
+            return _INVALID[0], _INVALID[1].format(reason=shown)
+        case Verdict.NOT_COVERED:
+            return _NOT_COVERED[0], _NOT_COVERED[1].format(reason=shown)
+    return "P2", f"Unrecognized outcome {verdict!r}; pending human check."
+
+
+def _sources_tried(verdict: dict[str, Any]) -> list[str]:
+    """Which register answered (or failed to), with the tier it was read from."""
+    register = verdict.get("register") or _REGISTER_FOR_TYPE.get(verdict.get("id_type") or "")
+    if verdict.get("verdict") in (RowState.INVALID, Verdict.NOT_COVERED) and not verdict.get(
+        "register"
+    ):
+        return []
+    if not register:
+        return []
+    tier = verdict.get("tier")
+    return [f"{register} ({tier})" if tier else register]
+
+
+def item_for(ref: dict[str, Any], verdict: dict[str, Any]) -> dict[str, Any] | None:
+    """The CHECKLIST row for one reference and its verdict, or `None` when nothing is due."""
+    decided = _priority_and_text(verdict["verdict"], verdict.get("reason"))
+    if decided is None:
+        return None
+    priority, text = decided
+    if verdict["verdict"] == RowState.INVALID and ref.get("parse_error"):
+        text = f"{text} Parser said: {ref['parse_error']}"
+    return {
+        "row_id": verdict["row_id"],
+        "source_path": verdict.get("source_path") or ref.get("source_path"),
+        "source_line": verdict.get("source_line", ref.get("source_line")),
+        "key": verdict.get("key") or ref.get("key"),
+        "priority": priority,
+        "reason_code": verdict.get("reason") or verdict["verdict"],
+        "outcome": verdict["verdict"],
+        "cited_title": ref.get("title"),
+        "cited_authors": ref.get("authors"),
+        "cited_year": ref.get("year"),
+        "cited_id": ref.get("id_raw") or verdict.get("identifier"),
+        "sources_tried": _sources_tried(verdict),
+        "text": text,
+        "links": _row_links(ref, verdict),
+        "human_result": None,
+    }
+
+
+def _rank(priority: str) -> int:
+    try:
+        return PRIORITY_ORDER.index(priority)
+    except ValueError:
+        return len(PRIORITY_ORDER)
+
+
+def build_checklist(
+    references: pa.Table,
+    verdicts: pa.Table,
+    records: pa.Table,
+    extra: pa.Table | None = None,
+) -> pa.Table:
+    """The CHECKLIST table: items for ordinary outcomes merged with `extra`, sorted.
+
+    `references`, `verdicts` and `records` have the `tables` schemas; `extra` holds CHECKLIST items
+    already made by other stages (the Chinese waterfall, duplicate groups). A row whose verdict
+    another stage decided (an `extra` item whose `reason_code` equals the verdict's reason) gets no
+    second, ordinary item. Items are sorted by priority (P0 first), then input order, stably.
+    `human_result` is always null. `records` is accepted for the stage contract; the verdicts
+    already carry the register, tier and as-of time relied on. Never raises on data.
+    """
+    del records  # the verdict row names the register record relied on
+    extra_rows = extra.to_pylist() if extra is not None and extra.num_rows else []
+    decided_elsewhere = {(item["row_id"], item["reason_code"]) for item in extra_rows}
+    refs = {row["row_id"]: row for row in references.to_pylist()}
+    items: list[dict[str, Any]] = []
+    for verdict in verdicts.to_pylist():
+        if (verdict["row_id"], verdict.get("reason")) in decided_elsewhere:
+            continue
+        item = item_for(refs.get(verdict["row_id"], {}), verdict)
+        if item is not None:
+            items.append(item)
+    order = {row_id: pos for pos, row_id in enumerate(verdicts["row_id"].to_pylist())}
+    merged = [*items, *({**row, "human_result": None} for row in extra_rows)]
+    merged.sort(key=lambda it: (_rank(it["priority"]), order.get(it["row_id"], it["row_id"])))
+    return pa.Table.from_pylist(merged, schema=tables.CHECKLIST)

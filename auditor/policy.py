@@ -1,0 +1,113 @@
+"""The `--fail-on` policy: which rows fail a run, and the exit code that says so.
+
+A `--fail-on` list holds verdicts (`DOES-NOT-RESOLVE`, `RESOLVES-BUT-DIFFERS`, `NOT COVERED`,
+`INVALID`) and checklist priorities. A priority `Pn` fails every row with a checklist item at
+`Pn` or more urgent (`P1` means P0 and P1). `UNCHECKED` in the list is the same as
+`--fail-on-unchecked`: a failure to look is never counted as a finding, it gets its own code.
+An empty list means the default, `DEFAULT_FAIL_ON`; `none` means nothing fails.
+
+Exit codes follow `auditor.cli.ExitCode`: 0 nothing fails, 1 findings, 3 incomplete (rows are
+`UNCHECKED` and the policy counts them). Findings win over incompleteness: a run with a
+condemned reference fails as a finding even when other rows could not be checked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import pyarrow as pa
+
+from auditor.errors import ConfigError
+from auditor.tables import RowState, Verdict
+
+__all__ = ["DEFAULT_FAIL_ON", "Policy", "exit_code", "failing_rows", "parse_fail_on"]
+
+#: What fails a run when no `--fail-on` is given (the CI profile's rule too).
+DEFAULT_FAIL_ON: tuple[str, ...] = (Verdict.DOES_NOT_RESOLVE.value, Verdict.DIFFERS.value, "P0")
+
+_PRIORITIES = ("P0", "P1", "P2", "P3")
+_VERDICTS = {
+    "".join(c for c in v.upper() if c.isalnum()): v
+    for v in (*(x.value for x in Verdict), RowState.INVALID.value)
+}
+
+# Mirrors `auditor.cli.ExitCode` (importing cli would import every command module).
+_OK, _FINDINGS, _INCOMPLETE = 0, 1, 3
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A parsed `--fail-on` list."""
+
+    verdicts: frozenset[str]
+    """Verdict spellings (as in `tables.OUTCOMES`) that fail a row."""
+    max_priority: int | None
+    """Index in P0…P3 of the least urgent failing priority, or `None`."""
+    unchecked: bool
+    """`UNCHECKED` rows make the run incomplete (exit 3)."""
+
+
+def parse_fail_on(tokens: Iterable[str], *, fail_on_unchecked: bool = False) -> Policy:
+    """Parse `--fail-on` tokens (case and `-`/`_`/space spelling are forgiven).
+
+    Raises `ConfigError` naming an unknown token, so the CLI can exit 2 before any work.
+    """
+    items = [t.strip() for t in tokens if t and t.strip()]
+    if not items:
+        items = list(DEFAULT_FAIL_ON)
+    verdicts: set[str] = set()
+    max_priority: int | None = None
+    unchecked = fail_on_unchecked
+    for token in items:
+        squashed = "".join(c for c in token.upper() if c.isalnum())
+        if squashed == "NONE":
+            continue
+        if squashed == "UNCHECKED":
+            unchecked = True
+        elif squashed in _PRIORITIES:
+            rank = _PRIORITIES.index(squashed)
+            max_priority = rank if max_priority is None else max(max_priority, rank)
+        elif squashed in _VERDICTS:
+            verdicts.add(_VERDICTS[squashed])
+        else:
+            known = ", ".join([*sorted(_VERDICTS.values()), *_PRIORITIES, "UNCHECKED", "none"])
+            raise ConfigError(f"--fail-on: unknown value {token!r} (known: {known})")
+    return Policy(frozenset(verdicts), max_priority, unchecked)
+
+
+def failing_rows(verdicts: pa.Table, checklist: pa.Table, policy: Policy) -> list[int]:
+    """`row_id`s that `policy` fails, in input order (`verdicts` order)."""
+    failing: set[int] = set()
+    if policy.verdicts:
+        for row_id, verdict in zip(
+            verdicts["row_id"].to_pylist(), verdicts["verdict"].to_pylist(), strict=True
+        ):
+            if verdict in policy.verdicts:
+                failing.add(row_id)
+    if policy.max_priority is not None and checklist.num_rows:
+        urgent = set(_PRIORITIES[: policy.max_priority + 1])
+        for row_id, priority in zip(
+            checklist["row_id"].to_pylist(), checklist["priority"].to_pylist(), strict=True
+        ):
+            if priority in urgent:
+                failing.add(row_id)
+    return [row_id for row_id in verdicts["row_id"].to_pylist() if row_id in failing]
+
+
+def exit_code(
+    verdicts: pa.Table,
+    checklist: pa.Table,
+    fail_on: Sequence[str],
+    fail_on_unchecked: bool,
+) -> int:
+    """0 when no row fails the policy, 1 on findings, 3 when incomplete under the policy.
+
+    Raises `ConfigError` on an unknown `fail_on` token.
+    """
+    policy = parse_fail_on(fail_on, fail_on_unchecked=fail_on_unchecked)
+    if failing_rows(verdicts, checklist, policy):
+        return _FINDINGS
+    if policy.unchecked and RowState.UNCHECKED.value in verdicts["verdict"].to_pylist():
+        return _INCOMPLETE
+    return _OK

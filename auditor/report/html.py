@@ -1,0 +1,234 @@
+"""`report.html`: one self-contained page a librarian can read, sort, filter and print.
+
+The page fetches nothing (inline CSS and JS, a Content-Security-Policy that forbids any request),
+reads fully without JavaScript (rows expand with `<details>`), and escapes every string from a
+bibliography or register: the one Jinja2 template runs with autoescape on, and this module hands
+it plain strings and numbers, never markup. Word differences are computed here as
+`(text, differs)` segments so the template marks them without building HTML from data.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from auditor import tables
+from auditor.checklist import links_for
+from auditor.report.interface import ReportFormat, atomic_write_text
+from auditor.report.rows import NO_REGISTER, report_verdicts, totals
+from auditor.report.words import VERDICT_HELP, reason_text
+from auditor.result import AuditResult
+
+__all__ = ["HtmlReport", "diff_segments", "render_html"]
+
+_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_TOKENS = re.compile(r"\w+|\s+|[^\w\s]+")
+_CSS_SLUG = re.compile(r"[^a-z0-9]+")
+
+_ENV = jinja2.Environment(
+    loader=jinja2.PackageLoader("auditor.report", "templates"),
+    autoescape=True,  # every value is untrusted text unless proven otherwise
+    undefined=jinja2.StrictUndefined,
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+
+
+def _tokens(text: str) -> list[str]:
+    """Words, spaces and punctuation; Han text splits per character (it has no spaces)."""
+    out: list[str] = []
+    for tok in _TOKENS.findall(text):
+        if _HAN.search(tok):
+            out.extend(tok)
+        else:
+            out.append(tok)
+    return out
+
+
+def _word(tok: str) -> str | None:
+    return tok.casefold() if tok.strip() and any(c.isalnum() for c in tok) else None
+
+
+def diff_segments(text: str | None, other: str | None) -> list[tuple[str, bool]]:
+    """`text` cut into `(segment, differs)`: a word differs when `other` lacks it (casefolded).
+
+    Spaces and punctuation never differ. With no `other` to compare against nothing differs.
+    """
+    if not text:
+        return []
+    if other is None:
+        return [(text, False)]
+    theirs = {w for w in map(_word, _tokens(other)) if w}
+    segments: list[tuple[str, bool]] = []
+    for tok in _tokens(text):
+        word = _word(tok)
+        differs = word is not None and word not in theirs
+        if segments and segments[-1][1] == differs:
+            segments[-1] = (segments[-1][0] + tok, differs)
+        else:
+            segments.append((tok, differs))
+    return segments
+
+
+def _slug(value: str | None) -> str:
+    return _CSS_SLUG.sub("-", (value or "none").lower()).strip("-")
+
+
+def _safe_links(links: list[str] | None) -> list[str]:
+    """Only `https://` links are clickable: an item's links may come from other stages."""
+    return [link for link in links or [] if link.lower().startswith("https://")]
+
+
+def _own_link(row: dict[str, Any]) -> list[str]:
+    """The page of the identifier the row was checked by (doi.org, PubMed or arXiv)."""
+    id_type, identifier = row.get("id_type"), row.get("identifier")
+    if id_type in ("doi", "pmid", "arxiv") and identifier:
+        return links_for(**{id_type: identifier})
+    return []
+
+
+def _fmt_score(score: float | None) -> str:
+    return "" if score is None or score != score else f"{score:.2f}"
+
+
+def _match_word(value: bool | None) -> str:
+    return {True: "match", False: "differs", None: "not compared"}[value]
+
+
+def _row_view(row: dict[str, Any], record: dict[str, Any], links: list[str]) -> dict[str, Any]:
+    """What the template needs for one reference row."""
+    claimed, registered = row.get("title_claimed"), row.get("title_register")
+    compared = registered is not None
+    authors_claimed = row.get("authors_claimed") or []
+    authors_register = row.get("authors_register") or []
+    return {
+        "row_id": row["row_id"],
+        "key": row.get("key") or "",
+        "path": row["source_path"],
+        "line": row.get("source_line"),
+        "verdict": row["verdict"],
+        "verdict_slug": _slug(row["verdict"]),
+        "reason": row.get("reason") or "",
+        "reason_text": reason_text(row.get("reason")),
+        "register": row.get("register") or NO_REGISTER,
+        "tier": row.get("tier") or "",
+        "retrieved_at": row.get("retrieved_at") or "",
+        "priority": row.get("priority") or "",
+        "id_type": row.get("id_type") or "",
+        "identifier": row.get("identifier") or row.get("id_raw") or "",
+        "link": links[0] if links else None,
+        "title": claimed or "(no title)",
+        "fields": [
+            {
+                "name": "title",
+                "claimed": diff_segments(claimed, registered if compared else None),
+                "register": diff_segments(registered, claimed) if compared else [],
+                "match": _match_word(row.get("title_match")),
+                "score": _fmt_score(row.get("title_score")),
+            },
+            {
+                "name": "authors",
+                "claimed": [(a, False) for a in ["; ".join(authors_claimed)] if a],
+                "register": [(a, False) for a in ["; ".join(authors_register)] if a],
+                "match": _match_word(row.get("authors_match")),
+                "score": "",
+            },
+            {
+                "name": "year",
+                "claimed": [(str(row["year_claimed"]), False)]
+                if row.get("year_claimed") is not None
+                else [],
+                "register": [(str(row["year_register"]), False)]
+                if row.get("year_register") is not None
+                else [],
+                "match": _match_word(row.get("year_match")),
+                "score": "",
+            },
+        ],
+        "compared": compared,
+        "record": {
+            "status": record.get("status") or row.get("record_status") or "",
+            "container": record.get("container_title") or "",
+            "volume": record.get("volume") or "",
+            "pages": record.get("pages") or "",
+            "agency": record.get("agency") or row.get("agency") or "",
+            "digest": record.get("body_digest") or "",
+        },
+        "group_id": row.get("group_id"),
+    }
+
+
+def _view(result: AuditResult) -> dict[str, Any]:
+    """The whole template context."""
+    verdicts = report_verdicts(result)
+    counts = totals(result, verdicts)
+    records = {
+        (r["register"], r["id_type"], r["identifier"]): r for r in result.records.to_pylist()
+    }
+    rows = [
+        _row_view(
+            row,
+            records.get((row.get("register"), row.get("id_type"), row.get("identifier")), {}),
+            _own_link(row),
+        )
+        for row in verdicts.to_pylist()
+    ]
+    files = [
+        {**f, "entries": [r for r in rows if r["path"] == f["path"]]} for f in counts["by_file"]
+    ]
+    total = max(counts["rows"], 1)
+    chart = [
+        {
+            "verdict": name,
+            "slug": _slug(name),
+            "count": n,
+            "pct": round(100 * n / total, 1),
+            "help": VERDICT_HELP.get(name, ""),
+        }
+        for name, n in counts["by_verdict"].items()
+    ]
+    keys = {row["row_id"]: row.get("key") for row in verdicts.to_pylist()}
+    groups: dict[int, list[dict[str, Any]]] = {}
+    for dup in result.duplicates.to_pylist():
+        groups.setdefault(dup["group_id"], []).append(
+            {**dup, "key": dup.get("key") or keys.get(dup["row_id"]) or ""}
+        )
+    checklist = [
+        {
+            **item,
+            "links": _safe_links(item["links"]),
+            "authors": "; ".join(item.get("cited_authors") or []),
+            "sources": ", ".join(item.get("sources_tried") or []),
+            "outcome_slug": _slug(item.get("outcome")),
+        }
+        for item in result.checklist.to_pylist()
+    ]
+    return {
+        "run": result.run,
+        "criteria_id": result.run.criteria_id if result.run else tables.CRITERIA_ID,
+        "totals": counts,
+        "chart": chart,
+        "registers": counts["by_register"],
+        "files": files,
+        "several_files": len(files) > 1,
+        "duplicates": sorted(groups.items()),
+        "checklist": checklist,
+        "verdict_names": list(tables.OUTCOMES),
+        "priorities": ["P0", "P1", "P2", "P3"],
+    }
+
+
+def render_html(result: AuditResult) -> str:
+    """The report page as text."""
+    return _ENV.get_template("report.html.j2").render(**_view(result))
+
+
+class HtmlReport(ReportFormat):
+    """Writes `report.html`."""
+
+    def write(self, result: AuditResult, out_dir: Path) -> list[Path]:
+        """Write `report.html` atomically."""
+        return [atomic_write_text(out_dir / "report.html", render_html(result))]

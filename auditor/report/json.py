@@ -1,0 +1,68 @@
+"""`report.json`: the criteria id, run metadata, per-row verdicts, checklist, duplicates, totals.
+
+Stable for diffing: keys are written sorted, rows in input order (checklist in its priority
+order), floats as JSON numbers or null. `schema_version` changes when a key's meaning changes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from auditor import tables
+from auditor.report.interface import ReportFormat, atomic_write_text
+from auditor.report.rows import report_verdicts, totals
+from auditor.result import AuditResult
+
+__all__ = ["SCHEMA_VERSION", "JsonReport", "report_dict", "report_text"]
+
+SCHEMA_VERSION = "1.0"
+
+
+def _clean(value: Any) -> Any:
+    """NaN and infinities become null (JSON has no spelling for them)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _clean(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_clean(v) for v in value]
+    return value
+
+
+def _rows(table: pa.Table) -> list[dict[str, Any]]:
+    return [_clean(row) for row in table.to_pylist()]
+
+
+def report_dict(result: AuditResult) -> dict[str, Any]:
+    """The whole JSON report as plain data."""
+    verdicts = report_verdicts(result)
+    run = dataclasses.asdict(result.run) if result.run else None
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "criteria_id": result.run.criteria_id if result.run else tables.CRITERIA_ID,
+        "run": _clean(run),
+        "totals": totals(result, verdicts),
+        "verdicts": _rows(verdicts),
+        "records": _rows(result.records),
+        "checklist": _rows(result.checklist),
+        "duplicates": _rows(result.duplicates),
+    }
+
+
+def report_text(result: AuditResult) -> str:
+    """`report_dict` serialized: sorted keys, two-space indent, UTF-8 text, final newline."""
+    return json.dumps(report_dict(result), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+class JsonReport(ReportFormat):
+    """Writes `report.json`."""
+
+    def write(self, result: AuditResult, out_dir: Path) -> list[Path]:
+        """Write `report.json` atomically."""
+        return [atomic_write_text(out_dir / "report.json", report_text(result))]
