@@ -1,0 +1,201 @@
+"""Crossref: `GET /works/{doi}` one DOI at a time, or batched `GET /works?filter=doi:A,doi:B`.
+
+A Crossref 404 means "not in Crossref", never "does not exist": those rows come back as
+`not_found` with reason `not_in_crossref`, and the resolve stage asks the DOI system
+(`doi.py`, `handle.py`) before anyone condemns the DOI. A DOI absent from a batch answer is
+confirmed by its own request. Bodies are checked strictly: a message that echoes another DOI, a
+wrong `message-type` or a non-JSON body is a failure to look (`unreachable`), never a record.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping, Sequence
+from typing import Any
+from urllib.parse import quote
+
+from auditor.compare.registers import crossref_surnames, crossref_year
+from auditor.errors import MalformedBody, Reason, Unreachable
+from auditor.registers.interface import RecordRow, Register
+from auditor.registers.records import Breaker, chunks, digest, failed, row, split_fetch
+from auditor.tables import IdType, RecordStatus
+from auditor.transport.net import Net, Response
+
+#: The filter URL grows by about 40 characters a DOI; keep it well under common 8 KiB limits.
+MAX_FILTER_DOIS = 100
+#: A DOI that cannot sit in a comma-separated filter, or is too long for one, goes alone.
+_MAX_FILTER_DOI_LEN = 200
+
+
+def _first_text(value: object) -> str | None:
+    if isinstance(value, list):
+        value = next((v for v in value if isinstance(v, str) and v.strip()), None)
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+def _author_names(message: Mapping[str, Any]) -> list[str]:
+    names: list[str] = []
+    authors = message.get("author")
+    for author in authors if isinstance(authors, list) else []:
+        if not isinstance(author, Mapping):
+            continue
+        parts = [author.get("given"), author.get("family")]
+        name = " ".join(p.strip() for p in parts if isinstance(p, str) and p.strip())
+        if not name and isinstance(author.get("name"), str):
+            name = author["name"].strip()
+        names.append(name)
+    return names
+
+
+def _text(value: object) -> str | None:
+    if isinstance(value, str) and value.strip():
+        return value.strip()
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return None
+
+
+def work_row(doi: str, message: Mapping[str, Any], body_digest: str) -> RecordRow:
+    """The `found` row of one Crossref work `message` asked for as `doi` (echo checked)."""
+    echoed = message.get("DOI")
+    if not isinstance(echoed, str) or echoed.strip().lower() != doi.lower():
+        raise MalformedBody(f"crossref: asked {doi!r}, got {echoed!r}", Reason.WRONG_ECHO)
+    return row(
+        CrossrefRegister.name,
+        IdType.DOI,
+        doi,
+        RecordStatus.FOUND,
+        title=_first_text(message.get("title")),
+        authors=_author_names(message),
+        surnames=crossref_surnames(message),
+        year=crossref_year(message),
+        container_title=_first_text(message.get("container-title")),
+        volume=_text(message.get("volume")),
+        issue=_text(message.get("issue")),
+        pages=_text(message.get("page")),
+        doi=echoed.strip().lower(),
+        language=_text(message.get("language")),
+        agency="Crossref",
+        body_digest=body_digest,
+    )
+
+
+def _envelope(response: Response, message_type: str) -> Mapping[str, Any]:
+    data = response.json()
+    if (
+        not isinstance(data, Mapping)
+        or data.get("status") != "ok"
+        or data.get("message-type") != message_type
+        or not isinstance(data.get("message"), Mapping)
+    ):
+        raise MalformedBody(f"crossref: not a {message_type} envelope", Reason.MALFORMED_BODY)
+    message: Mapping[str, Any] = data["message"]
+    return message
+
+
+def parse_work(doi: str, response: Response) -> RecordRow:
+    """Parse a `/works/{doi}` 200 answer; raises `MalformedBody` on any wrong shape or echo."""
+    return work_row(doi, _envelope(response, "work"), digest(response.body))
+
+
+def parse_work_list(dois: Sequence[str], response: Response) -> dict[str, RecordRow]:
+    """Parse a `filter=doi:` answer into rows of the DOIs it holds (absent DOIs are missing).
+
+    An item naming a DOI that was not asked for, or twice, makes the whole answer untrustworthy.
+    """
+    items = _envelope(response, "work-list").get("items")
+    if not isinstance(items, list):
+        raise MalformedBody("crossref: work-list without items", Reason.MALFORMED_BODY)
+    asked = {d.lower(): d for d in dois}
+    body_digest = digest(response.body)
+    out: dict[str, RecordRow] = {}
+    for item in items:
+        if not isinstance(item, Mapping):
+            raise MalformedBody("crossref: item is not an object", Reason.MALFORMED_BODY)
+        echoed = item.get("DOI")
+        key = echoed.strip().lower() if isinstance(echoed, str) else None
+        if key not in asked or asked[key] in out:
+            raise MalformedBody(f"crossref: unexpected item {echoed!r}", Reason.WRONG_ECHO)
+        out[asked[key]] = work_row(asked[key], item, body_digest)
+    return out
+
+
+def _status_error(response: Response) -> Unreachable:
+    reason = Reason.HTTP_5XX if response.status >= 500 else Reason.HTTP_4XX
+    return Unreachable(f"crossref: HTTP {response.status} for {response.url}", reason)
+
+
+class CrossrefRegister(Register):
+    """DOIs registered with Crossref, one request per DOI or `crossref_batch_size` per request."""
+
+    name = "crossref"
+    api_version = "works-v1"
+
+    def __init__(self) -> None:
+        self._breaker = Breaker()
+
+    def _fail(self, doi: str, reason: Reason) -> RecordRow:
+        return failed(self.name, IdType.DOI, doi, reason)
+
+    async def _one(self, dois: list[str], net: Net) -> dict[str, RecordRow]:
+        (doi,) = dois
+        url = f"{net.settings.crossref_url}/works/{quote(doi, safe='/')}"
+        response = await net.get(self.name, url)
+        if response.status == 404:
+            # Not in Crossref; only the DOI system may say the DOI does not exist.
+            return {
+                doi: row(
+                    self.name,
+                    IdType.DOI,
+                    doi,
+                    RecordStatus.NOT_FOUND,
+                    Reason.NOT_IN_CROSSREF,
+                    body_digest=digest(response.body),
+                )
+            }
+        if response.status != 200:
+            raise _status_error(response)
+        return {doi: parse_work(doi, response)}
+
+    async def _confirm(self, doi: str, net: Net) -> dict[str, RecordRow]:
+        return await split_fetch([doi], lambda d: self._one(d, net), self._fail, self._breaker)
+
+    async def _batch(self, dois: list[str], net: Net) -> dict[str, RecordRow]:
+        if len(dois) == 1:
+            return await self._one(dois, net)
+        params = {"filter": ",".join(f"doi:{d}" for d in dois), "rows": str(len(dois))}
+        # One retry, then split: a batch that keeps failing must not sink its neighbours.
+        response = await net.get(
+            self.name, f"{net.settings.crossref_url}/works", params=params, retries=1
+        )
+        if response.status != 200:
+            raise _status_error(response)
+        found = parse_work_list(dois, response)
+        absent = [d for d in dois if d not in found]
+        # Absent from a batch is not yet absent: each is confirmed by its own request.
+        for answer in await asyncio.gather(*(self._confirm(d, net) for d in absent)):
+            found.update(answer)
+        return found
+
+    async def fetch(self, ids: Sequence[str], net: Net) -> dict[str, RecordRow]:
+        """Rows for `ids` (lower-cased DOIs); 404s are `not_found`/`not_in_crossref`."""
+        size = min(net.settings.crossref_batch_size, MAX_FILTER_DOIS)
+        if not net.settings.batching:
+            size = 1
+        loners = [d for d in ids if "," in d or len(d) > _MAX_FILTER_DOI_LEN]
+        alone = set(loners)
+        batchable = [d for d in ids if d not in alone]
+        groups = chunks(batchable, size) + [[d] for d in loners]
+        out: dict[str, RecordRow] = {}
+        done = 0
+
+        async def run(group: list[str]) -> None:
+            nonlocal done
+            out.update(
+                await split_fetch(group, lambda g: self._batch(g, net), self._fail, self._breaker)
+            )
+            done += len(group)
+            net.report(self.name, done, len(ids))
+
+        await asyncio.gather(*(run(g) for g in groups))
+        return out

@@ -1,0 +1,83 @@
+"""Handle: `GET api/handles/{doi}`, the DOI system's own word on whether a DOI exists.
+
+`responseCode` 1 with the handle echoed means the DOI exists (the row is `not_covered`: the Handle
+record carries no bibliographic metadata to compare); HTTP 404 with `responseCode` 100 means it
+does not (`not_found`). Anything else, including a 404 whose body is not that JSON, is a failure
+to look.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping, Sequence
+from urllib.parse import quote
+
+from auditor.errors import MalformedBody, Reason, Unreachable
+from auditor.registers.interface import RecordRow, Register
+from auditor.registers.records import Breaker, digest, failed, row, split_fetch
+from auditor.tables import IdType, RecordStatus
+from auditor.transport.net import Net, Response
+
+
+def parse_handle(doi: str, response: Response) -> RecordRow:
+    """The row of a Handle API answer for `doi`; raises `RegisterError` when it is not one."""
+    if response.status not in (200, 404):
+        reason = Reason.HTTP_5XX if response.status >= 500 else Reason.HTTP_4XX
+        raise Unreachable(f"handle: HTTP {response.status} for {doi}", reason)
+    data = response.json()
+    if not isinstance(data, Mapping):
+        raise MalformedBody("handle: answer is not an object", Reason.MALFORMED_BODY)
+    code = data.get("responseCode")
+    echoed = data.get("handle")
+    if isinstance(echoed, str) and echoed.strip().lower() != doi.lower():
+        raise MalformedBody(f"handle: asked {doi!r}, got {echoed!r}", Reason.WRONG_ECHO)
+    body_digest = digest(response.body)
+    if response.status == 404 and code == 100:
+        return row(
+            HandleRegister.name,
+            IdType.DOI,
+            doi,
+            RecordStatus.NOT_FOUND,
+            Reason.NOT_FOUND,
+            body_digest=body_digest,
+        )
+    if response.status == 200 and code == 1 and isinstance(echoed, str):
+        return row(
+            HandleRegister.name,
+            IdType.DOI,
+            doi,
+            RecordStatus.NOT_COVERED,
+            Reason.REGISTERED_WITH_OTHER,
+            body_digest=body_digest,
+        )
+    raise MalformedBody(
+        f"handle: responseCode {code!r} with HTTP {response.status}", Reason.MALFORMED_BODY
+    )
+
+
+class HandleRegister(Register):
+    """DOI existence in the Handle system, one request per DOI."""
+
+    name = "handle"
+    api_version = "api-handles-v1"
+
+    def __init__(self) -> None:
+        self._breaker = Breaker()
+
+    def _fail(self, doi: str, reason: Reason) -> RecordRow:
+        return failed(self.name, IdType.DOI, doi, reason)
+
+    async def _one(self, dois: list[str], net: Net) -> dict[str, RecordRow]:
+        (doi,) = dois
+        url = f"{net.settings.handle_url}/api/handles/{quote(doi, safe='/')}"
+        return {doi: parse_handle(doi, await net.get(self.name, url))}
+
+    async def fetch(self, ids: Sequence[str], net: Net) -> dict[str, RecordRow]:
+        """Rows for `ids`: `not_found`, `not_covered` (exists) or `unreachable`."""
+        answers = await asyncio.gather(
+            *(split_fetch([d], lambda g: self._one(g, net), self._fail, self._breaker) for d in ids)
+        )
+        out: dict[str, RecordRow] = {}
+        for answer in answers:
+            out.update(answer)
+        return out

@@ -1,0 +1,147 @@
+"""PubMed: E-utilities `esummary.fcgi?db=pubmed&retmode=json&id=a,b,…`, many PMIDs a request.
+
+NCBI asks for HTTP POST above about 200 ids. An unknown PMID stays in `result.uids` with an
+object `{"uid": …, "error": "cannot get document summary"}`: that is `not_found` for that id
+only. An answer that misses an asked id, names one not asked, or echoes another uid is a failure
+to look for the batch, which is then split so one broken record costs only its own row.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from auditor.compare.registers import pubmed_surnames, pubmed_year
+from auditor.errors import MalformedBody, Reason, Unreachable
+from auditor.registers.interface import RecordRow, Register
+from auditor.registers.records import Breaker, chunks, digest, failed, row, split_fetch
+from auditor.tables import IdType, RecordStatus
+from auditor.transport.net import Net, Response
+
+#: Ids per esummary request, and the count above which the request is a POST (NCBI's advice).
+BATCH_SIZE = 500
+POST_ABOVE = 200
+
+#: The per-uid error esummary gives for a PMID it does not have.
+_NOT_FOUND_ERRORS = ("cannot get document summary", "invalid uid")
+
+
+def _text(value: object) -> str | None:
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+def _article_doi(summary: Mapping[str, Any]) -> str | None:
+    ids = summary.get("articleids")
+    for item in ids if isinstance(ids, list) else []:
+        if isinstance(item, Mapping) and item.get("idtype") == "doi":
+            return _text(item.get("value"))
+    return None
+
+
+def summary_row(pmid: str, summary: Mapping[str, Any], body_digest: str) -> RecordRow:
+    """The row of one esummary document asked for as `pmid` (echo and error checked)."""
+    if str(summary.get("uid", "")).strip() != pmid:
+        raise MalformedBody(f"pubmed: asked {pmid}, got {summary.get('uid')!r}", Reason.WRONG_ECHO)
+    error = summary.get("error")
+    if error is not None:
+        if isinstance(error, str) and error.strip().lower() in _NOT_FOUND_ERRORS:
+            return row(
+                PubmedRegister.name,
+                IdType.PMID,
+                pmid,
+                RecordStatus.NOT_FOUND,
+                Reason.NOT_FOUND,
+                body_digest=body_digest,
+            )
+        raise MalformedBody(f"pubmed: {pmid}: {error!r}", Reason.MALFORMED_BODY)
+    title = summary.get("title")
+    if not isinstance(title, str):
+        raise MalformedBody(f"pubmed: {pmid} has no title", Reason.MALFORMED_BODY)
+    authors = summary.get("authors")
+    names = [
+        a["name"].strip()
+        for a in (authors if isinstance(authors, list) else [])
+        if isinstance(a, Mapping) and isinstance(a.get("name"), str)
+    ]
+    lang = summary.get("lang")
+    return row(
+        PubmedRegister.name,
+        IdType.PMID,
+        pmid,
+        RecordStatus.FOUND,
+        title=title.strip() or None,
+        authors=names,
+        surnames=pubmed_surnames(summary),
+        year=pubmed_year(summary),
+        container_title=_text(summary.get("source")),
+        volume=_text(summary.get("volume")),
+        issue=_text(summary.get("issue")),
+        pages=_text(summary.get("pages")),
+        doi=(_article_doi(summary) or "").lower() or None,
+        language=_text(lang[0]) if isinstance(lang, list) and lang else None,
+        body_digest=body_digest,
+    )
+
+
+def parse_esummary(pmids: Sequence[str], response: Response) -> dict[str, RecordRow]:
+    """Rows for every asked PMID; raises `MalformedBody` unless the answer covers exactly them."""
+    data = response.json()
+    result = data.get("result") if isinstance(data, Mapping) else None
+    if not isinstance(result, Mapping) or not isinstance(result.get("uids"), list):
+        raise MalformedBody("pubmed: esummary without result.uids", Reason.MALFORMED_BODY)
+    asked = set(pmids)
+    uids = [str(u) for u in result["uids"]]
+    if set(uids) - asked:
+        raise MalformedBody("pubmed: answer names ids not asked for", Reason.WRONG_ECHO)
+    body_digest = digest(response.body)
+    out: dict[str, RecordRow] = {}
+    for pmid in pmids:
+        summary = result.get(pmid)
+        if not isinstance(summary, Mapping):
+            raise MalformedBody(f"pubmed: answer lacks {pmid}", Reason.MALFORMED_BODY)
+        out[pmid] = summary_row(pmid, summary, body_digest)
+    return out
+
+
+class PubmedRegister(Register):
+    """PMIDs through esummary; all NCBI calls share the `ncbi` throttle."""
+
+    name = "pubmed"
+    api_version = "esummary-0.3"
+
+    def __init__(self) -> None:
+        self._breaker = Breaker()
+
+    def _fail(self, pmid: str, reason: Reason) -> RecordRow:
+        return failed(self.name, IdType.PMID, pmid, reason)
+
+    async def _batch(self, pmids: list[str], net: Net) -> dict[str, RecordRow]:
+        url = f"{net.settings.eutils_url}/esummary.fcgi"
+        form = {"db": "pubmed", "retmode": "json", "id": ",".join(pmids)}
+        retries = None if len(pmids) == 1 else 1
+        if len(pmids) > POST_ABOVE:
+            response = await net.get("ncbi", url, data=form, method="POST", retries=retries)
+        else:
+            response = await net.get("ncbi", url, params=form, retries=retries)
+        if response.status != 200:
+            reason = Reason.HTTP_5XX if response.status >= 500 else Reason.HTTP_4XX
+            raise Unreachable(f"pubmed: HTTP {response.status}", reason)
+        return parse_esummary(pmids, response)
+
+    async def fetch(self, ids: Sequence[str], net: Net) -> dict[str, RecordRow]:
+        """Rows for `ids` (digit strings); batches of `BATCH_SIZE`, or one a request."""
+        size = BATCH_SIZE if net.settings.batching else 1
+        out: dict[str, RecordRow] = {}
+        done = 0
+
+        async def run(group: list[str]) -> None:
+            nonlocal done
+            out.update(
+                await split_fetch(group, lambda g: self._batch(g, net), self._fail, self._breaker)
+            )
+            done += len(group)
+            net.report(self.name, done, len(ids))
+
+        await asyncio.gather(*(run(g) for g in chunks(list(ids), size)))
+        return out

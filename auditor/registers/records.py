@@ -1,0 +1,111 @@
+"""Helpers shared by the register modules: building rows, digests, and splitting failed batches."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from auditor.errors import Reason, RegisterError
+from auditor.registers.interface import RecordRow
+from auditor.tables import RecordStatus
+
+#: After this many failed requests in a row (no success between), a register is taken as down:
+#: its remaining ids become `unreachable` without more requests, so a dead service costs seconds,
+#: not a split-tree of retries.
+BREAKER_LIMIT = 6
+
+
+def now_iso() -> str:
+    """The current UTC time, ISO 8601 to the second: the as-of of a live answer."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def digest(body: bytes) -> str:
+    """sha256 of a raw body, hex."""
+    return hashlib.sha256(body).hexdigest()
+
+
+def row(
+    register: str,
+    id_type: str,
+    identifier: str,
+    status: RecordStatus,
+    reason: Reason | str | None = None,
+    **fields: Any,
+) -> RecordRow:
+    """A record row with the identity columns set and `retrieved_at` now."""
+    out: RecordRow = {
+        "register": register,
+        "id_type": id_type,
+        "identifier": identifier,
+        "status": str(status),
+        "reason": str(reason) if reason is not None else None,
+        "retrieved_at": now_iso(),
+    }
+    out.update(fields)
+    return out
+
+
+def failed(register: str, id_type: str, identifier: str, reason: Reason) -> RecordRow:
+    """An `unreachable` row: the register could not be consulted for `identifier`."""
+    return row(register, id_type, identifier, RecordStatus.UNREACHABLE, reason)
+
+
+def chunks(ids: Sequence[str], size: int) -> list[list[str]]:
+    """`ids` in consecutive slices of at most `size` (at least 1)."""
+    size = max(1, size)
+    return [list(ids[i : i + size]) for i in range(0, len(ids), size)]
+
+
+class Breaker:
+    """Counts consecutive failed requests of one register within one run."""
+
+    def __init__(self, limit: int = BREAKER_LIMIT) -> None:
+        self.limit = limit
+        self.failures = 0
+        self.reason: Reason | None = None
+
+    @property
+    def open(self) -> bool:
+        """Whether the register is taken as down for the rest of the run."""
+        return self.failures >= self.limit
+
+    def success(self) -> None:
+        """A request got an answer."""
+        self.failures = 0
+
+    def failure(self, reason: Reason) -> None:
+        """A request failed after its retries."""
+        self.failures += 1
+        self.reason = reason
+
+
+async def split_fetch(
+    ids: list[str],
+    fetch_batch: Callable[[list[str]], Awaitable[dict[str, RecordRow]]],
+    on_fail: Callable[[str, Reason], RecordRow],
+    breaker: Breaker,
+) -> dict[str, RecordRow]:
+    """Fetch `ids` as one batch; when it fails, split it in halves down to single ids.
+
+    One broken record then costs only its own row (`on_fail(id, reason)`), not its neighbours'.
+    `fetch_batch` raises `RegisterError` for a batch it cannot answer as a whole.
+    """
+    if breaker.open:
+        reason = breaker.reason or Reason.CONNECTION_ERROR
+        return {i: on_fail(i, reason) for i in ids}
+    try:
+        result = await fetch_batch(ids)
+    except RegisterError as exc:
+        if exc.reason is not Reason.OFFLINE:
+            breaker.failure(exc.reason)
+        if len(ids) == 1 or exc.reason is Reason.OFFLINE:
+            return {i: on_fail(i, exc.reason) for i in ids}
+        mid = len(ids) // 2
+        left = await split_fetch(ids[:mid], fetch_batch, on_fail, breaker)
+        right = await split_fetch(ids[mid:], fetch_batch, on_fail, breaker)
+        return {**left, **right}
+    breaker.success()
+    return result

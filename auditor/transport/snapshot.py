@@ -1,0 +1,78 @@
+"""Snapshot tier: Parquet files of register records in the `RECORDS` schema.
+
+A snapshot is the first source tier: records a user points at (`--snapshot PATH`, repeatable),
+such as the one shipped with `sample_bibs/` or one exported from the cache by
+`auditor cache export-snapshot`, so a CI job runs deterministically with no network. Only
+definitive rows are used (`found`, `not_found`, `not_covered`); a failure recorded in a snapshot
+is no answer. Later files win over earlier ones for the same `(id_type, identifier)`.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from auditor.errors import InputError
+from auditor.tables import RECORDS, RecordStatus, Tier, from_rows
+
+_DEFINITIVE = frozenset({RecordStatus.FOUND, RecordStatus.NOT_FOUND, RecordStatus.NOT_COVERED})
+
+
+def _conform(table: pa.Table) -> pa.Table:
+    """`table` with exactly the `RECORDS` columns (missing ones null), cast to their types."""
+    columns = []
+    for field in RECORDS:
+        if field.name in table.column_names:
+            columns.append(table.column(field.name).cast(field.type))
+        else:
+            columns.append(pa.nulls(table.num_rows, field.type))
+    return pa.Table.from_arrays(columns, schema=RECORDS)
+
+
+def read_snapshots(paths: Sequence[str]) -> dict[tuple[str, str], dict[str, Any]]:
+    """Definitive rows of every snapshot, keyed by `(id_type, identifier)`, tier `snapshot`.
+
+    Raises `InputError` naming a file that cannot be read or lacks the identity columns.
+    """
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    for path in paths:
+        try:
+            table = _conform(pq.read_table(path))
+        except (OSError, pa.ArrowException, ValueError) as exc:
+            raise InputError(f"snapshot {path}: {exc}") from None
+        for record in table.to_pylist():
+            if record["status"] not in _DEFINITIVE:
+                continue
+            record["tier"] = str(Tier.SNAPSHOT)
+            rows[(record["id_type"], record["identifier"])] = record
+    return rows
+
+
+def write_snapshot(rows: Iterable[dict[str, Any]], out: str) -> int:
+    """Write `rows` as a snapshot Parquet file at `out`, atomically; returns the row count.
+
+    Rows are sorted by `(id_type, identifier)` so two exports of the same cache are identical.
+    """
+    clean = [
+        {**{k: v for k, v in r.items() if k in RECORDS.names}, "tier": str(Tier.SNAPSHOT)}
+        for r in rows
+    ]
+    clean.sort(key=lambda r: (str(r.get("id_type")), str(r.get("identifier"))))
+    table = from_rows(clean, RECORDS)
+    target = Path(out)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    os.close(fd)
+    try:
+        pq.write_table(table, tmp)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return table.num_rows
