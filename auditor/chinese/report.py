@@ -22,22 +22,23 @@ _DOI_PATH = {
 }
 
 
-def _keeps_verdict(out: RowOutcome) -> bool:
-    """An out-of-scope agency (e.g. Crossref) leaves the row to its own leg's verdict."""
-    return out.outcome is Outcome.DOI_RA_OUT_OF_SCOPE
+def keeps_verdict(out: RowOutcome, current: str | None) -> bool:
+    """An out-of-scope agency (e.g. Crossref) leaves a row its own leg already decided (a verdict
+    or `UNCHECKED`) alone; only a row that leg left NOT COVERED takes the waterfall's outcome."""
+    return out.outcome is Outcome.DOI_RA_OUT_OF_SCOPE and current != Verdict.NOT_COVERED.value
 
 
 def apply_outcomes(verdicts: pa.Table, pairs: list[Pair]) -> pa.Table:
     """VERDICTS with each gated row set to its outcome's verdict and reason; others untouched."""
-    by_row = {out.row_id: (ref, out) for ref, out in pairs if not _keeps_verdict(out)}
-    if not by_row:
-        return verdicts
+    by_row = {out.row_id: (ref, out) for ref, out in pairs}
     rows = verdicts.to_pylist()
+    changed = False
     for row in rows:
         hit = by_row.get(row["row_id"])
-        if hit is None:
+        if hit is None or keeps_verdict(hit[1], row["verdict"]):
             continue
         ref, out = hit
+        changed = True
         if out.outcome is None:
             row["verdict"], row["reason"] = RowState.UNCHECKED.value, out.unchecked
             continue
@@ -50,7 +51,7 @@ def apply_outcomes(verdicts: pa.Table, pairs: list[Pair]) -> pa.Table:
             row["title_claimed"] = ref.get("title")
             row["title_register"] = out.register_title
             row["title_match"] = han_titles_equal(ref.get("title"), out.register_title)
-    return pa.Table.from_pylist(rows, schema=tables.VERDICTS)
+    return pa.Table.from_pylist(rows, schema=tables.VERDICTS) if changed else verdicts
 
 
 def _cited_id(ref: dict[str, Any], out: RowOutcome) -> str | None:
@@ -61,7 +62,11 @@ def _cited_id(ref: dict[str, Any], out: RowOutcome) -> str | None:
 
 
 def build_items(pairs: list[Pair], verdicts: pa.Table) -> pa.Table:
-    """One CHECKLIST item per applicable non-matched outcome; `human_result` always empty."""
+    """One CHECKLIST item per applicable non-matched outcome; `human_result` always empty.
+
+    `verdicts` is the table after `apply_outcomes`: a row whose verdict its own leg kept gets its
+    item from the ordinary checklist stage, not from here.
+    """
     current = dict(
         zip(verdicts["row_id"].to_pylist(), verdicts["verdict"].to_pylist(), strict=True)
     )
@@ -69,7 +74,7 @@ def build_items(pairs: list[Pair], verdicts: pa.Table) -> pa.Table:
     for ref, out in pairs:
         if out.outcome is None or INFO[out.outcome].priority is None:
             continue
-        if _keeps_verdict(out) and current.get(out.row_id) == Verdict.MATCHES.value:
+        if keeps_verdict(out, current.get(out.row_id)):
             continue
         links = [doi_link(out.doi)] if out.doi else []
         if out.candidate_doi:

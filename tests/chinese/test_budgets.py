@@ -45,3 +45,35 @@ async def test_mixed_bibliography_asks_nothing_for_english_rows(registers, corpu
     assert result.outcomes["row_id"].to_pylist() == [30]
     assert all("10.1000" not in s for s in registers.seen)
     assert result.verdicts.slice(0, 30).equals(verdicts_for(references).slice(0, 30))
+
+
+async def test_agencies_known_from_records_are_not_asked_again(registers, corpus):
+    corpus.csl["10.5555/a"] = csl("10.5555/a")
+    references = refs({"title": TITLE, "doi": "10.5555/a"}, {"title": TITLE, "doi": "10.1360/b"})
+    records = tables.from_rows(
+        [
+            {
+                "register": "crossref",
+                "id_type": "doi",
+                "identifier": "10.5555/a",
+                "status": "not_found",
+                "agency": "ISTIC",
+            },
+            {
+                "register": "crossref",
+                "id_type": "doi",
+                "identifier": "10.1360/b",
+                "status": "found",
+                "title": TITLE,
+            },
+        ],
+        tables.RECORDS,
+    )
+    before = verdicts_for(references, "RESOLVES-AND-MATCHES")
+    result = await waterfall(registers.settings(), references, before, records)
+    assert registers.counts["doira"] == 0
+    assert result.outcomes["reason_code"].to_pylist() == [
+        "DOI_TITLE_VERIFIED",
+        "DOI_RA_OUT_OF_SCOPE",
+    ]
+    assert result.verdicts["verdict"].to_pylist() == ["RESOLVES-AND-MATCHES"] * 2

@@ -144,10 +144,22 @@ async def test_crossref_chinese_doi_is_out_of_scope_and_keeps_its_verdict(regist
     assert registers.counts["doi_csl"] == 0
 
 
-async def test_crossref_out_of_scope_unmatched_gets_p3(registers, corpus):
+async def test_crossref_out_of_scope_not_covered_gets_p3(registers, corpus):
     corpus.agencies["10.1360"] = "Crossref"
     r = one(await run(registers, {"title": TITLE, "doi": "10.1360/abc"}))
+    assert r["verdict"]["verdict"] == "NOT COVERED"
+    assert r["verdict"]["reason"] == "DOI_RA_OUT_OF_SCOPE"
     assert r["items"][0]["priority"] == "P3"
+
+
+@pytest.mark.parametrize("kept", ["RESOLVES-BUT-DIFFERS", "UNCHECKED", "DOES-NOT-RESOLVE"])
+async def test_crossref_out_of_scope_keeps_its_legs_verdict_and_item(registers, corpus, kept):
+    corpus.agencies["10.1360"] = "Crossref"
+    references = refs({"title": TITLE, "doi": "10.1360/abc"})
+    before = verdicts_for(references, kept)
+    result = await waterfall(registers.settings(), references, before, None)
+    assert result.verdicts.equals(before)
+    assert result.items.num_rows == 0  # the ordinary checklist words this row
 
 
 async def test_unknown_agency_is_ra_unresolved_never_coordinates(registers, corpus):
