@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from auditor import tables
 from tests.chinese.conftest import waterfall
 from tests.chinese.helpers import TITLE, csl, refs, verdicts_for
 
