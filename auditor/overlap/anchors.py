@@ -11,12 +11,16 @@ the supplied HTML, and its text with whitespace collapsed, capped at 256 charact
 
 from __future__ import annotations
 
+import html
+import html.parser
+import re
 from dataclasses import dataclass
+from html.entities import html5 as _ENTITIES
 from html.parser import HTMLParser
 
 from auditor.overlap.urls import resolve_href
 
-__all__ = ["MAX_ANCHOR_TEXT", "Anchor", "extract_anchors"]
+__all__ = ["MAX_ANCHOR_TEXT", "Anchor", "extract_anchors", "unescape_attribute"]
 
 MAX_ANCHOR_TEXT = 256
 """Anchor text is capped at this many characters (contract: untrusted content)."""
@@ -25,6 +29,53 @@ MAX_ANCHOR_TEXT = 256
 # to `html.parser` already; `template` content is inert in browsers, so its links are not links.
 _INERT = frozenset({"template"})
 _RAW_TEXT = frozenset({"script", "style"})
+
+
+_CHARREF = re.compile(r"&(#[0-9]+;?|#[xX][0-9a-fA-F]+;?|([A-Za-z0-9]+)(;?))")
+
+
+def _decode_ref(match: re.Match[str]) -> str:
+    """One character reference in an attribute value, decoded as HTML's attribute state does."""
+    whole, name, semi = match.group(0), match.group(2), match.group(3)
+    if name is None:  # numeric: decoded with or without `;`
+        return html.unescape(whole)
+    if semi and f"{name};" in _ENTITIES:
+        return _ENTITIES[f"{name};"]
+    # Without `;` only legacy names (keys stored without `;`) count, longest first, and in an
+    # attribute not when an alphanumeric or `=` follows (`?a=1&not=2` stays a query string).
+    prefix = next((name[:n] for n in range(len(name), 1, -1) if name[:n] in _ENTITIES), None)
+    following = match.string[match.end() : match.end() + 1]
+    if prefix is None or len(prefix) < len(name) or semi or following == "=":
+        return whole
+    return _ENTITIES[prefix]
+
+
+def unescape_attribute(value: str) -> str:
+    """`value` (raw attribute text) with character references decoded per the HTML standard.
+
+    `html.unescape`, which `html.parser` applies, also expands `&copy` in `?a=1&copy=2`; browsers
+    do not in attribute values, so neither do we.
+    """
+    return _CHARREF.sub(_decode_ref, value)
+
+
+def _raw_href(starttag_text: str) -> str | None:
+    """The first `href` of a start tag, undecoded, found with `html.parser`'s own patterns."""
+    found = html.parser.tagfind_tolerant.match(starttag_text, 1)
+    k = found.end() if found else len(starttag_text)
+    while k < len(starttag_text):
+        m = html.parser.attrfind_tolerant.match(starttag_text, k)
+        if not m or m.end() == k:
+            break
+        name, rest, value = m.group(1, 2, 3)
+        if name.lower() == "href":
+            if not rest:
+                return None
+            if value[:1] in "'\"" and value[:1] == value[-1:] and len(value) >= 2:
+                value = value[1:-1]
+            return value
+        k = m.end()
+    return None
 
 
 @dataclass(frozen=True)
@@ -71,8 +122,12 @@ class _AnchorParser(HTMLParser):
             return
         if self._inert_depth or tag != "a":
             return
-        # HTML uses the first of repeated attributes; `html.parser` has already decoded entities.
+        # HTML uses the first of repeated attributes. `html.parser` decoded the values with
+        # `html.unescape`, which is wrong for attributes, so the raw tag text is read again.
         href = next((value for name, value in attrs if name == "href"), None)
+        raw = _raw_href(self.get_starttag_text() or "")
+        if href is not None and raw is not None:
+            href = unescape_attribute(raw)
         line, column = self.getpos()
         # A second `<a>` before `</a>` leaves the first one unfinished: it is not recorded.
         self._open = _Open(href=href, line=line, column=column, text=[])
