@@ -1,0 +1,60 @@
+"""GitHub Actions workflow commands: one `::error` per failing reference, on its source line.
+
+The rows that fail are those of the `--fail-on` policy (`auditor.policy`); rows that could not be
+checked (`UNCHECKED`, `INVALID`) get a `::warning` so a CI log shows them without failing on them.
+Untrusted text is escaped as the workflow-command syntax requires.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from auditor.policy import failing_rows, parse_fail_on
+from auditor.report.words import reason_text
+from auditor.result import AuditResult
+from auditor.tables import RowState
+
+__all__ = ["escape_data", "escape_property", "github_annotations"]
+
+
+def escape_data(text: str) -> str:
+    """Escape a workflow-command message (`%`, CR, LF)."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    """Escape a workflow-command property value (also `:` and `,`)."""
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _command(level: str, row: dict[str, object], message: str) -> str:
+    props = [f"file={escape_property(str(row['source_path']))}"]
+    if row.get("source_line") is not None:
+        props.append(f"line={row['source_line']}")
+    title = f"auditor: {row.get('verdict')}"
+    props.append(f"title={escape_property(title)}")
+    return f"::{level} {','.join(props)}::{escape_data(message)}"
+
+
+def _message(row: dict[str, object]) -> str:
+    key = row.get("key") or f"row {row['row_id']}"
+    why = reason_text(row.get("reason"))  # type: ignore[arg-type]
+    ident = f" {row.get('identifier')}" if row.get("identifier") else ""
+    text = f"{key}:{ident} {row['verdict']}"
+    return f"{text} ({why}); pending human check" if why else f"{text}; pending human check"
+
+
+def github_annotations(result: AuditResult, fail_on: Sequence[str] = ()) -> str:
+    """Workflow commands, one line each, in input order; empty string when nothing to say.
+
+    `fail_on` is the `--fail-on` list (empty means `auditor.policy.DEFAULT_FAIL_ON`).
+    """
+    policy = parse_fail_on(fail_on)
+    failing = set(failing_rows(result.verdicts, result.checklist, policy))
+    lines: list[str] = []
+    for row in sorted(result.verdicts.to_pylist(), key=lambda r: r["row_id"]):
+        if row["row_id"] in failing:
+            lines.append(_command("error", row, _message(row)))
+        elif row["verdict"] in (RowState.UNCHECKED, RowState.INVALID):
+            lines.append(_command("warning", row, _message(row)))
+    return "".join(line + "\n" for line in lines)

@@ -1,0 +1,92 @@
+"""JUnit XML: one test suite per input file, one test case per reference.
+
+A reference that fails the `--fail-on` policy is a failed test case; one that could not be
+checked (`UNCHECKED`, `INVALID`, `NOT COVERED`) is skipped with its reason; the rest pass.
+Text is escaped by `xml.etree`; characters XML 1.0 forbids are dropped.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from auditor.policy import failing_rows, parse_fail_on
+from auditor.report.interface import atomic_write_bytes
+from auditor.report.words import reason_text
+from auditor.result import AuditResult
+from auditor.tables import RowState, Verdict
+
+__all__ = ["junit_xml", "write_junit"]
+
+_XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+_SKIPPED = {RowState.UNCHECKED.value, RowState.INVALID.value, Verdict.NOT_COVERED.value}
+
+
+def _clean(text: Any) -> str:
+    return _XML_FORBIDDEN.sub("", "" if text is None else str(text))
+
+
+def _case(suite: ET.Element, row: dict[str, Any], failing: bool) -> str:
+    """Append the test case of `row`; return its state (passed, failed, skipped)."""
+    name = row.get("key") or f"row {row['row_id']}"
+    case = ET.SubElement(
+        suite,
+        "testcase",
+        name=_clean(name),
+        classname=_clean(row["source_path"]),
+        file=_clean(row["source_path"]),
+        line=str(row.get("source_line") or 0),
+        time="0",
+    )
+    detail = (
+        f"{row['verdict']}: {reason_text(row.get('reason')) or 'no reason'}; "
+        f"identifier {row.get('identifier') or '-'}; line {row.get('source_line') or '?'}; "
+        f"title {row.get('title_claimed') or '-'}"
+    )
+    if failing:
+        ET.SubElement(
+            case, "failure", message=_clean(row["verdict"]), type="auditor"
+        ).text = _clean(detail)
+        return "failed"
+    if row["verdict"] in _SKIPPED:
+        ET.SubElement(case, "skipped", message=_clean(detail))
+        return "skipped"
+    return "passed"
+
+
+def junit_xml(result: AuditResult, fail_on: Sequence[str] = ()) -> bytes:
+    """The JUnit XML document (UTF-8 bytes with declaration)."""
+    failing = set(failing_rows(result.verdicts, result.checklist, parse_fail_on(fail_on)))
+    rows = sorted(result.verdicts.to_pylist(), key=lambda r: r["row_id"])
+    root = ET.Element("testsuites", name="auditor")
+    suites: dict[str, tuple[ET.Element, dict[str, int]]] = {}
+    for row in rows:
+        path = row["source_path"]
+        if path not in suites:
+            element = ET.SubElement(root, "testsuite", name=_clean(path))
+            suites[path] = (element, {"tests": 0, "failures": 0, "skipped": 0})
+        element, counts = suites[path]
+        state = _case(element, row, row["row_id"] in failing)
+        counts["tests"] += 1
+        counts["failures"] += state == "failed"
+        counts["skipped"] += state == "skipped"
+    grand = {"tests": 0, "failures": 0, "skipped": 0}
+    for element, counts in suites.values():
+        for name, value in counts.items():
+            element.set(name, str(value))
+            grand[name] += value
+        element.set("errors", "0")
+        element.set("time", "0")
+    for name, value in grand.items():
+        root.set(name, str(value))
+    root.set("errors", "0")
+    ET.indent(root)
+    return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+
+
+def write_junit(result: AuditResult, path: Path, fail_on: Sequence[str] = ()) -> None:
+    """Write the JUnit XML report to `path` atomically."""
+    atomic_write_bytes(path, junit_xml(result, fail_on))
