@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import TypeVar
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -33,28 +34,47 @@ async def each(keys: Iterable[K], job: Callable[[K], Awaitable[T]]) -> dict[K, T
 
 
 def fail(row: RowOutcome, exc: RegisterError, step: str) -> None:
+    """Record a failure to look on `row`: it becomes `UNCHECKED` with the failure's reason."""
     row.attempts.append(f"{step}: failed ({exc.reason})")
     row.give_up(str(exc.reason), f"{step}: {exc}")
 
 
-def known_agency(refs: list[dict[str, Any]], records: pa.Table) -> dict[str, str]:
-    """Agencies already established by the resolve stage (doiRA there, or a Crossref hit)."""
+@dataclass(frozen=True)
+class Known:
+    """Answers the resolve stage already holds, so the waterfall does not ask twice in a run."""
+
+    agencies: dict[str, str]
+    """Lowercase DOI → agency (doiRA there, or `Crossref` for a Crossref hit)."""
+    handles: dict[str, bool]
+    """Lowercase DOI → exists, from a Handle API record of the resolve stage."""
+
+
+def known_facts(records: pa.Table) -> Known:
+    """What `records` (RECORDS schema) already says about DOIs: agencies and Handle existence."""
+    agencies: dict[str, str] = {}
+    handles: dict[str, bool] = {}
     if records.num_rows == 0:
-        return {}
-    out: dict[str, str] = {}
+        return Known(agencies, handles)
     for rec in records.filter(pc.equal(records["id_type"], "doi")).to_pylist():
+        doi = rec["identifier"].lower()
         if rec.get("agency"):
-            out[rec["identifier"].lower()] = rec["agency"]
+            agencies[doi] = rec["agency"]
         elif rec.get("register") == "crossref" and rec.get("status") == "found":
-            out[rec["identifier"].lower()] = "Crossref"
-    return out
+            agencies[doi] = "Crossref"
+        if rec.get("register") == "handle" and rec.get("status") in ("found", "not_covered"):
+            handles[doi] = True
+        elif rec.get("register") == "handle" and rec.get("status") == "not_found":
+            handles[doi] = False
+    return Known(agencies, handles)
 
 
 class Run:
     """State of one waterfall run: settings, lookups, the rows and their outcomes."""
 
-    def __init__(self, settings: Settings, lookups: Lookups, bridge: JournalBridge) -> None:
-        self.s, self.lookups, self.bridge = settings, lookups, bridge
+    def __init__(
+        self, settings: Settings, lookups: Lookups, bridge: JournalBridge, known: Known
+    ) -> None:
+        self.s, self.lookups, self.bridge, self.known = settings, lookups, bridge, known
         self.agency: dict[str, str | None | RegisterError] = {}
 
     async def route_agencies(self, dois: Iterable[str]) -> None:
@@ -65,10 +85,20 @@ class Run:
             self.agency.update(found)
 
     def agency_of(self, doi: str) -> str | None | RegisterError:
+        """The agency triage found for `doi`'s prefix (or its failure)."""
         return self.agency.get(triage.prefix_of(doi))
 
     async def csl(self, dois: Iterable[str]) -> dict[str, istic.CslRecord | None | RegisterError]:
+        """One content negotiation per distinct DOI (`None` = the register's 404)."""
         return await each(dois, lambda d: istic.fetch_csl(self.lookups, self.s.doi_url, d))
 
     async def handles(self, dois: Iterable[str]) -> dict[str, bool | RegisterError]:
-        return await each(dois, lambda d: cnki.handle_exists(self.lookups, self.s.handle_url, d))
+        """Handle existence per DOI: the resolve stage's answer when it has one, else a probe."""
+
+        async def probe(doi: str) -> bool:
+            known = self.known.handles.get(doi.lower())
+            if known is not None:
+                return known
+            return await cnki.handle_exists(self.lookups, self.s.handle_url, doi)
+
+        return await each(dois, probe)

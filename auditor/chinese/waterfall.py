@@ -24,7 +24,7 @@ from auditor.chinese.lookups import Lookups
 from auditor.chinese.netfetch import fetch_from_net
 from auditor.chinese.outcomes import OUTCOMES, RowOutcome, outcome_row
 from auditor.chinese.report import apply_outcomes, build_items
-from auditor.chinese.steps import Run, known_agency
+from auditor.chinese.steps import Run, known_facts
 from auditor.errors import Reason
 from auditor.settings import Settings
 
@@ -67,7 +67,8 @@ async def run_waterfall(
         return WaterfallResult(verdicts, tables.empty(tables.CHECKLIST), tables.empty(OUTCOMES))
     bridge = load_bridge(settings.journal_map)
     lookups = lookups or Lookups(fetch_from_net(net, settings))
-    run = Run(settings, lookups, bridge)
+    known = known_facts(records)
+    run = Run(settings, lookups, bridge, known)
     with_doi: list[tuple[dict[str, Any], RowOutcome]] = []
     coord_rows: list[tuple[dict[str, Any], RowOutcome]] = []
     outcomes: list[tuple[dict[str, Any], RowOutcome]] = []
@@ -81,7 +82,7 @@ async def run_waterfall(
     if with_doi and not settings.doi_leg:
         for _, out in with_doi:
             out.give_up(Reason.LEG_CLOSED.value, "the DOI leg is closed")
-    await doi_rows(run, with_doi, known_agency(gated, records))
+    await doi_rows(run, with_doi, known.agencies)
     await coordinate_rows(run, coord_rows)
     table = pa.Table.from_pylist(
         [outcome_row(out, ref.get("key")) for ref, out in outcomes], schema=OUTCOMES

@@ -78,3 +78,23 @@ async def test_agencies_known_from_records_are_not_asked_again(registers, corpus
         "DOI_RA_OUT_OF_SCOPE",
     ]
     assert result.verdicts["verdict"].to_pylist() == ["RESOLVES-AND-MATCHES"] * 2
+
+
+async def test_handle_answer_from_records_is_not_probed_again(registers, corpus):
+    corpus.agencies["10.13209"] = "CNKI"
+    references = refs({"title": TITLE, "doi": "10.13209/a"})
+    records = tables.from_rows(
+        [
+            {
+                "register": "handle",
+                "id_type": "doi",
+                "identifier": "10.13209/a",
+                "status": "not_found",
+                "reason": "not_found",
+            }
+        ],
+        tables.RECORDS,
+    )
+    result = await waterfall(registers.settings(), references, verdicts_for(references), records)
+    assert registers.counts["handle"] == 0
+    assert result.outcomes["reason_code"].to_pylist() == ["DOI_REFUTED"]
