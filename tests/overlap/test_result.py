@@ -211,7 +211,8 @@ def bundles(draw: st.DrawFn) -> dict[str, Any]:
             c["derives_from"] = ids[draw(st.integers(0, i - 1))]
             c["evidence_locator"] = draw(st.text(min_size=1, max_size=256).filter(str.strip))
         citations.append(c)
-    return {"claim": draw(st.text(min_size=1, max_size=50).filter(str.strip)), "citations": citations}
+    claim = draw(st.text(min_size=1, max_size=50).filter(str.strip))
+    return {"claim": claim, "citations": citations}
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
