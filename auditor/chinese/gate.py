@@ -3,7 +3,8 @@
 A row is admitted when its title or journal name carries a Han ideograph, when its language field
 is one of zh / zh-cn / zh-tw / chi / chinese, or when the caller already knows its DOI is
 registered with a Chinese agency (ISTIC, CNKI). Rows the input stage marked INVALID are left out,
-and so are rows identified only by a PMID or arXiv id: their own legs check them.
+and so are rows whose checked identifier is a PMID or arXiv id: their own legs decide them, and a
+DOI-side outcome must not overwrite what PubMed or arXiv already said.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import pyarrow.compute as pc
 from auditor.compare.text import HAN_CLASS
 from auditor.tables import RowState
 
-LANGUAGES = ("zh", "zh-cn", "zh-tw", "chi", "chinese", "zho")
+LANGUAGES = ("zh", "zh-cn", "zh-tw", "zh-hans", "zh-hant", "chi", "zho", "chinese")
 CHINESE_AGENCIES = frozenset({"istic", "cnki"})
 _HAN_REGEX = f"[{HAN_CLASS}]"
 
@@ -47,9 +48,5 @@ def gate(references: pa.Table, known_agencies: Mapping[int, str] | None = None) 
     """Boolean column: the waterfall runs for this row (signal, usable, not a PMID/arXiv row)."""
     signal = chinese_signal(references, known_agencies)
     invalid = pc.fill_null(pc.equal(references["row_state"], RowState.INVALID.value), False)
-    has_doi = pc.fill_null(
-        pc.or_(pc.is_valid(references["doi"]), pc.equal(references["id_type"], "doi")), False
-    )
     other_id = pc.fill_null(pc.is_in(references["id_type"], pa.array(["pmid", "arxiv"])), False)
-    other_only = pc.and_(other_id, pc.invert(has_doi))
-    return pc.and_(signal, pc.invert(pc.or_(invalid, other_only)))
+    return pc.and_(signal, pc.invert(pc.or_(invalid, other_id)))

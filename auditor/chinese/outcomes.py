@@ -154,6 +154,11 @@ class RowOutcome:
             self.unchecked, self.message = reason, message
 
     @property
+    def leg_closed(self) -> bool:
+        """Stopped because the user closed the leg: NOT COVERED (`leg_closed`), not UNCHECKED."""
+        return self.outcome is None and self.unchecked == "leg_closed"
+
+    @property
     def open(self) -> bool:
         """Neither decided nor given up."""
         return self.outcome is None and self.unchecked is None
@@ -183,7 +188,16 @@ OUTCOMES = pa.schema(
 
 def outcome_row(row: RowOutcome, key: str | None) -> dict[str, Any]:
     """The `OUTCOMES` row of `row`."""
-    if row.outcome is None:
+    if row.leg_closed:
+        status, code, qb, contribution, priority = (
+            Status.SKIPPED.value,
+            "leg_closed",
+            None,
+            "excluded",
+            None,
+        )
+        verdict = Verdict.NOT_COVERED.value
+    elif row.outcome is None:
         status, code, qb, contribution, priority = (
             Status.UNCHECKED.value,
             row.unchecked or "unchecked",

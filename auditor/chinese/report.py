@@ -39,6 +39,9 @@ def apply_outcomes(verdicts: pa.Table, pairs: list[Pair]) -> pa.Table:
             continue
         ref, out = hit
         changed = True
+        if out.leg_closed:
+            row["verdict"], row["reason"] = Verdict.NOT_COVERED.value, out.unchecked
+            continue
         if out.outcome is None:
             row["verdict"], row["reason"] = RowState.UNCHECKED.value, out.unchecked
             continue

@@ -81,7 +81,8 @@ class Run:
         """Triage the prefixes not yet known, in ⌈n / batch⌉ doiRA requests."""
         todo = {triage.prefix_of(d) for d in dois} - set(self.agency)
         if todo:
-            found = await triage.triage(self.lookups, self.s.doi_url, todo, self.s.doira_batch_size)
+            size = self.s.doira_batch_size if self.s.batching else 1
+            found = await triage.triage(self.lookups, self.s.doi_url, todo, size)
             self.agency.update(found)
 
     def agency_of(self, doi: str) -> str | None | RegisterError:

@@ -23,7 +23,8 @@ from tests.chinese.helpers import refs, verdicts_for
         ({"title": "ひらがなのタイトル"}, False),  # kana only, no Han ideograph
         ({"title": "宫颈癌", "row_state": "INVALID"}, False),
         ({"title": "宫颈癌", "id_type": "pmid", "identifier": "1"}, False),
-        ({"title": "宫颈癌", "id_type": "pmid", "identifier": "1", "doi": "10.5555/x"}, True),
+        ({"title": "宫颈癌", "id_type": "pmid", "identifier": "1", "doi": "10.5555/x"}, False),
+        ({"title": "宫颈癌", "id_type": "arxiv", "identifier": "2101.00001"}, False),
     ],
 )
 def test_gate(row, admitted):

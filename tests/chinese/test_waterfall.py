@@ -357,3 +357,23 @@ async def test_journal_map_extends_the_bridge(registers, corpus, tmp_path):
     r = one(await run(registers, _cited(container_title="中国实验杂志"), journal_map=str(path)))
     assert r["outcome"]["reason_code"] == "JOURNAL_NOT_INDEXED"
     assert registers.counts["esearch"] == 1
+
+
+async def test_closed_legs_make_no_request_and_say_not_covered(registers, corpus):
+    corpus.esearch[COVER] = ["1"]
+    corpus.agencies["10.5555"] = "ISTIC"
+    references = refs(_cited(), {"title": TITLE, "doi": D})
+    settings = registers.settings(pmid_leg=False, doi_leg=False)
+    result = await waterfall(settings, references, verdicts_for(references))
+    assert sum(registers.counts.values()) == 0
+    assert result.outcomes["reason_code"].to_pylist() == ["leg_closed", "leg_closed"]
+    assert result.verdicts["verdict"].to_pylist() == ["NOT COVERED", "NOT COVERED"]
+    assert result.verdicts["reason"].to_pylist() == ["leg_closed", "leg_closed"]
+
+
+async def test_batching_off_asks_one_prefix_per_request(registers, corpus):
+    for p in ("10.5555", "10.5556"):
+        corpus.agencies[p] = "CNKI"
+    references = refs({"title": TITLE, "doi": "10.5555/a"}, {"title": TITLE, "doi": "10.5556/a"})
+    await waterfall(registers.settings(batching=False), references, verdicts_for(references))
+    assert registers.counts["doira"] == 2
