@@ -104,7 +104,8 @@ def audit(
     ] = False,
 ) -> None:
     """Audit bibliographies against the registers and write verdicts, checklist and reports."""
-    from auditor import pipeline, policy
+    from auditor import policy
+    from auditor.pipeline import run_audit
     from auditor.report import write_reports
     from auditor.report.annotations import github_annotations
     from auditor.report.console import print_summary, summary_dict
@@ -136,7 +137,7 @@ def audit(
         fmt = input_format.value if input_format else None
         with _progress(err, quiet or json_) as report_progress:
             result = asyncio.run(
-                pipeline.run_audit(
+                run_audit(
                     paths, settings, input_format=fmt, csv_map=csv_map, progress=report_progress
                 )
             )
