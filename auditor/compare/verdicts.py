@@ -54,6 +54,8 @@ def _record_index(references: pa.Table, records: pa.Table) -> np.ndarray:
     first = ~rec_keys.duplicated()
     positions = np.flatnonzero(first)
     where = pd.Index(rec_keys[first]).get_indexer(ref_keys)
+    if positions.size == 0:
+        return np.full(len(ref_keys), -1, dtype=np.int64)
     out = np.where(where >= 0, positions[np.maximum(where, 0)], -1)
     out[ref_keys.isna()] = -1
     return out
@@ -79,7 +81,7 @@ def _masked_bool(values: np.ndarray, valid: np.ndarray) -> pa.Array:
 def _status_outcomes(status: pa.Array, has_record: np.ndarray) -> np.ndarray:
     """Outcome codes from record status alone; `found` rows get -1 (decided by the fields)."""
     status_s = pd.Series(status.to_pandas(), dtype=object)
-    codes = status_s.map(_STATUS_OUTCOME).fillna(_UNCHECKED).to_numpy(dtype=np.int64)
+    codes = status_s.map(_STATUS_OUTCOME).fillna(_UNCHECKED).to_numpy(dtype=np.int64, copy=True)
     codes[(status_s == RecordStatus.FOUND.value).to_numpy()] = -1
     codes[~has_record] = _UNCHECKED
     return codes
@@ -185,8 +187,9 @@ def compare(references: pa.Table, records: pa.Table) -> pa.Table:
     cols, found_codes, found_reasons = _field_columns(references, records, idx, found_mask)
     found = np.flatnonzero(found_mask)
     codes[found] = found_codes
-    reason_found = pc.take(found_reasons, pa.array(np.cumsum(found_mask) - 1))
-    reason = pc.if_else(pa.array(found_mask), reason_found, reason)
+    if found.size:
+        slot = pa.array(np.maximum(np.cumsum(found_mask) - 1, 0), mask=~found_mask)
+        reason = pc.if_else(pa.array(found_mask), pc.take(found_reasons, slot), reason)
     verdict = pc.take(_OUTCOMES, pa.array(np.maximum(codes, 0)))
     verdict = pc.if_else(pa.array(pre), _as_array(references["row_state"]), verdict)
     # The record relied on (register, tier, as-of) is reported whenever one was consulted.
