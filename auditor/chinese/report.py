@@ -28,8 +28,13 @@ def keeps_verdict(out: RowOutcome, current: str | None) -> bool:
     return out.outcome is Outcome.DOI_RA_OUT_OF_SCOPE and current != Verdict.NOT_COVERED.value
 
 
-def apply_outcomes(verdicts: pa.Table, pairs: list[Pair]) -> pa.Table:
-    """VERDICTS with each gated row set to its outcome's verdict and reason; others untouched."""
+def apply_outcomes(
+    verdicts: pa.Table, pairs: list[Pair], retrieved_at: str | None = None
+) -> pa.Table:
+    """VERDICTS with each gated row set to its outcome's verdict and reason; others untouched.
+
+    `retrieved_at` (ISO 8601 UTC) is the as-of time of the live answers the outcomes rest on.
+    """
     by_row = {out.row_id: (ref, out) for ref, out in pairs}
     rows = verdicts.to_pylist()
     changed = False
@@ -48,6 +53,7 @@ def apply_outcomes(verdicts: pa.Table, pairs: list[Pair]) -> pa.Table:
         row["verdict"], row["reason"] = verdict_for(out.outcome), out.outcome.value
         row["register"] = "doi" if out.outcome in _DOI_PATH else "pubmed"
         row["tier"] = tables.Tier.LIVE.value
+        row["retrieved_at"] = retrieved_at
         if out.outcome in _DOI_PATH and out.doi:
             row["id_type"], row["identifier"] = "doi", out.doi
         if out.register_title is not None:

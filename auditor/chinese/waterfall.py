@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 import pyarrow as pa
@@ -87,6 +88,7 @@ async def run_waterfall(
     table = pa.Table.from_pylist(
         [outcome_row(out, ref.get("key")) for ref, out in outcomes], schema=OUTCOMES
     )
-    new_verdicts = apply_outcomes(verdicts, outcomes)
+    as_of = datetime.now(UTC).isoformat(timespec="seconds")
+    new_verdicts = apply_outcomes(verdicts, outcomes, as_of)
     items = build_items(outcomes, new_verdicts)
     return WaterfallResult(new_verdicts, items, table, tuple(lookups.log))
