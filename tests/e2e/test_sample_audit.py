@@ -1,0 +1,110 @@
+"""The README's first command: the bundled sample audits offline with real verdicts for its rows."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from auditor.cli import app
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_bibs"
+
+
+@pytest.fixture
+def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """No AUDITOR_* or leg variables from the developer's shell; a private cache; cwd in tmp."""
+    for name in list(os.environ):
+        if name.startswith("AUDITOR_") or name.endswith("_LEG"):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("AUDITOR_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _audit(args: list[str]) -> tuple[int, str]:
+    result = CliRunner().invoke(app, ["audit", *args])
+    return result.exit_code, result.output
+
+
+def test_thesis_sample_offline_gives_the_expected_verdicts(clean_env: Path) -> None:
+    bib = clean_env / "thesis.bib"
+    shutil.copytree(SAMPLES, clean_env, dirs_exist_ok=True)
+    code, output = _audit([str(bib), "--offline", "--out", "out", "--quiet"])
+    assert code == 0, output
+    verdicts = pd.read_parquet(clean_env / "out" / "verdicts.parquet")
+    got = dict(zip(verdicts["key"], verdicts["verdict"], strict=True))
+    assert got == {
+        "lecun2015deep": "RESOLVES-AND-MATCHES",
+        "sadasivan2012": "RESOLVES-AND-MATCHES",
+        "tosatto2014": "RESOLVES-BUT-DIFFERS",  # year 2014 claimed, 2015 registered
+        "heeren2006tpi": "RESOLVES-BUT-DIFFERS",  # none of the claimed authors wrote it
+        "vaswani2017attention": "RESOLVES-AND-MATCHES",
+        "gould2006hotjupiters": "RESOLVES-AND-MATCHES",
+        "dron2023apob": "RESOLVES-AND-MATCHES",
+        "zhang2021quantum": "DOES-NOT-RESOLVE",  # fabricated DOI, condemned by the DOI system
+        "willighagen2023shieldbugs": "NOT COVERED",  # DataCite dataset
+        "chu2010targeted": verdicts.set_index("key").loc["chu2010targeted", "verdict"],
+        "who2020guidance": "RESOLVES-BUT-DIFFERS",
+        "broken2019": "INVALID",
+        "knuth1984texbook": "NOT COVERED",
+    }
+    # The ISTIC DOI cannot be content-negotiated offline: a failure to look, never absence.
+    assert got["chu2010targeted"] in {"UNCHECKED", "NOT COVERED"}
+    rows = verdicts.set_index("key")
+    assert rows.loc["tosatto2014", "year_match"] == False  # noqa: E712
+    assert rows.loc["tosatto2014", "title_match"] == True  # noqa: E712
+    assert rows.loc["heeren2006tpi", "authors_match"] == False  # noqa: E712
+    assert rows.loc["broken2019", "reason"] == "parse_error"
+    assert list(verdicts["row_id"]) == list(range(len(verdicts)))
+    # Same DOI under two keys is one duplicate group.
+    assert rows.loc["lecun2015deep", "group_id"] == rows.loc["who2020guidance", "group_id"]
+    report = json.loads((clean_env / "out" / "report.json").read_text(encoding="utf-8"))
+    assert report["criteria_id"] if "criteria_id" in report else report["run"]["criteria_id"]
+
+
+def test_every_sample_row_appears_once_in_input_order(clean_env: Path) -> None:
+    shutil.copytree(SAMPLES, clean_env, dirs_exist_ok=True)
+    inputs = [str(clean_env / n) for n in ("thesis.bib", "screening.ris", "submissions.csv")]
+    code, output = _audit([*inputs, "--offline", "--out", "out", "--quiet"])
+    assert code == 0, output
+    verdicts = pd.read_parquet(clean_env / "out" / "verdicts.parquet")
+    assert list(verdicts["row_id"]) == list(range(len(verdicts)))
+    per_file = verdicts.groupby("source_path", sort=False).size().to_dict()
+    assert per_file == {inputs[0]: 13, inputs[1]: 6, inputs[2]: 7}
+    # Every row with a snapshot record got a verdict; only the Chinese rows may stay unchecked.
+    unchecked = verdicts[verdicts["verdict"] == "UNCHECKED"]
+    assert set(unchecked["key"]) <= {"chu2010targeted", "wu2008beidou"}
+
+
+def test_fail_on_policy_exits_1_and_annotates_the_right_lines(clean_env: Path) -> None:
+    shutil.copytree(SAMPLES, clean_env, dirs_exist_ok=True)
+    bib = clean_env / "thesis.bib"
+    code, output = _audit(
+        [
+            str(bib),
+            "--offline",
+            "--out",
+            "out",
+            "--quiet",
+            "--format",
+            "github",
+            "--fail-on",
+            "DOES-NOT-RESOLVE,RESOLVES-BUT-DIFFERS",
+        ]
+    )
+    assert code == 1, output
+    lines = bib.read_text(encoding="utf-8").splitlines()
+    start = {
+        line.split("{", 1)[1].rstrip(","): n + 1
+        for n, line in enumerate(lines)
+        if line.startswith("@") and not line.startswith("@string")
+    }
+    errors = [line for line in output.splitlines() if line.startswith("::error")]
+    for key in ("tosatto2014", "heeren2006tpi", "zhang2021quantum", "who2020guidance"):
+        assert any(f"line={start[key]}," in e or f"line={start[key]}:" in e for e in errors), key
