@@ -56,7 +56,7 @@ def overlap(
         str | None, typer.Option(help="Folder of saved article HTML named <citation key>.html.")
     ] = None,
     claim: Annotated[
-        str | None, typer.Option(help="Claim label for --bib [default: the file name].")
+        str | None, typer.Option(help="Claim label for --bib (default: the file name).")
     ] = None,
     compact: Annotated[
         bool, typer.Option("--compact", help="Print compact JSON (the wire form).")
