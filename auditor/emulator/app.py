@@ -1,0 +1,233 @@
+"""The aiohttp app: routes each request to its service, then applies limits, latency and faults.
+
+One path prefix per service: `/crossref`, `/eutils`, `/arxiv`, `/doi`, `/csl`, `/handle`.
+Order per request: count it, check the service's rate limit at arrival, wait the latency, then
+answer (503 if the service is down, 429 if over the limit, else the fault plan's answer).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import socket
+import struct
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from urllib.parse import unquote
+
+from aiohttp import web
+
+from auditor.emulator import arxiv, crossref, doi, eutils, faults, handle
+from auditor.emulator.config import EmulatorConfig
+from auditor.emulator.corpus import Corpus
+from auditor.emulator.ratelimit import RateLimiter, retry_after_header
+from auditor.emulator.reply import Reply, text_reply
+
+#: Endpoint names, the keys of `counts`.
+ENDPOINTS: tuple[str, ...] = (
+    "crossref_work",
+    "crossref_filter",
+    "esummary",
+    "esearch",
+    "arxiv_query",
+    "doira",
+    "doi_csl",
+    "csl",
+    "handle",
+)
+
+#: Which service (rate-limit and fault scope) each endpoint belongs to.
+SERVICE_OF: dict[str, str] = {
+    "crossref_work": "crossref",
+    "crossref_filter": "crossref",
+    "esummary": "eutils",
+    "esearch": "eutils",
+    "arxiv_query": "arxiv",
+    "doira": "doi",
+    "doi_csl": "doi",
+    "landing": "doi",
+    "csl": "csl",
+    "handle": "handle",
+    "unknown": "unknown",
+}
+
+#: Request bodies (esummary POST forms) larger than this are refused.
+MAX_FORM_BYTES = 1 << 20
+
+
+@dataclass(frozen=True)
+class LoggedRequest:
+    """One request as the emulator saw it (for tests that check parameters and headers)."""
+
+    endpoint: str
+    method: str
+    url: str
+    params: dict[str, str]
+    headers: dict[str, str]
+
+
+@dataclass
+class Routed:
+    """A request resolved to its endpoint: the identifiers it names and how to answer it."""
+
+    endpoint: str
+    identifiers: list[str]
+    answer: Callable[[set[str]], Reply]
+
+
+@dataclass
+class Registers:
+    """The emulator's state: corpus, config, request counts and the request handler."""
+
+    corpus: Corpus
+    config: EmulatorConfig
+    port: int = 0
+    counts: Counter[str] = field(default_factory=Counter)
+    count_429: int = 0
+    fault_counts: Counter[str] = field(default_factory=Counter)
+    log: list[LoggedRequest] = field(default_factory=list)
+    limiter: RateLimiter = field(default_factory=RateLimiter)
+    clock: Callable[[], float] = time.monotonic
+
+    def __post_init__(self) -> None:
+        self._rng = random.Random(self.config.seed)
+        self._seed = self.config.seed
+        self.reset_counts()
+
+    def reset_counts(self) -> None:
+        """Zero every count and the log, and forget rate-limit windows."""
+        self.counts = Counter(dict.fromkeys(ENDPOINTS, 0))
+        self.count_429 = 0
+        self.fault_counts = Counter()
+        self.log = []
+        self.limiter.reset()
+
+    def origin(self) -> str:
+        """`http://127.0.0.1:PORT`."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def route(self, path: str, params: Mapping[str, str], accept: str) -> Routed:
+        """Map a decoded path (and query/form) to its endpoint and answer."""
+        c = self.corpus
+        if path.startswith("/crossref/works/"):
+            d = path.removeprefix("/crossref/works/")
+            return Routed("crossref_work", [d], lambda w: crossref.work(c, d, w))
+        if path in ("/crossref/works", "/crossref/works/"):
+            parsed = crossref.filter_dois(params)
+            ids = parsed if isinstance(parsed, list) else []
+            return Routed("crossref_filter", ids, lambda w: crossref.works(c, params, w))
+        if path == "/eutils/esummary.fcgi":
+            ids = eutils.esummary_ids(params)
+            return Routed("esummary", ids, lambda w: eutils.esummary(c, params, w))
+        if path == "/eutils/esearch.fcgi":
+            term = params.get("term", "")
+            return Routed("esearch", [term], lambda w: eutils.esearch(c, params, w))
+        if path in ("/arxiv/api/query", "/arxiv/query"):
+            ids = arxiv.id_list(params)
+            bases = [s[0] for s in map(arxiv.split_id, ids) if s is not None]
+            return Routed("arxiv_query", ids + bases, lambda w: arxiv.query(c, params, w))
+        for prefix in ("/doi/doiRA/", "/doi/ra/"):
+            if path.startswith(prefix):
+                asked = [n.strip() for n in path.removeprefix(prefix).split(",") if n.strip()]
+                return Routed("doira", asked, lambda w, a=asked: doi.doira(c, a, w))
+        if path.startswith("/doi/"):
+            d = path.removeprefix("/doi/")
+            return Routed("doi_csl", [d], lambda w: doi.resolve(c, d, accept, self.origin()))
+        if path.startswith("/csl/"):
+            d = path.removeprefix("/csl/")
+            return Routed("csl", [d], lambda w: doi.csl(c, d, w))
+        if path.startswith("/landing/"):
+            d = path.removeprefix("/landing/")
+            return Routed("landing", [d], lambda w: doi.landing(d))
+        if path.startswith("/handle/api/handles/"):
+            d = path.removeprefix("/handle/api/handles/")
+            return Routed("handle", [d], lambda w: handle.handle(c, d, w))
+        return Routed("unknown", [], lambda w: text_reply("Not Found", 404))
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        """Answer one request (see the module docstring for the order of events)."""
+        arrived = self.clock()
+        config = self.config
+        if config.seed != self._seed:
+            self._rng, self._seed = random.Random(config.seed), config.seed
+        params: dict[str, str] = dict(request.query)
+        if request.method == "POST":
+            if (request.content_length or 0) > MAX_FORM_BYTES:
+                return web.Response(status=413, text="Request Entity Too Large")
+            form = await request.post()
+            params.update({k: str(v) for k, v in form.items()})
+        path = unquote(request.rel_url.raw_path)
+        routed = self.route(path, params, request.headers.get("Accept", ""))
+        service = SERVICE_OF[routed.endpoint]
+        self.counts[routed.endpoint] += 1
+        self.log.append(
+            LoggedRequest(
+                routed.endpoint, request.method, str(request.rel_url), params, dict(request.headers)
+            )
+        )
+        wait = self.limiter.check(service, config.rate_limits, arrived, config.rate_tolerance)
+        fault = faults.FaultPlan()
+        if wait is None and service not in config.down:
+            fault = faults.plan(config, service, routed.identifiers, self._rng)
+        if config.latency > 0:
+            await asyncio.sleep(config.latency)
+        if service in config.down:
+            reply = text_reply("Service Unavailable", 503)
+        elif wait is not None:
+            self.count_429 += 1
+            retry_after = (
+                str(config.retry_after)
+                if config.retry_after is not None
+                else retry_after_header(wait)
+            )
+            reply = text_reply("Too Many Requests", 429, **{"Retry-After": retry_after})
+        else:
+            reply = await self._faulted(routed, fault, request)
+            if reply is None:
+                return await self._reset(request)
+        if service == "crossref":
+            reply.headers.update(crossref.rate_headers(config.rate_limits.get("crossref")))
+        return _response(reply)
+
+    async def _faulted(
+        self, routed: Routed, fault: faults.FaultPlan, request: web.Request
+    ) -> Reply | None:
+        """The answer under the fault plan; None means "reset the connection"."""
+        if fault.kind is not None:
+            self.fault_counts[fault.kind] += 1
+        if fault.wrong_echo:
+            self.fault_counts["wrong_echo"] += 1
+        if fault.kind in faults.REPLACING:
+            return faults.replacement(fault.kind, request.rel_url.raw_path_qs, self.port)
+        if fault.kind == "reset":
+            return None
+        if fault.kind == "timeout":
+            await asyncio.sleep(self.config.hang_seconds)
+        reply = routed.answer(fault.wrong_echo)
+        return faults.corrupt(fault.kind, reply) if fault.kind else reply
+
+    async def _reset(self, request: web.Request) -> web.StreamResponse:
+        """Cut the connection with a TCP RST before any byte of the answer."""
+        transport = request.transport
+        if transport is not None:
+            sock = transport.get_extra_info("socket")
+            if sock is not None:
+                # SO_LINGER 0 makes close() send RST instead of FIN: a hard reset.
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            transport.abort()
+        raise asyncio.CancelledError
+
+
+def _response(reply: Reply) -> web.Response:
+    headers = {"Content-Type": reply.content_type, **reply.headers}
+    return web.Response(status=reply.status, body=reply.body, headers=headers)
+
+
+def build_app(registers: Registers) -> web.Application:
+    """An aiohttp app answering every GET/POST path through `registers.handle`."""
+    app = web.Application(client_max_size=MAX_FORM_BYTES)
+    app.router.add_route("GET", "/{tail:.*}", registers.handle)
+    app.router.add_route("POST", "/{tail:.*}", registers.handle)
+    return app

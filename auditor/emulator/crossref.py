@@ -1,0 +1,100 @@
+"""Crossref REST: `/works/{doi}` and `/works?filter=doi:A,doi:B&rows=n`, in the real JSON shapes.
+
+Unknown DOI on `/works/{doi}` → HTTP 404 plain text `Resource not found.`; a DOI absent from a
+filter query is simply missing from `items`.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from auditor.emulator.corpus import Corpus
+from auditor.emulator.reply import Reply, json_reply, mangle, text_reply
+
+#: Crossref caps `rows` at 1000.
+MAX_ROWS = 1000
+
+
+def _validation_failure(kind: str, value: str, message: str) -> Reply:
+    body = {
+        "status": "failed",
+        "message-type": "validation-failure",
+        "message": [{"type": kind, "value": value, "message": message}],
+    }
+    return json_reply(body, status=400, escape_slashes=True)
+
+
+def _item(corpus: Corpus, doi: str, wrong_echo: set[str]) -> dict[str, Any]:
+    message = corpus.crossref[doi.lower()]
+    if doi.lower() in wrong_echo:
+        message = copy.deepcopy(message)
+        message["DOI"] = mangle(str(message.get("DOI", doi)))
+    return message
+
+
+def work(corpus: Corpus, doi: str, wrong_echo: set[str]) -> Reply:
+    """`GET /works/{doi}`."""
+    if doi.lower() not in corpus.crossref:
+        return text_reply("Resource not found.", 404)
+    body = {
+        "status": "ok",
+        "message-type": "work",
+        "message-version": "1.0.0",
+        "message": _item(corpus, doi, wrong_echo),
+    }
+    return json_reply(body, escape_slashes=True)
+
+
+def filter_dois(query: Mapping[str, str]) -> list[str] | Reply:
+    """The DOIs of a `filter=doi:A,doi:B` query, or the 400 Crossref gives for another filter."""
+    raw = query.get("filter", "")
+    dois: list[str] = []
+    for part in raw.split(","):
+        name, sep, value = part.partition(":")
+        if not sep or name != "doi" or not value:
+            return _validation_failure(
+                "filter-not-available", part, f"Filter {name} specified but there is no such filter"
+            )
+        dois.append(value)
+    return dois
+
+
+def works(corpus: Corpus, query: Mapping[str, str], wrong_echo: set[str]) -> Reply:
+    """`GET /works?filter=doi:…&rows=n`: a `work-list`; absent DOIs are just missing."""
+    parsed = filter_dois(query)
+    if isinstance(parsed, Reply):
+        return parsed
+    rows_text = query.get("rows", "20")
+    if not rows_text.isdigit() or int(rows_text) > MAX_ROWS:
+        return _validation_failure(
+            "integer-not-valid",
+            rows_text,
+            f"Integer specified as {rows_text} but must be a positive integer less than or "
+            f"equal to {MAX_ROWS}. ",
+        )
+    found: list[str] = []
+    for doi in parsed:
+        if doi.lower() in corpus.crossref and doi.lower() not in {f.lower() for f in found}:
+            found.append(doi)
+    items = [_item(corpus, doi, wrong_echo) for doi in found[: int(rows_text)]]
+    body = {
+        "status": "ok",
+        "message-type": "work-list",
+        "message-version": "1.0.0",
+        "message": {
+            "facets": {},
+            "total-results": len(found),
+            "items": items,
+            "items-per-page": int(rows_text),
+            "query": {"start-index": 0, "search-terms": None},
+        },
+    }
+    return json_reply(body, escape_slashes=True)
+
+
+def rate_headers(limit: tuple[int, float] | None) -> dict[str, str]:
+    """`X-Rate-Limit-Limit`/`-Interval` as Crossref sends them: the enforced limit, else 50/1s."""
+    count, per = limit if limit is not None else (50, 1.0)
+    return {"X-Rate-Limit-Limit": str(count), "X-Rate-Limit-Interval": f"{per:g}s"}
