@@ -62,10 +62,20 @@ def diff_segments(text: str | None, other: str | None) -> list[tuple[str, bool]]
     if other is None:
         return [(text, False)]
     theirs = {w for w in map(_word, _tokens(other)) if w}
+    tokens = _tokens(text)
+    words = [_word(tok) for tok in tokens]
+    flags: list[bool | None] = [None if w is None else w not in theirs for w in words]
+    # A space or punctuation between two differing words is marked with them, so a changed
+    # phrase reads as one highlight; elsewhere it is never marked.
+    resolved: list[bool] = []
+    for i, flag in enumerate(flags):
+        if flag is None:
+            before = next((f for f in reversed(flags[:i]) if f is not None), False)
+            after = next((f for f in flags[i + 1 :] if f is not None), False)
+            flag = bool(before and after)
+        resolved.append(flag)
     segments: list[tuple[str, bool]] = []
-    for tok in _tokens(text):
-        word = _word(tok)
-        differs = word is not None and word not in theirs
+    for tok, differs in zip(tokens, resolved, strict=True):
         if segments and segments[-1][1] == differs:
             segments[-1] = (segments[-1][0] + tok, differs)
         else:

@@ -1,0 +1,54 @@
+"""`report.json`: criteria id, run metadata, rows in order, stable text, golden file."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pyarrow as pa
+
+from auditor import tables
+from auditor.report import write_reports
+from auditor.report.json import SCHEMA_VERSION, report_text
+from auditor.result import AuditResult
+from tests.report.golden import check_golden
+
+
+def test_contents(result: AuditResult, tmp_path: Path) -> None:
+    write_reports(result, tmp_path)
+    data = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    assert data["schema_version"] == SCHEMA_VERSION
+    assert data["criteria_id"] == tables.CRITERIA_ID
+    assert data["run"]["inputs"][0] == {
+        "path": "thesis.bib",
+        "sha256": "0" * 64,
+        "format": "bibtex",
+        "rows": 6,
+    }
+    assert data["run"]["base_urls"]["crossref"].startswith("http://127.0.0.1")
+    assert [row["row_id"] for row in data["verdicts"]] == list(range(9))
+    assert data["verdicts"][0]["retrieved_at"] == "2026-11-30T12:00:00+00:00"
+    assert data["verdicts"][0]["tier"] == "snapshot"
+    assert [i["priority"] for i in data["checklist"]][0] == "P0"
+    assert data["totals"]["by_verdict"]["DOES-NOT-RESOLVE"] == 2
+    assert len(data["duplicates"]) == 2
+    assert {r["tier"] for r in data["records"]} == {"snapshot", "cache", "live"}
+
+
+def test_nan_becomes_null(result: AuditResult) -> None:
+    scores = result.verdicts["title_score"].to_pylist()
+    scores[0] = math.nan
+    column = result.verdicts.schema.get_field_index("title_score")
+    verdicts = result.verdicts.set_column(
+        column, tables.VERDICTS.field("title_score"), pa.array(scores, pa.float64())
+    )
+    text = report_text(AuditResult(**{**result.__dict__, "verdicts": verdicts}))
+    assert "NaN" not in text
+    assert json.loads(text)["verdicts"][0]["title_score"] is None
+
+
+def test_stable_and_golden(result: AuditResult, update_golden: bool) -> None:
+    text = report_text(result)
+    assert text == report_text(result)
+    check_golden("report.json", text, update_golden)

@@ -1,0 +1,53 @@
+"""The profiles and CI recipes in `pipelines/` load and say what they promise."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from auditor.policy import parse_fail_on
+from auditor.settings import load_settings
+
+ROOT = Path(__file__).resolve().parent.parent
+PIPELINES = ROOT / "pipelines"
+
+
+@pytest.mark.parametrize("name", ["thesis", "editor", "ci", "offline"])
+def test_profile_loads_and_its_fail_on_parses(name: str) -> None:
+    settings = load_settings({}, pipeline=str(PIPELINES / f"{name}.toml"), environ={})
+    parse_fail_on(settings.fail_on)
+
+
+def test_ci_profile_fails_on_the_documented_rule() -> None:
+    settings = load_settings({}, pipeline=str(PIPELINES / "ci.toml"), environ={})
+    assert settings.fail_on == ("DOES-NOT-RESOLVE", "RESOLVES-BUT-DIFFERS", "P0")
+    assert settings.fail_on_unchecked is False
+
+
+def test_offline_profile_is_offline_and_flags_still_win() -> None:
+    path = str(PIPELINES / "offline.toml")
+    assert load_settings({}, pipeline=path, environ={}).offline is True
+    assert load_settings({"offline": False}, pipeline=path, environ={}).offline is False
+
+
+def test_pre_commit_hooks_file_is_the_pipelines_copy_and_valid() -> None:
+    root_copy = (ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
+    assert root_copy == (PIPELINES / "pre-commit-hooks.yaml").read_text(encoding="utf-8")
+    hooks = yaml.safe_load(root_copy)
+    assert {hook["id"] for hook in hooks} == {"auditor", "auditor-offline"}
+    for hook in hooks:
+        assert hook["entry"].startswith("auditor audit ")
+        assert hook["language"] == "python"
+        assert hook["pass_filenames"] is True
+
+
+def test_workflow_caches_the_auditor_cache_dir() -> None:
+    workflow = yaml.safe_load((PIPELINES / "github-workflow.yml").read_text(encoding="utf-8"))
+    steps = workflow["jobs"]["audit"]["steps"]
+    cache = next(s for s in steps if str(s.get("uses", "")).startswith("actions/cache"))
+    assert cache["with"]["path"] == "${{ env.AUDITOR_CACHE_DIR }}"
+    assert "AUDITOR_CACHE_DIR" in workflow["env"]
+    run = next(s["run"] for s in steps if "auditor audit" in s.get("run", ""))
+    assert "--format github" in run and "--junit" in run

@@ -1,0 +1,89 @@
+"""The `--fail-on` policy and its exit codes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pyarrow as pa
+import pytest
+
+from auditor import tables
+from auditor.cli import ExitCode
+from auditor.errors import ConfigError
+from auditor.policy import DEFAULT_FAIL_ON, exit_code, failing_rows, parse_fail_on
+from auditor.tables import CRITERIA_ID
+
+
+def _verdicts(*verdicts: str) -> pa.Table:
+    rows = [
+        {"row_id": i, "source_path": "r.bib", "verdict": v, "criteria_id": CRITERIA_ID}
+        for i, v in enumerate(verdicts)
+    ]
+    return tables.from_rows(rows, tables.VERDICTS)
+
+
+def _checklist(*items: tuple[int, str]) -> pa.Table:
+    rows: list[dict[str, Any]] = [
+        {"row_id": r, "priority": p, "reason_code": "x", "text": "t"} for r, p in items
+    ]
+    return tables.from_rows(rows, tables.CHECKLIST)
+
+
+def test_default_fails_on_does_not_resolve_differs_and_p0() -> None:
+    assert DEFAULT_FAIL_ON == ("DOES-NOT-RESOLVE", "RESOLVES-BUT-DIFFERS", "P0")
+    ok = _verdicts("RESOLVES-AND-MATCHES", "NOT COVERED", "UNCHECKED", "INVALID")
+    assert exit_code(ok, _checklist((1, "P3"), (2, "P2")), [], False) == ExitCode.OK
+    assert exit_code(_verdicts("DOES-NOT-RESOLVE"), _checklist(), [], False) == ExitCode.FINDINGS
+    assert exit_code(_verdicts("RESOLVES-BUT-DIFFERS"), _checklist(), (), False) == 1
+    assert exit_code(_verdicts("NOT COVERED"), _checklist((0, "P0")), [], False) == 1
+
+
+def test_priority_fails_at_or_above() -> None:
+    verdicts = _verdicts("NOT COVERED", "UNCHECKED")
+    assert exit_code(verdicts, _checklist((0, "P3")), ["P2"], False) == ExitCode.OK
+    assert exit_code(verdicts, _checklist((1, "P2")), ["P2"], False) == ExitCode.FINDINGS
+    assert exit_code(verdicts, _checklist((1, "P0")), ["P2"], False) == ExitCode.FINDINGS
+    assert exit_code(verdicts, _checklist((1, "P3")), ["P1", "P3"], False) == ExitCode.FINDINGS
+
+
+def test_only_listed_verdicts_fail() -> None:
+    verdicts = _verdicts("RESOLVES-BUT-DIFFERS", "INVALID")
+    assert exit_code(verdicts, _checklist(), ["DOES-NOT-RESOLVE"], False) == ExitCode.OK
+    assert exit_code(verdicts, _checklist(), ["invalid"], False) == ExitCode.FINDINGS
+
+
+def test_none_never_fails() -> None:
+    verdicts = _verdicts("DOES-NOT-RESOLVE")
+    assert exit_code(verdicts, _checklist((0, "P0")), ["none"], False) == ExitCode.OK
+
+
+def test_unchecked_is_incomplete_not_a_finding() -> None:
+    verdicts = _verdicts("RESOLVES-AND-MATCHES", "UNCHECKED")
+    assert exit_code(verdicts, _checklist(), [], False) == ExitCode.OK
+    assert exit_code(verdicts, _checklist(), [], True) == ExitCode.INCOMPLETE
+    assert exit_code(verdicts, _checklist(), ["UNCHECKED"], False) == ExitCode.INCOMPLETE
+    complete = _verdicts("RESOLVES-AND-MATCHES")
+    assert exit_code(complete, _checklist(), [], True) == ExitCode.OK
+
+
+def test_findings_win_over_incomplete() -> None:
+    verdicts = _verdicts("UNCHECKED", "DOES-NOT-RESOLVE")
+    assert exit_code(verdicts, _checklist(), [], True) == ExitCode.FINDINGS
+
+
+@pytest.mark.parametrize("spelling", ["NOT COVERED", "not-covered", "Not_Covered", " NOT COVERED "])
+def test_verdict_spellings_are_forgiven(spelling: str) -> None:
+    assert parse_fail_on([spelling]).verdicts == frozenset({"NOT COVERED"})
+
+
+def test_unknown_token_is_a_config_error_naming_it() -> None:
+    with pytest.raises(ConfigError, match="'P9'"):
+        parse_fail_on(["P9"])
+    with pytest.raises(ConfigError, match="MAYBE"):
+        exit_code(_verdicts(), _checklist(), ["MAYBE"], False)
+
+
+def test_failing_rows_in_input_order_without_repeats() -> None:
+    verdicts = _verdicts("DOES-NOT-RESOLVE", "NOT COVERED", "RESOLVES-BUT-DIFFERS")
+    checklist = _checklist((2, "P1"), (1, "P0"), (0, "P1"))
+    assert failing_rows(verdicts, checklist, parse_fail_on([])) == [0, 1, 2]
