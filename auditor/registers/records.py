@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from auditor.errors import Reason, RegisterError
+from auditor.errors import MalformedBody, Reason, RegisterError
 from auditor.registers.interface import RecordRow
 from auditor.tables import RecordStatus
 
@@ -15,6 +15,8 @@ from auditor.tables import RecordStatus
 #: its remaining ids become `unreachable` without more requests, so a dead service costs seconds,
 #: not a split-tree of retries.
 BREAKER_LIMIT = 6
+#: Extra tries for a single id whose answer could not be parsed (batches are split instead).
+BODY_RETRIES = 2
 
 
 def now_iso() -> str:
@@ -82,6 +84,23 @@ class Breaker:
         self.reason = reason
 
 
+async def _fetch_once(
+    ids: list[str], fetch_batch: Callable[[list[str]], Awaitable[dict[str, RecordRow]]]
+) -> dict[str, RecordRow]:
+    """`fetch_batch(ids)`; a single id whose body was unreadable is asked again.
+
+    The transport retries what it can see (status, resets, timeouts); a truncated or garbled
+    body with a matching `Content-Length` is only seen by the parser, and may be transient too.
+    """
+    for attempt in range(BODY_RETRIES + 1):
+        try:
+            return await fetch_batch(ids)
+        except MalformedBody:
+            if len(ids) > 1 or attempt == BODY_RETRIES:
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
 async def split_fetch(
     ids: list[str],
     fetch_batch: Callable[[list[str]], Awaitable[dict[str, RecordRow]]],
@@ -97,7 +116,7 @@ async def split_fetch(
         reason = breaker.reason or Reason.CONNECTION_ERROR
         return {i: on_fail(i, reason) for i in ids}
     try:
-        result = await fetch_batch(ids)
+        result = await _fetch_once(ids, fetch_batch)
     except RegisterError as exc:
         if exc.reason is not Reason.OFFLINE:
             breaker.failure(exc.reason)
