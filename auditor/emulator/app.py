@@ -93,7 +93,7 @@ class Registers:
 
     def __post_init__(self) -> None:
         self._rng = random.Random(self.config.seed)
-        self._seed = self.config.seed
+        self._rng_key = (id(self.config), self.config.seed)
         self.reset_counts()
 
     def reset_counts(self) -> None:
@@ -150,8 +150,9 @@ class Registers:
         """Answer one request (see the module docstring for the order of events)."""
         arrived = self.clock()
         config = self.config
-        if config.seed != self._seed:
-            self._rng, self._seed = random.Random(config.seed), config.seed
+        if (id(config), config.seed) != self._rng_key:
+            # A new config (or seed) restarts the fault sequence: same seed, same faults.
+            self._rng, self._rng_key = random.Random(config.seed), (id(config), config.seed)
         params: dict[str, str] = dict(request.query)
         if request.method == "POST":
             if (request.content_length or 0) > MAX_FORM_BYTES:
