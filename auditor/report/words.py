@@ -40,6 +40,20 @@ _REASONS: dict[str, str] = {
     "title_empty": "a title is empty",
     "authors_differ": "the authors differ",
     "year_differs": "the year differs",
+    # Chinese waterfall outcomes (spec/chinese-literature-cases.md)
+    "DOI_TITLE_VERIFIED": "the DOI's registered title matches",
+    "PUBMED_COORDINATE_VERIFIED": "found in PubMed by journal, volume and page",
+    "DOI_REFUTED": "the DOI system and Handle both report no such DOI",
+    "DOI_TITLE_MISMATCH": "the DOI's registered Chinese title differs",
+    "PUBMED_INDEXED_BUT_COORDINATE_MISS": "indexed journal, no PubMed article at these coordinates",
+    "PUBMED_COORDINATE_AMBIGUOUS": "several PubMed articles at these coordinates",
+    "DOI_EXISTS_TITLE_UNVERIFIABLE": "the DOI exists; its title could not be compared",
+    "DOI_RA_UNRESOLVED": "the DOI's registration agency is unknown",
+    "PUBMED_COORDINATE_CANDIDATE_UNVERIFIED": "a PubMed candidate could not be confirmed",
+    "INSUFFICIENT_PUBMED_COORDINATES": "too few journal coordinates to search PubMed",
+    "JOURNAL_NOT_INDEXED": "the journal is not indexed in PubMed",
+    "NO_ISSN_MAPPING": "the journal is not in the journal bridge",
+    "DOI_RA_OUT_OF_SCOPE": "the DOI's agency is checked by another leg",
 }
 
 

@@ -1,0 +1,250 @@
+"""`report.html` in headless Chromium, driven over the DevTools protocol (aiohttp websocket).
+
+Checks what a reader sees: the summary counts equal the Parquet counts, filtering by verdict
+(through the URL hash, as a bookmark would) shows exactly the right rows, the hostile title is
+text and never runs, and the page makes no request beyond its own file (every network request
+is recorded, and the CSP refuses a scripted fetch). Saves a screenshot to
+`tests/artifacts/report.png` for people to look at.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import itertools
+import json
+import shutil
+import subprocess
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+import pytest
+
+from auditor.report import write_reports
+from auditor.result import AuditResult
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (CI installs it)"),
+]
+
+_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--hide-scrollbars",
+    "--remote-debugging-port=0",
+    "--window-size=1280,900",
+]
+
+
+class DevTools:
+    """A minimal DevTools-protocol client: commands by id, events kept in a list."""
+
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+        self._ws = ws
+        self._ids = itertools.count(1)
+        self._pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self.events: list[dict[str, Any]] = []
+        self._reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        async for msg in self._ws:
+            data = json.loads(msg.data)
+            if "id" in data and data["id"] in self._pending:
+                self._pending.pop(data["id"]).set_result(data)
+            else:
+                self.events.append(data)
+
+    async def send(self, method: str, **params: Any) -> dict[str, Any]:
+        """Run one command; raise on a protocol error."""
+        ident = next(self._ids)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._pending[ident] = future
+        await self._ws.send_json({"id": ident, "method": method, "params": params})
+        reply = await asyncio.wait_for(future, 30)
+        if "error" in reply:
+            raise RuntimeError(f"{method}: {reply['error']}")
+        return reply.get("result", {})
+
+    async def evaluate(self, expression: str) -> Any:
+        """The value of a JavaScript expression in the page (promises awaited)."""
+        result = await self.send(
+            "Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True
+        )
+        return result["result"].get("value")
+
+    async def open(self, url: str) -> None:
+        """Navigate and wait for the load event."""
+        self.events.clear()
+        await self.send("Page.navigate", url=url)
+        for _ in range(600):
+            if any(e.get("method") == "Page.loadEventFired" for e in self.events):
+                return
+            await asyncio.sleep(0.05)  # waiting on the browser, not testing time
+        raise TimeoutError(f"{url} did not load")
+
+    def close(self) -> None:
+        self._reader.cancel()
+
+
+@pytest.fixture
+async def browser(tmp_path: Path) -> AsyncIterator[DevTools]:
+    """A fresh headless Chromium with its own profile, and a DevTools session on one page."""
+    assert CHROMIUM is not None
+    profile = tmp_path / "profile"
+    proc = subprocess.Popen(
+        [CHROMIUM, *_FLAGS, f"--user-data-dir={profile}", "about:blank"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        port_file = profile / "DevToolsActivePort"
+        for _ in range(600):
+            if port_file.exists() and port_file.read_text().strip():
+                break
+            if proc.poll() is not None:
+                pytest.fail(f"chromium exited with {proc.returncode}")
+            await asyncio.sleep(0.05)  # waiting for the browser to start
+        port = int(port_file.read_text().splitlines()[0])
+        async with aiohttp.ClientSession() as session:
+            async with session.get(f"http://127.0.0.1:{port}/json/list") as resp:
+                targets = await resp.json()
+            page = next(t for t in targets if t["type"] == "page")
+            async with session.ws_connect(page["webSocketDebuggerUrl"], max_msg_size=0) as ws:
+                tools = DevTools(ws)
+                await tools.send("Page.enable")
+                await tools.send("Network.enable")
+                await tools.send("Runtime.enable")
+                try:
+                    yield tools
+                finally:
+                    tools.close()
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _requests(tools: DevTools) -> list[str]:
+    return [
+        e["params"]["request"]["url"]
+        for e in tools.events
+        if e.get("method") == "Network.requestWillBeSent"
+    ]
+
+
+async def test_report_in_chromium(browser: DevTools, result: AuditResult, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    write_reports(result, out)
+    url = (out / "report.html").as_uri()
+    verdicts = pq.read_table(out / "verdicts.parquet")
+
+    await browser.open(url)
+    # summary counts equal the Parquet counts
+    shown = await browser.evaluate(
+        "Object.fromEntries([...document.querySelectorAll('#summary-counts .count')]"
+        ".map(e => [e.dataset.verdict, Number(e.querySelector('b').textContent)]))"
+    )
+    expected = {v["values"]: v["counts"] for v in pc.value_counts(verdicts["verdict"]).to_pylist()}
+    assert {k: n for k, n in shown.items() if n} == expected
+    assert await browser.evaluate("document.querySelectorAll('tr.ref').length") == 9
+
+    # the hostile title is text: it did not run, it is shown as written
+    assert (
+        await browser.evaluate("document.title")
+        == "Bibliography audit: thesis.bib, submission2.bib"
+    )
+    assert await browser.evaluate("document.querySelectorAll('img').length") == 0
+    summary = await browser.evaluate("document.querySelector('#row-3 summary').textContent")
+    assert summary.startswith('<script>document.title="pwned"</script>')
+
+    # no request leaves the page: the only request is the file itself, and the CSP refuses more
+    assert _requests(browser) == [url]
+    refused = await browser.evaluate(
+        "fetch('http://127.0.0.1:9/leak').then(() => 'sent', () => 'refused')"
+    )
+    assert refused == "refused"
+    assert all(u == url for u in _requests(browser)), _requests(browser)
+
+    # a screenshot of the whole report for people to look at, one comparison expanded
+    await browser.evaluate("document.querySelector('#row-1 details').open = true")
+    height = await browser.evaluate("document.documentElement.scrollHeight")
+    await browser.send(
+        "Emulation.setDeviceMetricsOverride",
+        width=1280,
+        height=int(height),
+        deviceScaleFactor=1,
+        mobile=False,
+    )
+    shot = await browser.send("Page.captureScreenshot", format="png", captureBeyondViewport=True)
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "report.png").write_bytes(base64.b64decode(shot["data"]))
+
+
+@pytest.mark.parametrize(
+    ("query", "column", "value"),
+    [
+        ("verdict=DOES-NOT-RESOLVE", "verdict", "DOES-NOT-RESOLVE"),
+        ("verdict=NOT%20COVERED", "verdict", "NOT COVERED"),
+        ("register=crossref", "register", "crossref"),
+        ("priority=P1", "priority", "P1"),
+    ],
+)
+async def test_filter_by_hash_shows_the_right_rows(
+    browser: DevTools, result: AuditResult, tmp_path: Path, query: str, column: str, value: str
+) -> None:
+    out = tmp_path / "out"
+    write_reports(result, out)
+    verdicts = pq.read_table(out / "verdicts.parquet").to_pylist()
+    want = [str(r["row_id"]) for r in verdicts if r[column] == value]
+    assert want, "the synthetic run must have rows to show"
+    await browser.open(f"{(out / 'report.html').as_uri()}#{query}")
+    visible = await browser.evaluate(
+        "[...document.querySelectorAll('tr.ref')].filter(r => !r.hidden && r.offsetParent)"
+        ".map(r => r.dataset.row)"
+    )
+    assert visible == want
+    assert await browser.evaluate("document.getElementById('shown').textContent") == (
+        f"showing {len(want)} of 9"
+    )
+
+
+async def test_filter_controls_and_sorting(
+    browser: DevTools, result: AuditResult, tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    write_reports(result, out)
+    await browser.open((out / "report.html").as_uri())
+    visible_js = (
+        "[...document.querySelectorAll('tr.ref')].filter(r => !r.hidden).map(r => r.dataset.key)"
+    )
+    await browser.evaluate(
+        "(() => { const s = document.getElementById('f-verdict');"
+        " s.value = 'RESOLVES-BUT-DIFFERS'; s.dispatchEvent(new Event('change')); })()"
+    )
+    assert await browser.evaluate(visible_js) == ["wrongtitle", "lecun2015b"]
+    assert await browser.evaluate("location.hash") == "#verdict=RESOLVES-BUT-DIFFERS"
+    await browser.evaluate(
+        "(() => { const s = document.getElementById('f-verdict'); s.value = '';"
+        " s.dispatchEvent(new Event('change'));"
+        " document.querySelector('section.file button[data-sort=key]').click(); })()"
+    )
+    keys = await browser.evaluate(
+        "[...document.querySelector('section.file tbody').rows].map(r => r.dataset.key)"
+    )
+    assert keys == sorted(keys)
