@@ -42,6 +42,7 @@ COMMANDS: tuple[str, ...] = (
     "audit",
     "cache",
     "overlap",
+    "emulator",
 )
 
 
