@@ -42,6 +42,8 @@ COMMANDS: tuple[str, ...] = (
     "audit",
     "cache",
     "overlap",
+    "criteria",
+    "check",
     "emulator",
 )
 

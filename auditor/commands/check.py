@@ -1,0 +1,213 @@
+"""`auditor check`: check one reference from the command line and print the field-by-field report.
+
+The reference is built into a one-row `references` table and classified by `auditor.classify`; a
+`RecordSource` turns it into a `records` table; `auditor.compare.compare` decides. Today the only
+source is `--record FILE` (a JSON object of `records` columns); `check_reference` takes any
+`RecordSource`, so live resolvers can be plugged in without touching the comparison.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+import pyarrow as pa
+import typer
+
+from auditor import tables
+from auditor.classify import classify
+from auditor.compare import compare
+from auditor.compare.registers import arxiv_surnames
+from auditor.tables import RowState, Verdict
+
+#: A resolution step: classified one-row `references` → `records` (any number of rows).
+RecordSource = Callable[[pa.Table], pa.Table]
+
+# Same values as `cli.ExitCode`, literal to avoid an import cycle (`cli` imports commands).
+_OK, _FINDINGS, _USAGE, _INCOMPLETE = 0, 1, 2, 3
+_MAX_RECORD_BYTES = 1 << 20
+
+
+def reference_table(
+    ident: str, id_type: str | None, title: str | None, authors: list[str], year: int | None
+) -> pa.Table:
+    """A classified one-row `references` table for the reference given on the command line."""
+    row = {
+        "row_id": 0,
+        "source_path": "<command line>",
+        "id_raw": ident,
+        "declared_type": id_type,
+        "title": title,
+        "authors": authors or None,
+        "year": year,
+    }
+    return classify(tables.from_rows([row], tables.REFERENCES))
+
+
+def _surnames_for(register: str, authors: list[str]) -> list[str]:
+    """Register surnames from full names where the criteria's register rule allows it."""
+    if register == "pubmed":
+        return [a.split()[0] if a.split() else "" for a in authors]
+    if register == "arxiv":
+        return arxiv_surnames(authors)
+    raise ValueError(
+        f"record of register {register!r} gives 'authors' without 'surnames' "
+        "(Crossref surnames are author.family and cannot be derived from full names)"
+    )
+
+
+def record_from_json(data: object) -> RecordSource:
+    """A `RecordSource` answering with the record `data` (a JSON object of `records` columns).
+
+    `id_type` and `identifier` default to the classified reference's, `status` to `found`,
+    `tier` to `snapshot`. Raises `ValueError` on a wrong shape or unknown column.
+    """
+    if not isinstance(data, dict):
+        raise ValueError("the record must be a JSON object")
+    unknown = set(data) - set(tables.RECORDS.names)
+    if unknown:
+        raise ValueError(f"unknown record fields: {sorted(unknown)}")
+    record: dict[str, Any] = {"status": "found", "tier": "snapshot", **data}
+    if record.get("surnames") is None and isinstance(record.get("authors"), list):
+        record["surnames"] = _surnames_for(str(record.get("register")), record["authors"])
+
+    def source(references: pa.Table) -> pa.Table:
+        ref = references.slice(0, 1).to_pylist()[0]
+        filled = {"id_type": ref["id_type"] or "", "identifier": ref["identifier"] or ""}
+        filled.update({k: v for k, v in record.items() if v is not None or k not in filled})
+        try:
+            return tables.from_rows([filled], tables.RECORDS)
+        except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError) as exc:
+            raise ValueError(f"record fields of the wrong type: {exc}") from None
+
+    return source
+
+
+def no_records(references: pa.Table) -> pa.Table:
+    """The `RecordSource` used without `--record`: nothing looked up (rows become UNCHECKED)."""
+    return tables.empty(tables.RECORDS)
+
+
+def check_reference(references: pa.Table, source: RecordSource) -> dict[str, Any]:
+    """Resolve and compare the one-row `references`; the report as a JSON-ready dict."""
+    verdict = compare(references, source(references)).to_pylist()[0]
+    ref = references.to_pylist()[0]
+    fields = [
+        {
+            "field": "title",
+            "claimed": verdict["title_claimed"],
+            "register": verdict["title_register"],
+            "match": verdict["title_match"],
+            "score": verdict["title_score"],
+        },
+        {
+            "field": "authors",
+            "claimed": verdict["authors_claimed"],
+            "register": verdict["authors_register"],
+            "match": verdict["authors_match"],
+        },
+        {
+            "field": "year",
+            "claimed": verdict["year_claimed"],
+            "register": verdict["year_register"],
+            "match": verdict["year_match"],
+        },
+    ]
+    keys = ("verdict", "reason", "register", "tier", "retrieved_at", "criteria_id")
+    return {
+        "id": ref["id_raw"],
+        "id_type": verdict["id_type"],
+        "identifier": verdict["identifier"],
+        **{k: verdict[k] for k in keys},
+        "fields": fields,
+    }
+
+
+def _safe(value: object) -> str:
+    """Printable text for a terminal: control characters from untrusted data are escaped."""
+    if value is None:
+        return "-"
+    text = "; ".join(map(str, value)) if isinstance(value, list) else str(value)
+    return "".join(
+        ch if unicodedata.category(ch)[0] != "C" else ch.encode("unicode_escape").decode()
+        for ch in text
+    )
+
+
+def render_text(report: dict[str, Any]) -> str:
+    """The human form of a `check_reference` report."""
+    reason = f" ({_safe(report['reason'])})" if report["reason"] else ""
+    lines = [
+        f"reference  {_safe(report['id_type'])} {_safe(report['identifier'] or report['id'])}",
+        f"verdict    {report['verdict']}{reason}",
+        f"register   {_safe(report['register'])} (tier {_safe(report['tier'])}, "
+        f"as of {_safe(report['retrieved_at'])})",
+        f"criteria   {report['criteria_id']}",
+    ]
+    marks = {True: "yes", False: "NO", None: "not compared"}
+    for f in report["fields"]:
+        score = f" (score {f['score']:.3f})" if f.get("score") is not None else ""
+        lines.append(f"{f['field']:<8} {marks[f['match']]}{score}")
+        lines.append(f"  claimed:  {_safe(f['claimed'])}")
+        lines.append(f"  register: {_safe(f['register'])}")
+    return "\n".join(lines)
+
+
+def exit_code(verdict: str) -> int:
+    """0 for a match or NOT COVERED, 1 for a finding, 3 when the check could not be made."""
+    if verdict in (Verdict.DIFFERS, Verdict.DOES_NOT_RESOLVE, RowState.INVALID):
+        return _FINDINGS
+    if verdict == RowState.UNCHECKED:
+        return _INCOMPLETE
+    return _OK
+
+
+def _load_record(path: Path) -> RecordSource:
+    try:
+        with path.open("rb") as fh:
+            raw = fh.read(_MAX_RECORD_BYTES + 1)
+        if len(raw) > _MAX_RECORD_BYTES:
+            raise ValueError(f"larger than {_MAX_RECORD_BYTES} bytes")
+        return record_from_json(json.loads(raw))
+    except (OSError, ValueError) as exc:
+        typer.echo(f"error: --record {path}: {exc}", err=True)
+        raise typer.Exit(_USAGE) from None
+
+
+def check(
+    ident: Annotated[str, typer.Option("--id", help="DOI, PMID or arXiv id.")],
+    title: Annotated[str, typer.Option("--title", help="The claimed title.")],
+    id_type: Annotated[
+        str | None, typer.Option("--type", help="Identifier type (doi, pmid, arxiv).")
+    ] = None,
+    author: Annotated[
+        list[str] | None, typer.Option("--author", help="A claimed author; repeat in order.")
+    ] = None,
+    year: Annotated[int | None, typer.Option("--year", help="The claimed year.")] = None,
+    record: Annotated[
+        Path | None,
+        typer.Option("--record", help="JSON object of register record fields to compare with."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+) -> None:
+    """Check one reference and print the field-by-field report under reference-resolution/v1."""
+    source = _load_record(record) if record is not None else no_records
+    references = reference_table(ident, id_type, title, list(author or []), year)
+    try:
+        report = check_reference(references, source)
+    except ValueError as exc:
+        typer.echo(f"error: --record {record}: {exc}", err=True)
+        raise typer.Exit(_USAGE) from None
+    if as_json:
+        typer.echo(json.dumps(report, indent=2, ensure_ascii=False))
+    else:
+        typer.echo(render_text(report))
+    raise typer.Exit(exit_code(report["verdict"]))
+
+
+def register(app: typer.Typer) -> None:
+    """Add the `check` command to `app`."""
+    app.command("check")(check)

@@ -1,0 +1,121 @@
+"""Tests of `auditor check` (one reference against a record file) and `auditor criteria`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from auditor.cli import app
+from auditor.commands.check import check_reference, record_from_json, reference_table
+
+RECORD = {
+    "register": "crossref",
+    "title": "Attention Is All You Need",
+    "surnames": ["Vaswani", "Shazeer", "Parmar"],
+    "year": 2017,
+    "retrieved_at": "2026-11-30T00:00:00Z",
+}
+BASE = ["check", "--id", "https://doi.org/10.5555/ATT", "--title", "Attention is all you need"]
+
+
+def _invoke(tmp_path: Path, args: list[str], record: Any = RECORD) -> tuple[int, str]:
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    result = CliRunner().invoke(app, [*args, "--record", str(path)], env={})
+    return result.exit_code, result.output
+
+
+def test_match_prints_every_field(tmp_path: Path) -> None:
+    args = [*BASE, "--author", "Vaswani, A.", "--author", "Noam Shazeer", "--year", "2017"]
+    code, out = _invoke(tmp_path, args)
+    assert code == 0, out
+    assert "RESOLVES-AND-MATCHES" in out and "doi 10.5555/att" in out
+    assert "title    yes (score 1.000)" in out and "year     yes" in out
+
+
+def test_json_form_and_differs_exit_code(tmp_path: Path) -> None:
+    code, out = _invoke(tmp_path, [*BASE, "--year", "2016", "--json"])
+    assert code == 1
+    report = json.loads(out)
+    assert report["verdict"] == "RESOLVES-BUT-DIFFERS" and report["reason"] == "year_differs"
+    assert report["criteria_id"] == "reference-resolution/v1"
+    assert [f["field"] for f in report["fields"]] == ["title", "authors", "year"]
+    assert report["fields"][1]["match"] is None  # no claimed authors: not compared
+    assert report["fields"][2] == {
+        "field": "year",
+        "claimed": 2016,
+        "register": 2017,
+        "match": False,
+    }
+
+
+def test_not_found_record(tmp_path: Path) -> None:
+    code, out = _invoke(
+        tmp_path, [*BASE, "--json"], {"register": "crossref", "status": "not_found"}
+    )
+    assert code == 1 and json.loads(out)["verdict"] == "DOES-NOT-RESOLVE"
+
+
+def test_without_record_nothing_is_looked_up() -> None:
+    result = CliRunner().invoke(app, [*BASE, "--json"], env={})
+    assert result.exit_code == 3
+    report = json.loads(result.output)
+    assert (report["verdict"], report["reason"]) == ("UNCHECKED", "not_looked_up")
+
+
+def test_type_contradiction_is_invalid(tmp_path: Path) -> None:
+    code, out = _invoke(tmp_path, ["check", "--id", "12345", "--type", "doi", "--title", "T"])
+    assert code == 1 and "INVALID (type_contradiction)" in out
+
+
+@pytest.mark.parametrize(
+    "record", [["not", "an", "object"], {"colour": "red"}, {"register": "crossref", "year": "x"}]
+)
+def test_bad_record_file_is_a_usage_error(tmp_path: Path, record: Any) -> None:
+    code, out = _invoke(tmp_path, BASE, record)
+    assert code == 2
+
+
+def test_control_characters_are_escaped(tmp_path: Path) -> None:
+    record = {**RECORD, "title": "Attention\x1b[31m is all you need"}
+    code, out = _invoke(tmp_path, BASE, record)
+    assert "\x1b" not in out and "\\x1b" in out
+
+
+def test_surnames_derived_by_register_rule() -> None:
+    refs = reference_table("31452104", None, "A title", ["Smith J", "Jones, K"], None)
+    source = record_from_json(
+        {"register": "pubmed", "title": "A title", "authors": ["Smith J", "Jones K"]}
+    )
+    report = check_reference(refs, source)
+    assert report["fields"][1]["register"] == ["Smith", "Jones"]
+    assert report["id_type"] == "pmid"
+    with pytest.raises(ValueError, match="family"):
+        record_from_json({"register": "crossref", "authors": ["Ashish Vaswani"]})
+
+
+def test_criteria_command_prints_the_document() -> None:
+    result = CliRunner().invoke(app, ["criteria"], env={})
+    assert result.exit_code == 0
+    doc = json.loads(result.output)
+    assert doc["criteria_id"] == "reference-resolution/v1"
+    ids = {d["id"] for d in doc["decisions"]}
+    for topic in (
+        "empty_title",
+        "register_without_authors",
+        "register_without_year",
+        "et_al",
+        "corporate_authors",
+        "particles",
+        "hyphen_apostrophe",
+        "initials",
+        "cjk_author_names",
+        "duplicate_surnames",
+        "han_titles",
+    ):
+        assert topic in ids
+    assert doc["known_issues"] and doc["unicode_version"]
