@@ -11,7 +11,7 @@ never `not_found`. A DOI that Crossref does not hold is settled by the DOI syste
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +23,7 @@ from auditor.registers.crossref import CrossrefRegister
 from auditor.registers.doi import DoiSystemRegister
 from auditor.registers.interface import RecordRow
 from auditor.registers.pubmed import PubmedRegister
-from auditor.registers.records import now_iso
+from auditor.registers.records import Sink, now_iso
 from auditor.settings import Settings
 from auditor.tables import RECORDS, IdType, RecordStatus, Tier, from_rows
 from auditor.transport.cache import RecordCache
@@ -99,8 +99,30 @@ def _unanswered(target: Target, reason: Reason, status: RecordStatus) -> RecordR
     return {"register": register, "status": str(status), "reason": str(reason)}
 
 
-async def _doi_leg(dois: list[str], net: Net) -> dict[str, RecordRow]:
-    rows = await CrossrefRegister().fetch(dois, net)
+def _keeper(pending: Sequence[Target], cache: RecordCache) -> Callable[[str], Sink]:
+    """Per leg, a sink that caches each batch's definitive rows as soon as they arrive."""
+    by_lookup: dict[tuple[str, str], list[Target]] = {}
+    for target in pending:
+        by_lookup.setdefault((target.leg, target.lookup), []).append(target)
+
+    def for_leg(leg: str) -> Sink:
+        namespace, version = _LEGS[leg]
+
+        def keep(rows: dict[str, RecordRow]) -> None:
+            for lookup, record in rows.items():
+                if record.get("reason") == Reason.NOT_IN_CROSSREF:
+                    continue  # not an answer yet: the DOI system decides
+                for target in by_lookup.get((leg, lookup), []):
+                    # The cache itself refuses failures to look.
+                    cache.put(namespace, version, lookup, _as(target, record, Tier.LIVE))
+
+        return keep
+
+    return for_leg
+
+
+async def _doi_leg(dois: list[str], net: Net, keep: Sink) -> dict[str, RecordRow]:
+    rows = await CrossrefRegister(sink=keep).fetch(dois, net)
     misses = [
         d
         for d, r in rows.items()
@@ -108,21 +130,26 @@ async def _doi_leg(dois: list[str], net: Net) -> dict[str, RecordRow]:
     ]
     if misses:
         # Crossref 404 is "not in Crossref": the DOI system decides whether the DOI exists.
-        rows.update(await DoiSystemRegister().fetch(misses, net))
+        settled = await DoiSystemRegister().fetch(misses, net)
+        keep(settled)
+        rows.update(settled)
     return rows
 
 
-async def _live(pending: Sequence[Target], net: Net) -> dict[tuple[str, str], RecordRow]:
+async def _live(
+    pending: Sequence[Target], net: Net, cache: RecordCache
+) -> dict[tuple[str, str], RecordRow]:
     """Ask the registers for `pending`, all legs concurrently; keyed by `(leg, lookup)`."""
     by_leg: dict[str, list[str]] = {}
     for target in pending:
         lookups = by_leg.setdefault(target.leg, [])
         if target.lookup not in lookups:
             lookups.append(target.lookup)
-    jobs = {
-        "crossref": lambda ids: _doi_leg(ids, net),
-        "pubmed": lambda ids: PubmedRegister().fetch(ids, net),
-        "arxiv": lambda ids: ArxivRegister().fetch(ids, net),
+    keeper = _keeper(pending, cache)
+    jobs: dict[str, Callable[[list[str]], Awaitable[dict[str, RecordRow]]]] = {
+        "crossref": lambda ids: _doi_leg(ids, net, keeper("crossref")),
+        "pubmed": lambda ids: PubmedRegister(sink=keeper("pubmed")).fetch(ids, net),
+        "arxiv": lambda ids: ArxivRegister(sink=keeper("arxiv")).fetch(ids, net),
     }
     legs = list(by_leg)
     answers = await asyncio.gather(*(jobs[leg](by_leg[leg]) for leg in legs))
@@ -182,11 +209,7 @@ async def _resolve(
             missing = _unanswered(target, Reason.OFFLINE, RecordStatus.UNREACHABLE)
             answers[target] = _as(target, missing, None)
     elif pending and net is not None:
-        live = await _live(pending, net)
+        live = await _live(pending, net, cache)
         for target in pending:
-            record = live[(target.leg, target.lookup)]
-            answers[target] = _as(target, record, Tier.LIVE)
-            leg, version = _LEGS[target.leg]
-            # Only definitive answers are kept (the cache refuses failures).
-            cache.put(leg, version, target.lookup, answers[target])
+            answers[target] = _as(target, live[(target.leg, target.lookup)], Tier.LIVE)
     return from_rows([answers[t] for t in wanted], RECORDS)

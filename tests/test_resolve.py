@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pyarrow.parquet as pq
+import pytest
 from registers.fakenet import Call, FakeNet, reply
 from registers.test_batching import crossref_handler, esummary_handler
 
@@ -167,3 +168,24 @@ async def test_snapshot_first_then_export_round_trip(tmp_path):
 
 def test_targets_skip_rows_with_state():
     assert len(targets(TABLE)) == 5
+
+
+async def test_answers_are_cached_as_batches_arrive(tmp_path):
+    """A run killed half-way keeps what it already had: the rerun asks only for the rest."""
+    dois = [f"10.5555/n{i}" for i in range(25)]
+    healthy = crossref_handler(set(dois))
+
+    def dies_on_second_batch(call: Call):
+        if call.url.endswith("/works") and "10.5555/n20" in call.params["filter"]:
+            raise RuntimeError("killed")
+        return healthy(call)
+
+    table = refs(*[("doi", d) for d in dois])
+    net = _net(tmp_path, dies_on_second_batch)
+    with pytest.raises(RuntimeError):
+        await resolve(table, net.settings, net)
+    net.handler = healthy
+    net.calls.clear()
+    rows = await resolve(table, net.settings, net)
+    assert len(net.calls) == 1 and "10.5555/n20" in net.calls[0].params["filter"]
+    assert rows.column("tier").to_pylist() == ["cache"] * 20 + ["live"] * 5

@@ -20,7 +20,7 @@ from defusedxml.ElementTree import fromstring
 from auditor.compare.registers import arxiv_surnames, arxiv_year
 from auditor.errors import MalformedBody, Reason, Unreachable
 from auditor.registers.interface import RecordRow, Register
-from auditor.registers.records import Breaker, chunks, digest, failed, row, split_fetch
+from auditor.registers.records import Breaker, Sink, chunks, digest, failed, row, split_fetch
 from auditor.tables import IdType, RecordStatus
 from auditor.transport.net import Net, Response
 
@@ -141,8 +141,9 @@ class ArxivRegister(Register):
     name = "arxiv"
     api_version = "atom-2026"
 
-    def __init__(self) -> None:
+    def __init__(self, sink: Sink | None = None) -> None:
         self._breaker = Breaker()
+        self._sink = sink
 
     def _fail(self, identifier: str, reason: Reason) -> RecordRow:
         return failed(self.name, IdType.ARXIV, identifier, reason)
@@ -170,9 +171,12 @@ class ArxivRegister(Register):
 
         async def run(group: list[str]) -> None:
             nonlocal done
-            out.update(
-                await split_fetch(group, lambda g: self._batch(g, net), self._fail, self._breaker)
+            answer = await split_fetch(
+                group, lambda g: self._batch(g, net), self._fail, self._breaker
             )
+            out.update(answer)
+            if self._sink is not None:
+                self._sink(answer)
             done += len(group)
             net.report(self.name, done, len(ids))
 

@@ -17,7 +17,7 @@ from urllib.parse import quote
 from auditor.compare.registers import crossref_surnames, crossref_year
 from auditor.errors import MalformedBody, Reason, Unreachable
 from auditor.registers.interface import RecordRow, Register
-from auditor.registers.records import Breaker, chunks, digest, failed, row, split_fetch
+from auditor.registers.records import Breaker, Sink, chunks, digest, failed, row, split_fetch
 from auditor.tables import IdType, RecordStatus
 from auditor.transport.net import Net, Response
 
@@ -131,8 +131,9 @@ class CrossrefRegister(Register):
     name = "crossref"
     api_version = "works-v1"
 
-    def __init__(self) -> None:
+    def __init__(self, sink: Sink | None = None) -> None:
         self._breaker = Breaker()
+        self._sink = sink
 
     def _fail(self, doi: str, reason: Reason) -> RecordRow:
         return failed(self.name, IdType.DOI, doi, reason)
@@ -191,9 +192,12 @@ class CrossrefRegister(Register):
 
         async def run(group: list[str]) -> None:
             nonlocal done
-            out.update(
-                await split_fetch(group, lambda g: self._batch(g, net), self._fail, self._breaker)
+            answer = await split_fetch(
+                group, lambda g: self._batch(g, net), self._fail, self._breaker
             )
+            out.update(answer)
+            if self._sink is not None:
+                self._sink(answer)
             done += len(group)
             net.report(self.name, done, len(ids))
 

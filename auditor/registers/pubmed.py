@@ -15,7 +15,7 @@ from typing import Any
 from auditor.compare.registers import pubmed_surnames, pubmed_year
 from auditor.errors import MalformedBody, Reason, Unreachable
 from auditor.registers.interface import RecordRow, Register
-from auditor.registers.records import Breaker, chunks, digest, failed, row, split_fetch
+from auditor.registers.records import Breaker, Sink, chunks, digest, failed, row, split_fetch
 from auditor.tables import IdType, RecordStatus
 from auditor.transport.net import Net, Response
 
@@ -110,8 +110,9 @@ class PubmedRegister(Register):
     name = "pubmed"
     api_version = "esummary-0.3"
 
-    def __init__(self) -> None:
+    def __init__(self, sink: Sink | None = None) -> None:
         self._breaker = Breaker()
+        self._sink = sink
 
     def _fail(self, pmid: str, reason: Reason) -> RecordRow:
         return failed(self.name, IdType.PMID, pmid, reason)
@@ -137,9 +138,12 @@ class PubmedRegister(Register):
 
         async def run(group: list[str]) -> None:
             nonlocal done
-            out.update(
-                await split_fetch(group, lambda g: self._batch(g, net), self._fail, self._breaker)
+            answer = await split_fetch(
+                group, lambda g: self._batch(g, net), self._fail, self._breaker
             )
+            out.update(answer)
+            if self._sink is not None:
+                self._sink(answer)
             done += len(group)
             net.report(self.name, done, len(ids))
 

@@ -19,6 +19,11 @@ BREAKER_LIMIT = 6
 BODY_RETRIES = 2
 
 
+#: Called with the rows of each finished batch, so answers are kept as they arrive (a run killed
+#: half-way keeps what it already had).
+Sink = Callable[[dict[str, RecordRow]], None]
+
+
 def now_iso() -> str:
     """The current UTC time, ISO 8601 to the second: the as-of of a live answer."""
     return datetime.now(UTC).isoformat(timespec="seconds")
