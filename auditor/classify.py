@@ -57,6 +57,9 @@ _ARXIV_OLD_RE = re.compile(
     r"^([A-Za-z][A-Za-z-]*(?:\.[A-Za-z]{2})?/\d{2}(?:0[1-9]|1[0-2])\d{3})(v\d+)?$"
 )
 _ARXIV_DOI_RE = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)
+_DOI, _PMID, _ARXIV = IdType.DOI.value, IdType.PMID.value, IdType.ARXIV.value
+_NO_ID, _UNSUPPORTED = Reason.NO_IDENTIFIER.value, Reason.UNSUPPORTED_TYPE.value
+_UNRECOGNIZED, _CONTRADICTION = Reason.UNRECOGNIZED_ID.value, Reason.TYPE_CONTRADICTION.value
 _TYPE_ALIASES = {
     "doi": "doi",
     "pmid": "pmid",
@@ -86,17 +89,17 @@ def infer_type(raw: str) -> tuple[str | None, str | None]:
     """`(id_type, normalized id)` by form alone, or `(None, None)` when no covered form matches."""
     s = _strip(raw)
     if _PMID_RE.match(s):
-        return IdType.PMID.value, s
+        return _PMID, s
     if _DOI_RE.match(s):
         m = _ARXIV_DOI_RE.match(s)
         if m:
             arxiv = infer_type(m.group(1))
-            if arxiv[0] == IdType.ARXIV.value:
+            if arxiv[0] == _ARXIV:
                 return arxiv
-        return IdType.DOI.value, s.lower()
+        return _DOI, s.lower()
     m = _ARXIV_NEW_RE.match(s) or _ARXIV_OLD_RE.match(s)
     if m:
-        return IdType.ARXIV.value, m.group(1)
+        return _ARXIV, m.group(1)
     return None, None
 
 
@@ -112,19 +115,19 @@ def normalize_identifier(
     `normalize_identifier(identifier, id_type)` gives back the same triple.
     """
     if not isinstance(raw, str) or not raw.strip():
-        return None, None, Reason.NO_IDENTIFIER.value
+        return None, None, _NO_ID
     want: str | None = None
     if declared is not None and declared.strip():
         want = _TYPE_ALIASES.get(declared.strip().lower())
         if want is None:
-            return None, None, Reason.UNSUPPORTED_TYPE.value
+            return None, None, _UNSUPPORTED
     id_type, ident = infer_type(raw)
     if id_type is None:
-        return None, None, Reason.UNRECOGNIZED_ID.value
+        return None, None, _UNRECOGNIZED
     # an arXiv DOI declared as a DOI is consistent: the DOI names the arXiv record
-    arxiv_doi = want == IdType.DOI.value and id_type == IdType.ARXIV.value and "10." in raw
+    arxiv_doi = want == _DOI and id_type == _ARXIV and "10." in raw
     if want is not None and want != id_type and not arxiv_doi:
-        return None, None, Reason.TYPE_CONTRADICTION.value
+        return None, None, _CONTRADICTION
     return id_type, ident, None
 
 
@@ -147,7 +150,7 @@ def _decide(
         t, ident, reason = normalize_identifier(value, col)
         if t is None:
             junk[col] = value.strip()
-            bad.append(reason or Reason.UNRECOGNIZED_ID.value)
+            bad.append(reason or _UNRECOGNIZED)
         elif found[t] is None:
             found[t], raws[t] = ident, value.strip()
     generic_reason: str | None = None
@@ -178,24 +181,25 @@ def _state(
     valid: bool,
     chosen: str | None,
 ) -> tuple[str | None, str | None]:
+    ok_title = isinstance(title, str) and title.strip()
+    if chosen is not None and generic_reason is None and not parse_error and ok_title:
+        return None, None  # the common case: an identifier to look up, and a title
     invalid, not_covered = RowState.INVALID.value, Verdict.NOT_COVERED.value
     if isinstance(parse_error, str) and parse_error:
         return invalid, Reason.PARSE_ERROR.value
-    if generic_reason == Reason.TYPE_CONTRADICTION.value or (
-        not valid and Reason.TYPE_CONTRADICTION.value in bad
-    ):
-        return invalid, Reason.TYPE_CONTRADICTION.value
+    if generic_reason == _CONTRADICTION or (not valid and _CONTRADICTION in bad):
+        return invalid, _CONTRADICTION
     if not isinstance(title, str) or not title.strip():
         return invalid, Reason.MISSING_TITLE.value
-    if generic_reason == Reason.UNSUPPORTED_TYPE.value and not valid:
-        return not_covered, Reason.UNSUPPORTED_TYPE.value
+    if generic_reason == _UNSUPPORTED and not valid:
+        return not_covered, _UNSUPPORTED
     if valid and chosen is None:
         return not_covered, Reason.LEG_CLOSED.value
     if valid:
         return None, None
-    if bad or generic_reason == Reason.UNRECOGNIZED_ID.value:
-        return not_covered, Reason.UNRECOGNIZED_ID.value
-    return not_covered, Reason.NO_IDENTIFIER.value
+    if bad or generic_reason == _UNRECOGNIZED:
+        return not_covered, _UNRECOGNIZED
+    return not_covered, _NO_ID
 
 
 def classify(table: pa.Table, *, closed_legs: frozenset[str] = frozenset()) -> pa.Table:

@@ -55,19 +55,26 @@ ENTRY_COLUMNS: tuple[str, ...] = (
 
 @dataclass
 class Rows:
-    """Column lists being filled by a loader, one `add` per entry (cheaper than a dict per row)."""
+    """Entries being collected by a loader, one `add` per entry, read back as columns."""
 
-    columns: dict[str, list[Any]] = field(
-        default_factory=lambda: {name: [] for name in ENTRY_COLUMNS}
-    )
+    rows: list[tuple[Any, ...]] = field(default_factory=list)
 
     def add(self, **values: Any) -> None:
-        """Append one entry; a column not named is null (`warnings` defaults to an empty list)."""
-        for name, col in self.columns.items():
-            col.append(values.get(name, [] if name == "warnings" else None))
+        """Append one entry; a column not named is null (`warnings` becomes an empty list)."""
+        self.rows.append(tuple(map(values.get, ENTRY_COLUMNS)))
+
+    @property
+    def columns(self) -> dict[str, list[Any]]:
+        """The entries as `ENTRY_COLUMNS` → list of values (transposed in one C-level pass)."""
+        if not self.rows:
+            return {name: [] for name in ENTRY_COLUMNS}
+        transposed = zip(*self.rows, strict=True)
+        cols = {name: list(col) for name, col in zip(ENTRY_COLUMNS, transposed, strict=True)}
+        cols["warnings"] = [w or [] for w in cols["warnings"]]
+        return cols
 
     def __len__(self) -> int:
-        return len(self.columns["source_line"])
+        return len(self.rows)
 
 
 class Loader(abc.ABC):

@@ -90,7 +90,12 @@ def _accent(m: re.Match[str]) -> str:
 
 
 def _math(m: re.Match[str]) -> str:
-    body = _GREEK_RE.sub(lambda g: _GREEK[g.group(1)], m.group(1))
+    return _math_body(m.group(1))
+
+
+@lru_cache(maxsize=4096)
+def _math_body(body: str) -> str:
+    body = _GREEK_RE.sub(lambda g: _GREEK[g.group(1)], body)
     # sub- and superscript markers carry no meaning in a title once flattened
     return body.replace("^", "").replace("_", "")
 
@@ -101,13 +106,16 @@ def strip_braces(text: str) -> str:
 
 
 def _fast(text: str) -> str:
-    s = _ESCAPE_RE.sub(lambda m: _ESCAPES[m.group(1)], text)
-    s = _ACCENT_RE.sub(_accent, s)
-    s = _LETTER_RE.sub(lambda m: _LETTERS[m.group(1)], s)
-    s = _TEXT_CMD_RE.sub("", s)
+    s = text
+    if "\\" in s:  # most decoded values need only the cheap replacements below
+        s = _ESCAPE_RE.sub(lambda m: _ESCAPES[m.group(1)], s)
+        s = _ACCENT_RE.sub(_accent, s)
+        s = _LETTER_RE.sub(lambda m: _LETTERS[m.group(1)], s)
+        s = _TEXT_CMD_RE.sub("", s)
     if "$" in s:
         s = _MATH_RE.sub(_math, s)
-    s = _SPACE_CMD_RE.sub(" ", s)
+    if "\\" in s:
+        s = _SPACE_CMD_RE.sub(" ", s)
     if "--" in s:
         s = s.replace("---", "—").replace("--", "–")
     return s.replace("~", " ")

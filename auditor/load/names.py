@@ -21,8 +21,9 @@ _ET_AL = frozenset({"others", "et al", "et al.", "et. al.", "etal", "et al..", "
 
 
 def _split_depth0(raw: str) -> list[str]:
-    if "{" not in raw:
-        return _AND_RE.split(raw)
+    parts = _AND_RE.split(raw)
+    if "{" not in raw or all(p.count("{") == p.count("}") for p in parts):
+        return parts  # no `and` sits inside braces
     parts: list[str] = []
     depth, start, scan = 0, 0, 0
     for m in _AND_RE.finditer(raw):
@@ -56,10 +57,13 @@ def clean_author_list(names: Iterable[str]) -> tuple[list[str], bool]:
         n = name.strip().rstrip(",;").strip()
         if not n:
             continue
+        low = n.lower()
+        if "et" not in low and "others" not in low:  # the common case: an ordinary name
+            out.append(n)
+            continue
         if _is_et_al(n):
             et_al = True
             continue
-        low = n.lower()
         for tail in (" et al.", " et al", ", et al.", ", et al"):
             if low.endswith(tail):  # "Smith J, et al." written as one name by some exporters
                 et_al = True

@@ -1,0 +1,137 @@
+"""`auditor load PATH...`: read bibliographies into the `references` table and summarise them.
+
+The summary (rows, per-format counts, identifier types, rows with problems and each problem with
+file and line) goes to stderr; with `--out` the table is written as Parquet, atomically.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+from collections import Counter
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, assert_never
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from auditor.errors import ConfigError, InputError
+from auditor.load import LoadOutcome, load_files
+
+__all__ = ["LoadFormat", "load", "register", "summarize", "write_parquet"]
+
+
+class LoadFormat(StrEnum):
+    """Input formats `--format` can force."""
+
+    BIBTEX = "bibtex"
+    RIS = "ris"
+    CSV = "csv"
+
+
+def _format_name(fmt: LoadFormat | None) -> str | None:
+    if fmt is None:
+        return None
+    if fmt is LoadFormat.BIBTEX:
+        return "bibtex"
+    if fmt is LoadFormat.RIS:
+        return "ris"
+    if fmt is LoadFormat.CSV:
+        return "csv"
+    assert_never(fmt)
+
+
+def _parse_map(pairs: list[str]) -> dict[str, str]:
+    mapping: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, column = pair.partition("=")
+        if not sep or not name.strip() or not column.strip():
+            raise ConfigError(f"--map expects FIELD=COLUMN, got {pair!r}")
+        mapping[name.strip().lower()] = column.strip()
+    return mapping
+
+
+def write_parquet(table: pa.Table, path: str) -> None:
+    """Write `table` to `path` atomically (a temp file beside it, then `os.replace`)."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    os.close(fd)
+    try:
+        pq.write_table(table, tmp)
+        os.replace(tmp, target)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def summarize(outcome: LoadOutcome, console: Console, *, max_problems: int = 50) -> None:
+    """Print rows, per-format counts, identifier types, row states and problems to `console`."""
+    t = outcome.table
+    console.print(f"[bold]{t.num_rows}[/bold] references from {len(outcome.inputs)} file(s)")
+    formats = Counter(f.format for f in outcome.inputs for _ in range(f.rows))
+    console.print("formats: " + ", ".join(f"{k} {v}" for k, v in sorted(formats.items())))
+    id_types = Counter(v or "none" for v in t.column("id_type").to_pylist())
+    console.print("identifiers: " + ", ".join(f"{k} {v}" for k, v in sorted(id_types.items())))
+    states = Counter(
+        f"{s} ({r})"
+        for s, r in zip(
+            t.column("row_state").to_pylist(), t.column("row_reason").to_pylist(), strict=True
+        )
+        if s
+    )
+    if states:
+        console.print("early states: " + ", ".join(f"{k} {v}" for k, v in sorted(states.items())))
+    errors = sum(1 for v in t.column("parse_error").to_pylist() if v)
+    flagged = sum(1 for w in t.column("warnings").to_pylist() if w)
+    console.print(f"rows with problems: {errors} unparseable, {flagged} with warnings")
+    if not outcome.problems:
+        return
+    table = Table("file:line", "severity", "problem", box=None, show_header=True)
+    for p in outcome.problems[:max_problems]:
+        where = f"{p.path}:{p.line}" if p.line else p.path
+        table.add_row(escape(where), p.severity, escape(p.message))
+    console.print(table)
+    if len(outcome.problems) > max_problems:
+        console.print(f"… and {len(outcome.problems) - max_problems} more problems")
+
+
+def load(
+    paths: Annotated[list[str], typer.Argument(help="Bibliography files (.bib, .ris, .csv).")],
+    out: Annotated[
+        str | None, typer.Option(help="Write the references table here as Parquet.")
+    ] = None,
+    format_: Annotated[
+        LoadFormat | None, typer.Option("--format", help="Read every input as this format.")
+    ] = None,
+    encoding: Annotated[str | None, typer.Option(help="Input encoding (default: detect).")] = None,
+    map_: Annotated[
+        list[str] | None, typer.Option("--map", help="CSV column for a field: title=Col.")
+    ] = None,
+) -> None:
+    """Load bibliographies into the references table and print what was found."""
+    err = Console(stderr=True, highlight=False)
+    # bibtexparser logs each broken block; our summary reports them with file and line
+    logging.getLogger("bibtexparser").setLevel(logging.ERROR)
+    try:
+        outcome = load_files(
+            paths, fmt=_format_name(format_), encoding=encoding, csv_map=_parse_map(map_ or [])
+        )
+    except (InputError, ConfigError) as exc:
+        err.print(f"[red]error:[/red] {escape(str(exc))}")
+        raise typer.Exit(2) from exc
+    summarize(outcome, err)
+    if out:
+        write_parquet(outcome.table, out)
+        err.print(f"wrote {escape(out)}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add `load` to the CLI."""
+    app.command("load")(load)
