@@ -36,7 +36,13 @@ def _well_formed(rows: list[tuple[dict[str, Any], RowOutcome]]) -> list[Cited]:
 
 
 async def _route(run: Run, cited: list[Cited], preset: Mapping[str, str]) -> list[Cited]:
-    """Establish every open row's agency (known, from resolve, or by batched doiRA)."""
+    """Establish every open row's agency (known, from resolve, or by batched doiRA).
+
+    Agencies register whole prefixes, so one DOI the resolve stage placed answers for its prefix.
+    """
+    for known_doi, agency in preset.items():
+        if triage.is_doi(known_doi):
+            run.agency.setdefault(triage.prefix_of(known_doi), agency)
     for _, out, doi in cited:
         if out.agency:
             run.agency.setdefault(triage.prefix_of(doi), out.agency)

@@ -98,3 +98,22 @@ async def test_handle_answer_from_records_is_not_probed_again(registers, corpus)
     result = await waterfall(registers.settings(), references, verdicts_for(references), records)
     assert registers.counts["handle"] == 0
     assert result.outcomes["reason_code"].to_pylist() == ["DOI_REFUTED"]
+
+
+async def test_prefix_agency_known_from_another_doi_is_not_asked(registers, corpus):
+    references = refs({"title": TITLE, "doi": "10.5555/fake"})
+    records = tables.from_rows(
+        [
+            {
+                "register": "doi",
+                "id_type": "doi",
+                "identifier": "10.5555/real",
+                "status": "not_covered",
+                "agency": "ISTIC",
+            },
+        ],
+        tables.RECORDS,
+    )
+    result = await waterfall(registers.settings(), references, verdicts_for(references), records)
+    assert registers.counts["doira"] == 0
+    assert result.outcomes["reason_code"].to_pylist() == ["DOI_REFUTED"]
