@@ -59,9 +59,10 @@ def _text(element: Element | None) -> str | None:
 
 def _parse_feed(body: bytes) -> Element:
     try:
-        return fromstring(body)
+        root: Element = fromstring(body)
     except (ParseError, DefusedXmlException, ValueError) as exc:
         raise MalformedBody(f"arxiv: unreadable Atom ({exc})", Reason.MALFORMED_BODY) from None
+    return root
 
 
 def _is_error(entry: Element) -> bool:

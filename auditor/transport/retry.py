@@ -65,7 +65,7 @@ def decide(
         if failure.retry_after > MAX_RETRY_AFTER:
             return None
         return max(0.0, failure.retry_after)
-    backoff = min(MAX_DELAY, BASE_DELAY * (2**attempt))
+    backoff: float = min(MAX_DELAY, BASE_DELAY * float(2**attempt))
     # Half-jitter keeps a floor so a burst of clients does not retry at once nor too soon.
     return backoff * (0.5 + 0.5 * rand())
 

@@ -75,4 +75,4 @@ def write_snapshot(rows: Iterable[dict[str, Any]], out: str) -> int:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return table.num_rows
+    return int(table.num_rows)
