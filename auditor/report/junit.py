@@ -84,7 +84,8 @@ def junit_xml(result: AuditResult, fail_on: Sequence[str] = ()) -> bytes:
         root.set(name, str(value))
     root.set("errors", "0")
     ET.indent(root)
-    return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+    document: bytes = ET.tostring(root, encoding="utf-8", xml_declaration=True)
+    return document + b"\n"
 
 
 def write_junit(result: AuditResult, path: Path, fail_on: Sequence[str] = ()) -> None:
