@@ -28,7 +28,8 @@ _GOOD = """@article{lecun2015deep,
 _TOSATTO = """
 @article{tosatto2014,
   author  = {Tosatto, Laura and Horrocks, Mathew H. and Dear, Alexander J.},
-  title   = {Single-molecule {FRET} studies on alpha-synuclein oligomerization of {Parkinson}'s disease genetically related mutants},
+  title   = {Single-molecule {FRET} studies on alpha-synuclein oligomerization
+             of {Parkinson}'s disease genetically related mutants},
   journal = {Scientific Reports},
   year    = {YEAR},
   doi     = {10.1038/srep16696},
