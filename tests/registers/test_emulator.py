@@ -183,6 +183,7 @@ FAULTS = [
     "redirect_http",
     "redirect_ip",
     "timeout",
+    "429",
 ]
 
 
