@@ -10,7 +10,7 @@ policy); it returns a `Reply` for any HTTP status the caller reads as data (200,
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 from urllib.parse import urlencode
@@ -125,7 +125,3 @@ def decode_json(reply: Reply, what: str) -> Any:
 def malformed(what: str, reason: Reason = Reason.MALFORMED_BODY) -> MalformedBody:
     """A `MalformedBody` for a payload of the wrong shape."""
     return MalformedBody(f"{what}: unexpected payload shape", reason)
-
-
-#: A `Fetch` built from any coroutine function of the same shape (for the transport adapter).
-FetchFn = Callable[..., Awaitable[Reply]]

@@ -46,7 +46,7 @@ def fetch_from_net(net: Any | None, settings: Settings) -> Fetch:
             status=int(response.status),
             body=bytes(response.body),
             url=str(response.url),
-            content_type=getattr(response, "content_type", None),
+            content_type=response.headers.get("content-type"),
         )
 
     return fetch

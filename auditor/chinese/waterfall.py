@@ -12,7 +12,7 @@ import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
@@ -28,6 +28,9 @@ from auditor.chinese.report import apply_outcomes, build_items
 from auditor.chinese.steps import Run, known_facts
 from auditor.errors import Reason
 from auditor.settings import Settings
+
+if TYPE_CHECKING:
+    from auditor.transport.net import Net
 
 log = logging.getLogger(__name__)
 
@@ -51,15 +54,16 @@ async def run_waterfall(
     verdicts: pa.Table,
     records: pa.Table,
     settings: Settings,
-    net: Any | None,
+    net: Net | None,
     *,
     known_agencies: Mapping[int, str] | None = None,
-    lookups: Lookups | None = None,
 ) -> WaterfallResult:
     """Run the waterfall over the rows the Stage 0 gate admits; zero requests for the others.
 
-    `net` is the run's transport (`auditor.transport.net.Net`); with `net=None` and no `lookups`,
-    any row that needs a request becomes `UNCHECKED` (`offline`). Raises only `ConfigError` (a bad
+    `net` is the run's transport (`auditor.transport.net.Net`); with `net=None` (or offline
+    settings) any row that needs a request becomes `UNCHECKED` (`offline`). `known_agencies`
+    maps `row_id` to an agency the caller already established: it admits a romanized row with a
+    Chinese agency through the gate and spares its doiRA request. Raises only `ConfigError` (a bad
     `journal_map` file).
     """
     mask = gate(references, known_agencies)
@@ -67,7 +71,7 @@ async def run_waterfall(
     if not gated:
         return WaterfallResult(verdicts, tables.empty(tables.CHECKLIST), tables.empty(OUTCOMES))
     bridge = load_bridge(settings.journal_map)
-    lookups = lookups or Lookups(fetch_from_net(net, settings))
+    lookups = Lookups(fetch_from_net(net, settings))
     known = known_facts(records)
     run = Run(settings, lookups, bridge, known)
     with_doi: list[tuple[dict[str, Any], RowOutcome]] = []
