@@ -127,7 +127,7 @@ def load_files(
         n = len(rows)
         source_paths.extend([path] * n)
         formats.extend([name] * n)
-        problems.extend(file_problems)
+        problems.extend(sorted(file_problems, key=lambda p: p.line or 0))
         inputs.append(InputFile(path, hashlib.sha256(data).hexdigest(), name, n))
     table = _table(columns, source_paths, formats)
     return LoadOutcome(classify(table), tuple(problems), tuple(inputs))

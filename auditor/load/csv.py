@@ -121,7 +121,7 @@ class CsvLoader(Loader):
             doi=get("doi"),
             pmid=get("pmid"),
             arxiv=get("arxiv"),
-            title=get("title"),
+            title=" ".join(t.split()) if (t := get("title")) else None,
             authors=authors,
             authors_et_al=et_al,
             year=int(m.group(1)) if m else None,

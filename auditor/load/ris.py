@@ -147,7 +147,9 @@ class RisLoader(Loader):
             doi=doi,
             pmid=pmid,
             arxiv=arxiv,
-            title=_first(rec, "title", "primary_title", "short_title", "translated_title"),
+            title=" ".join(t.split())
+            if (t := _first(rec, "title", "primary_title", "short_title", "translated_title"))
+            else None,
             authors=authors,
             authors_et_al=et_al,
             year=int(m.group(1)) if m else None,

@@ -1,0 +1,148 @@
+"""BibTeX loading on a hand-written fixture with every feature the issue names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from auditor.load import load_files
+from auditor.load.bibtex import BibtexLoader
+
+FIXTURE = Path(__file__).parent / "fixtures" / "features.bib"
+
+
+@pytest.fixture(scope="module")
+def rows() -> dict[str, list[dict[str, object]]]:
+    table = load_files([str(FIXTURE)]).table
+    by_key: dict[str, list[dict[str, object]]] = {}
+    for row in table.to_pylist():
+        by_key.setdefault(str(row["key"]), []).append(row)
+    return by_key
+
+
+def one(rows: dict[str, list[dict[str, object]]], key: str) -> dict[str, object]:
+    (row,) = rows[key]
+    return row
+
+
+def test_every_entry_is_one_row_in_file_order() -> None:
+    outcome = load_files([str(FIXTURE)])
+    t = outcome.table
+    assert t.num_rows == 16  # @string/@preamble/@comment are not entries
+    assert t.column("row_id").to_pylist() == list(range(16))
+    lines = t.column("source_line").to_pylist()
+    assert lines == sorted(lines)
+    assert lines[0] == 7  # the line of `@article{mueller2019,`
+    assert set(t.column("source_format").to_pylist()) == {"bibtex"}
+    assert outcome.inputs[0].rows == 16 and outcome.inputs[0].format == "bibtex"
+
+
+def test_latex_decoded_and_protective_braces_removed(rows) -> None:
+    row = one(rows, "who2020")
+    assert row["title"] == "Global report on α-thalassaemia screening"
+    first = rows["mueller2019"][0]
+    assert first["title"] == "The DNA of Müller's in vivo cells"
+    assert first["authors"] == ["Müller, Hans", "García, José"]
+    assert one(rows, "beethoven1810")["title"] == "Symphonies — and other Works"
+
+
+def test_string_macros_concatenation_and_months(rows) -> None:
+    first = rows["mueller2019"][0]
+    assert first["container_title"] == "Nature Communications"
+    assert first["year"] == 2019
+    assert first["pages"] == "101-110"
+    assert one(rows, "who2020")["container_title"] == "Bulletin of the Journal of Chemical Physics"
+
+
+def test_authors_corporate_von_and_et_al(rows) -> None:
+    first = rows["mueller2019"][0]
+    assert first["authors_et_al"] is True
+    assert "others" not in first["authors"]
+    assert one(rows, "who2020")["authors"] == ["World Health Organization", "Barnes and Noble"]
+    assert one(rows, "beethoven1810")["authors"] == [
+        "van Beethoven, Jr, Ludwig",
+        "Jean de la Fontaine",
+        "Čapek, Karel",
+    ]
+
+
+def test_crossref_inheritance(rows) -> None:
+    row = one(rows, "beethoven1810")
+    assert row["year"] == 1810
+    assert row["container_title"] == "Proceedings of the Vienna Congress"
+
+
+def test_duplicate_keys_both_kept_and_flagged(rows) -> None:
+    dups = rows["mueller2019"]
+    assert len(dups) == 2
+    assert all(any("duplicate key" in w for w in d["warnings"]) for d in dups)
+    assert dups[1]["title"] == "A second entry under the same key"
+
+
+def test_broken_entry_reported_with_its_line_and_the_rest_loads(rows) -> None:
+    outcome = load_files([str(FIXTURE)])
+    broken = one(rows, "broken")
+    assert broken["row_state"] == "INVALID" and broken["row_reason"] == "parse_error"
+    assert broken["parse_error"] and broken["source_line"] == 89
+    errors = [p for p in outcome.problems if p.severity == "error"]
+    assert [(p.path, p.line) for p in errors] == [(str(FIXTURE), 89)]
+    assert one(rows, "last")["title"] == "Still loaded after the broken one"
+
+
+@pytest.mark.parametrize(
+    ("key", "id_type", "identifier", "id_raw"),
+    [
+        ("who2020", "doi", "10.2471/blt.19.000000", "http://dx.doi.org/10.2471/BLT.19.000000"),
+        ("beethoven1810", "arxiv", "1706.03762", "1706.03762v5"),
+        ("oldarxiv", "arxiv", "math.GT/0309136", "math.GT/0309136"),
+        ("pubmednote", "pmid", "12345678", "12345678"),
+        ("pubmedurl", "pmid", "23456789", "https://pubmed.ncbi.nlm.nih.gov/23456789/"),
+        ("arxivdoi", "arxiv", "1706.03762", "10.48550/arXiv.1706.03762"),
+        ("arxivurl", "arxiv", "1810.04805", "https://arxiv.org/pdf/1810.04805v2.pdf"),
+        ("doiprefix", "doi", "10.1000/xyz.123", "doi:10.1000/XYZ.123"),
+        ("last", "doi", "10.1000/last", "10.1000/last"),
+    ],
+)
+def test_identifiers_found_wherever_users_put_them(rows, key, id_type, identifier, id_raw) -> None:
+    row = one(rows, key)
+    assert (row["id_type"], row["identifier"], row["id_raw"]) == (id_type, identifier, id_raw)
+    assert row["row_state"] is None
+
+
+def test_first_entry_doi_url_in_doi_field(rows) -> None:
+    first = rows["mueller2019"][0]
+    assert (first["id_type"], first["identifier"]) == ("doi", "10.1038/s41467-019-0001-x")
+
+
+@pytest.mark.parametrize(
+    ("key", "state", "reason"),
+    [
+        ("notitle", "INVALID", "missing_title"),
+        ("noid", "NOT COVERED", "no_identifier"),
+        ("pmidcontradiction", "INVALID", "type_contradiction"),
+    ],
+)
+def test_early_row_states(rows, key, state, reason) -> None:
+    row = one(rows, key)
+    assert (row["row_state"], row["row_reason"]) == (state, reason)
+
+
+def test_loader_never_raises_on_garbage() -> None:
+    rows, problems = BibtexLoader().load("@article{x, title = {a} junk, year=2}\n@@@{", "g.bib")
+    assert len(rows) >= 1
+    assert isinstance(problems, list)
+
+
+def test_latin1_file_is_decoded(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.bib"
+    path.write_bytes("@article{k, title = {Caf\u00e9 na\u00efve}, year = 2000}\n".encode("latin-1"))
+    row = load_files([str(path)]).table.to_pylist()[0]
+    assert row["title"] == "Café naïve"
+
+
+def test_utf8_bom_file(tmp_path: Path) -> None:
+    path = tmp_path / "bom.bib"
+    path.write_bytes(b"\xef\xbb\xbf@article{k, title = {Gr\xc3\xbc\xc3\x9fe}, doi = {10.1000/x}}\n")
+    row = load_files([str(path)]).table.to_pylist()[0]
+    assert (row["key"], row["title"], row["identifier"]) == ("k", "Grüße", "10.1000/x")

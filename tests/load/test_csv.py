@@ -1,0 +1,77 @@
+"""CSV loading: header names, `--map` overrides, BOM, `;` authors, multi-line records."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from auditor.errors import InputError
+from auditor.load import load_files
+from auditor.load.csv import CsvLoader
+
+FIXTURE = Path(__file__).parent / "fixtures" / "sample.csv"
+
+
+@pytest.fixture(scope="module")
+def table_rows() -> list[dict[str, object]]:
+    return load_files([str(FIXTURE)], csv_map={"title": "Article Title"}).table.to_pylist()
+
+
+def test_rows_lines_and_blank_lines_skipped(table_rows) -> None:
+    assert [r["key"] for r in table_rows] == ["c1", "c2", "c3", "c4", "c5", "c6"]
+    assert [r["source_line"] for r in table_rows] == [2, 3, 4, 5, 7, 8]
+
+
+def test_mapped_title_authors_and_et_al(table_rows) -> None:
+    r = table_rows[0]
+    assert r["title"] == "First CSV paper"
+    assert r["authors"] == ["Smith, J.", "Doe, J."] and r["authors_et_al"] is True
+    assert (r["id_type"], r["identifier"]) == ("doi", "10.1000/abc")
+    assert table_rows[1]["title"] == "A title, with a comma"
+
+
+@pytest.mark.parametrize(
+    ("i", "state", "reason"),
+    [
+        (1, None, None),
+        (2, "INVALID", "type_contradiction"),
+        (3, "NOT COVERED", "unsupported_type"),
+        (4, "NOT COVERED", "no_identifier"),
+    ],
+)
+def test_declared_types(table_rows, i, state, reason) -> None:
+    assert (table_rows[i]["row_state"], table_rows[i]["row_reason"]) == (state, reason)
+
+
+def test_multiline_record_and_doi_column(table_rows) -> None:
+    r = table_rows[5]
+    assert r["title"] == "Multi line title"
+    assert (r["id_type"], r["identifier"]) == ("doi", "10.1000/multi")
+
+
+def test_without_map_the_title_column_is_missing() -> None:
+    outcome = load_files([str(FIXTURE)])
+    assert all(r["row_state"] == "INVALID" for r in outcome.table.to_pylist())
+    assert any("title" in p.message for p in outcome.problems)
+
+
+def test_unknown_map_field_is_an_input_error() -> None:
+    with pytest.raises(InputError, match="unknown field"):
+        CsvLoader({"colour": "X"})
+
+
+def test_non_utf8_csv_names_the_encoding_problem(tmp_path: Path) -> None:
+    path = tmp_path / "latin.csv"
+    path.write_bytes("title\nCaf\u00e9\n".encode("latin-1"))
+    with pytest.raises(InputError, match=r"latin\.csv.*UTF-8"):
+        load_files([str(path)])
+    row = load_files([str(path)], encoding="latin-1").table.to_pylist()[0]
+    assert row["title"] == "Café"
+
+
+def test_semicolon_delimited(tmp_path: Path) -> None:
+    path = tmp_path / "semi.csv"
+    path.write_text("TITLE;PMID\nA paper;123\n", encoding="utf-8")
+    row = load_files([str(path)]).table.to_pylist()[0]
+    assert (row["title"], row["id_type"], row["identifier"]) == ("A paper", "pmid", "123")
