@@ -11,7 +11,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from auditor.chinese import pubmed_coords as coords_
-from auditor.chinese.outcomes import Outcome, RowOutcome, pubmed_link, pubmed_search_link
+from auditor.chinese.outcomes import (
+    Outcome,
+    RowOutcome,
+    nlm_catalog_link,
+    pubmed_link,
+    pubmed_search_link,
+)
 from auditor.chinese.steps import Run, each, fail
 from auditor.compare.text import han_titles_equal, has_han
 from auditor.errors import Reason, RegisterError
@@ -41,6 +47,8 @@ def _prepare(run: Run, rows: list[tuple[dict[str, Any], RowOutcome]]) -> list[Pe
             out.decide(Outcome.NO_ISSN_MAPPING)
             continue
         out.attempts.append(f"journal bridge: {journal.journal} → ISSN {journal.issn}")
+        if journal.nlm_id:
+            out.links.append(nlm_catalog_link(journal.nlm_id))
         if journal.nlm_ta is None:
             out.attempts.append("journal bridge: catalogued without PubMed records")
             out.decide(Outcome.JOURNAL_NOT_INDEXED)

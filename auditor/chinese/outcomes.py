@@ -242,3 +242,8 @@ def pubmed_link(pmid: str) -> str:
 def pubmed_search_link(term: str) -> str:
     """A public PubMed search for `term`."""
     return "https://pubmed.ncbi.nlm.nih.gov/?term=" + quote(term, safe="")
+
+
+def nlm_catalog_link(nlm_id: str) -> str:
+    """The public NLM Catalog record of a journal."""
+    return f"https://www.ncbi.nlm.nih.gov/nlmcatalog/{quote(nlm_id, safe='')}"

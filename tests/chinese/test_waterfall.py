@@ -228,6 +228,7 @@ async def test_unmapped_journal_is_p3_without_request(registers):
 async def test_counterexample_journal_is_not_indexed_without_request(registers):
     r = one(await run(registers, _cited(container_title="中国全科医学")))
     assert r["outcome"]["reason_code"] == "JOURNAL_NOT_INDEXED"
+    assert r["items"][0]["links"] == ["https://www.ncbi.nlm.nih.gov/nlmcatalog/101299195"]
     assert sum(registers.counts.values()) == 0
 
 
