@@ -248,3 +248,37 @@ async def test_filter_controls_and_sorting(
         "[...document.querySelector('section.file tbody').rows].map(r => r.dataset.key)"
     )
     assert keys == sorted(keys)
+
+
+async def test_readable_without_javascript_and_in_print(
+    browser: DevTools, result: AuditResult, tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    write_reports(result, out)
+    url = (out / "report.html").as_uri()
+    await browser.send("Emulation.setScriptExecutionDisabled", value=True)
+    await browser.open(f"{url}#verdict=DOES-NOT-RESOLVE")
+    await browser.send("Emulation.setScriptExecutionDisabled", value=False)
+    # evaluated from the DevTools side, so it runs though the page's own script did not
+    assert not await browser.evaluate("document.documentElement.classList.contains('js')")
+    visible = await browser.evaluate(
+        "[...document.querySelectorAll('tr.ref')].filter(r => r.offsetParent).length"
+    )
+    assert visible == 9  # no script: nothing filtered away
+    assert (
+        await browser.evaluate("getComputedStyle(document.querySelector('.controls')).display")
+        == "none"
+    )  # controls that cannot work are not shown
+
+    await browser.open("about:blank")  # a hash-only change would not reload the page
+    await browser.open(f"{url}#verdict=DOES-NOT-RESOLVE")  # scripted filter hides rows…
+    assert await browser.evaluate("document.body.dataset.shown") == "2"
+    await browser.send("Emulation.setEmulatedMedia", media="print")
+    printed = await browser.evaluate(
+        "[...document.querySelectorAll('tr.ref')].filter(r => r.offsetParent).length"
+    )
+    assert printed == 9  # …but a printout shows every reference
+    assert (
+        await browser.evaluate("getComputedStyle(document.querySelector('.controls')).display")
+        == "none"
+    )
