@@ -15,6 +15,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from urllib.parse import unquote
 
 from aiohttp import web
@@ -131,7 +132,7 @@ class Registers:
         for prefix in ("/doi/doiRA/", "/doi/ra/"):
             if path.startswith(prefix):
                 asked = [n.strip() for n in path.removeprefix(prefix).split(",") if n.strip()]
-                return Routed("doira", asked, lambda w, a=asked: doi.doira(c, a, w))
+                return Routed("doira", asked, partial(doi.doira, c, asked))
         if path.startswith("/doi/"):
             d = path.removeprefix("/doi/")
             return Routed("doi_csl", [d], lambda w: doi.resolve(c, d, accept, self.origin()))
@@ -185,9 +186,10 @@ class Registers:
             )
             reply = text_reply("Too Many Requests", 429, **{"Retry-After": retry_after})
         else:
-            reply = await self._faulted(routed, fault, request)
-            if reply is None:
+            faulted = await self._faulted(routed, fault, request)
+            if faulted is None:
                 return await self._reset(request)
+            reply = faulted
         if service == "crossref":
             reply.headers.update(crossref.rate_headers(config.rate_limits.get("crossref")))
         return _response(reply)
