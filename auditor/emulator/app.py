@@ -184,7 +184,10 @@ class Registers:
                 if config.retry_after is not None
                 else retry_after_header(wait)
             )
-            reply = text_reply("Too Many Requests", 429, **{"Retry-After": retry_after})
+            if service == "eutils":
+                reply = eutils.rate_limited(config.rate_limits.get("eutils"), retry_after)
+            else:
+                reply = text_reply("Too Many Requests", 429, **{"Retry-After": retry_after})
         else:
             faulted = await self._faulted(routed, fault, request)
             if faulted is None:

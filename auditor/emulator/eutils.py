@@ -114,3 +114,10 @@ def esearch(corpus: Corpus, params: Mapping[str, str], wrong_echo: set[str]) -> 
     return json_reply(
         {"header": _header("esearch"), "esearchresult": result}, content_type=JSON_NCBI
     )
+
+
+def rate_limited(limit: tuple[int, float] | None, retry_after: str) -> Reply:
+    """NCBI's 429 body: JSON naming the limit (`{"error":"API rate limit exceeded",…}`)."""
+    count = limit[0] if limit is not None else 3
+    body = {"error": "API rate limit exceeded", "count": str(count + 1), "limit": str(count)}
+    return json_reply(body, status=429, content_type=JSON_NCBI, **{"Retry-After": retry_after})

@@ -88,6 +88,7 @@ async def test_eutils_limit_covers_esummary_and_esearch_together(
     async with http.get(f"{base}/esearch.fcgi", params={"db": "pubmed", "term": "x"}) as resp:
         assert resp.status == 429
         assert resp.headers["Retry-After"] == "7"
+        assert (await resp.json())["error"] == "API rate limit exceeded"
 
 
 async def test_reset_counts_zeroes_counts_log_and_windows(
