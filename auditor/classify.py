@@ -164,9 +164,11 @@ def _decide(
     id_type = chosen or (valid[0] if valid else None)
     ident = found[id_type] if id_type else None
     shown: str | None = given or None
-    # a user's unusable generic id stays as written: it explains the row's reason
+    # `id_raw` shows the chosen identifier as written; an id the user typed explicitly (with
+    # `declared_type`) stays as it is, since the type belongs to it and it may explain the reason
+    typed = isinstance(declared, str) and bool(declared.strip())
     stale = not given or normalize_identifier(given)[:2] != (id_type, ident)
-    if id_type and stale and generic_reason is None:
+    if id_type and stale and not typed:
         shown = raws.get(id_type, ident)
     state, reason = _state(parse_error, title, generic_reason, bad, bool(valid), chosen)
     columns = {t: found[t] or junk.get(t) for t in PRIORITY}

@@ -1,0 +1,35 @@
+"""Author-list splitting: depth-0 `and`, corporate authors, et al."""
+
+from __future__ import annotations
+
+import pytest
+
+from auditor.load.names import clean_author_list, split_bibtex_authors
+
+
+@pytest.mark.parametrize(
+    ("raw", "authors", "et_al"),
+    [
+        ("Smith, John and Doe, Jane", ["Smith, John", "Doe, Jane"], False),
+        ("John Smith AND Jane Doe", ["John Smith", "Jane Doe"], False),
+        ("{World Health Organization}", ["World Health Organization"], False),
+        ("{Barnes and Noble} and Smith, J.", ["Barnes and Noble", "Smith, J."], False),
+        ("von Last, Jr, First", ["von Last, Jr, First"], False),
+        ("Smith, J. and others", ["Smith, J."], True),
+        (r"M{\"u}ller, H.", ["Müller, H."], False),
+        ("Anderson, A.\n    and Brandon, B.", ["Anderson, A.", "Brandon, B."], False),
+        ("", [], False),
+        ("Sandra Andersen", ["Sandra Andersen"], False),  # `and` inside a word is not a separator
+    ],
+)
+def test_split_bibtex_authors(raw: str, authors: list[str], et_al: bool) -> None:
+    assert split_bibtex_authors(raw) == (authors, et_al)
+
+
+def test_clean_author_list_et_al_forms() -> None:
+    assert clean_author_list(["Smith J", "", "et al."]) == (["Smith J"], True)
+    assert clean_author_list(["Smith J, et al."]) == (["Smith J"], True)
+    assert clean_author_list(["Betty Ford", "Peter Etten"]) == (
+        ["Betty Ford", "Peter Etten"],
+        False,
+    )

@@ -1,0 +1,143 @@
+"""The classify stage: the criteria's input_contract, primary choice, closed legs, idempotence."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from auditor import tables
+from auditor.classify import classify, normalize_identifier
+
+
+@pytest.mark.parametrize(
+    ("raw", "declared", "expected"),
+    [
+        ("12345", None, ("pmid", "12345", None)),
+        ("0012345", None, ("pmid", "0012345", None)),  # kept as given, no padding changes
+        ("PMID: 12345", None, ("pmid", "12345", None)),
+        ("10.1000/ABC.def", None, ("doi", "10.1000/abc.def", None)),
+        ("https://doi.org/10.1000/X", None, ("doi", "10.1000/x", None)),
+        ("http://dx.doi.org/10.1000/X", None, ("doi", "10.1000/x", None)),
+        ("doi:10.1000/X", "doi", ("doi", "10.1000/x", None)),
+        ("https://doi.org/10.1000%2FX", None, ("doi", "10.1000/x", None)),
+        ("arXiv:2101.00001v3", None, ("arxiv", "2101.00001", None)),
+        ("2101.0001", None, ("arxiv", "2101.0001", None)),
+        ("math.GT/0309136", None, ("arxiv", "math.GT/0309136", None)),
+        ("hep-th/9901001v2", "arxiv", ("arxiv", "hep-th/9901001", None)),
+        ("https://arxiv.org/abs/1706.03762v5", None, ("arxiv", "1706.03762", None)),
+        ("10.48550/arXiv.1706.03762", "doi", ("arxiv", "1706.03762", None)),
+        ("2113.00001", None, (None, None, "unrecognized_id")),  # month 13
+        ("2100.00001", None, (None, None, "unrecognized_id")),  # month 00
+        ("10.12/short-prefix", None, (None, None, "unrecognized_id")),
+        ("12345", "doi", (None, None, "type_contradiction")),
+        ("10.1000/x", "pmid", (None, None, "type_contradiction")),
+        ("2101.00001", "pmid", (None, None, "type_contradiction")),
+        ("978-3-16-148410-0", "isbn", (None, None, "unsupported_type")),
+        ("https://example.org", "url", (None, None, "unsupported_type")),
+        ("", None, (None, None, "no_identifier")),
+        ("   ", "doi", (None, None, "no_identifier")),
+    ],
+)
+def test_normalize_identifier(raw: str, declared: str | None, expected: tuple) -> None:
+    assert normalize_identifier(raw, declared) == expected
+
+
+def _table(*rows: dict[str, Any]) -> Any:
+    full = []
+    for i, row in enumerate(rows):
+        base: dict[str, Any] = {"row_id": i, "source_path": "x.csv", "title": "A title"}
+        base.update(row)
+        full.append(base)
+    return tables.from_rows(full, tables.REFERENCES)
+
+
+def _out(table: Any, *cols: str) -> list[tuple[Any, ...]]:
+    data = table.select(list(cols)).to_pylist()
+    return [tuple(r[c] for c in cols) for r in data]
+
+
+def test_primary_identifier_doi_then_pmid_then_arxiv() -> None:
+    t = classify(
+        _table(
+            {"doi": "10.1000/A", "pmid": "123", "arxiv": "2101.00001"},
+            {"pmid": "123", "arxiv": "2101.00001v2"},
+            {"arxiv": "2101.00001v2"},
+        )
+    )
+    assert _out(t, "id_type", "identifier", "id_raw") == [
+        ("doi", "10.1000/a", "10.1000/A"),
+        ("pmid", "123", "123"),
+        ("arxiv", "2101.00001", "2101.00001v2"),
+    ]
+    assert _out(t, "doi", "pmid", "arxiv")[0] == ("10.1000/a", "123", "2101.00001")
+
+
+def test_closed_legs_skip_to_the_next_open_candidate() -> None:
+    t = _table({"doi": "10.1000/A", "pmid": "123"}, {"doi": "10.1000/B"})
+    out = classify(t, closed_legs=frozenset({"doi"}))
+    assert _out(out, "id_type", "identifier", "row_state", "row_reason") == [
+        ("pmid", "123", None, None),
+        ("doi", "10.1000/b", "NOT COVERED", "leg_closed"),
+    ]
+
+
+def test_state_precedence() -> None:
+    t = classify(
+        _table(
+            {"parse_error": "bad", "title": None},
+            {"id_raw": "123", "declared_type": "doi", "title": None},
+            {"title": "  ", "doi": "10.1000/x"},
+            {"id_raw": "x", "declared_type": "issn"},
+            {"id_raw": "not an id"},
+            {"doi": "n/a"},
+            {},
+        )
+    )
+    assert _out(t, "row_state", "row_reason") == [
+        ("INVALID", "parse_error"),
+        ("INVALID", "type_contradiction"),
+        ("INVALID", "missing_title"),
+        ("NOT COVERED", "unsupported_type"),
+        ("NOT COVERED", "unrecognized_id"),
+        ("NOT COVERED", "unrecognized_id"),
+        ("NOT COVERED", "no_identifier"),
+    ]
+
+
+def test_generic_id_fills_its_type_column() -> None:
+    t = classify(_table({"id_raw": "https://doi.org/10.1000/X"}))
+    assert _out(t, "id_type", "identifier", "doi", "id_raw") == [
+        ("doi", "10.1000/x", "10.1000/x", "https://doi.org/10.1000/X")
+    ]
+
+
+ROWS = (
+    {"doi": "https://doi.org/10.1000/A", "pmid": "PMID: 123"},
+    {"doi": "10.48550/arXiv.2101.00001"},
+    {"id_raw": "2101.00001v4", "declared_type": "arxiv", "doi": "10.1000/Z"},
+    {"id_raw": "12", "declared_type": "doi"},
+    {"doi": "junk", "arxiv": "hep-th/9901001v1"},
+    {"doi": "junk"},
+    {"pmid": "10.1000/x"},
+    {"title": None, "pmid": "5"},
+    {},
+)
+
+
+@pytest.mark.parametrize("legs", [frozenset(), frozenset({"doi"}), frozenset({"doi", "arxiv"})])
+def test_classify_is_idempotent(legs: frozenset[str]) -> None:
+    once = classify(_table(*ROWS), closed_legs=legs)
+    assert classify(once, closed_legs=legs).equals(once)
+
+
+@pytest.mark.parametrize("legs", [frozenset({"doi"}), frozenset({"pmid", "arxiv"})])
+def test_rerun_with_closed_legs_matches_a_single_run(legs: frozenset[str]) -> None:
+    cols = ("id_type", "identifier", "row_state", "row_reason", "doi", "pmid", "arxiv")
+    direct = classify(_table(*ROWS), closed_legs=legs)
+    rerun = classify(classify(_table(*ROWS)), closed_legs=legs)
+    assert _out(rerun, *cols) == _out(direct, *cols)
+
+
+def test_schema_kept() -> None:
+    assert classify(_table(*ROWS)).schema == tables.REFERENCES
