@@ -50,6 +50,7 @@ async def test_crossref_batches_and_confirms_absences(tmp_path):
     filters = [c for c in net.calls if c.url.endswith("/works")]
     singles = [c for c in net.calls if "/works/" in c.url]
     assert len(filters) == 3  # 20 + 20 + 5
+    assert net.progress[-1] == ("crossref", 45, 45)
     assert [c.url.rsplit("/works/", 1)[1] for c in singles] == ["10.5555/n3"]
 
 
