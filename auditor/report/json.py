@@ -1,7 +1,8 @@
 """`report.json`: the criteria id, run metadata, per-row verdicts, checklist, duplicates, totals.
 
 Stable for diffing: keys are written sorted, rows in input order (checklist in its priority
-order), floats as JSON numbers or null. `schema_version` changes when a key's meaning changes.
+order), one row per line, floats as JSON numbers or null. `schema_version` changes when a key's
+meaning changes.
 """
 
 from __future__ import annotations
@@ -55,9 +56,28 @@ def report_dict(result: AuditResult) -> dict[str, Any]:
     }
 
 
+def _compact(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(", ", ": "))
+
+
+def _dump(value: Any, depth: int) -> str:
+    """Indented objects down to the row lists; each row compact on one line.
+
+    One row per line keeps a diff of two runs to the rows that changed, and lets the C encoder
+    do the bulk of the work (an indented `json.dumps` falls back to pure Python).
+    """
+    pad, inner = "  " * depth, "  " * (depth + 1)
+    if isinstance(value, dict) and value and depth < 2:
+        items = [f"{inner}{_compact(k)}: {_dump(value[k], depth + 1)}" for k in sorted(value)]
+        return "{\n" + ",\n".join(items) + f"\n{pad}}}"
+    if isinstance(value, list) and value and depth < 2:
+        return "[\n" + ",\n".join(inner + _compact(v) for v in value) + f"\n{pad}]"
+    return _compact(value)
+
+
 def report_text(result: AuditResult) -> str:
-    """`report_dict` serialized: sorted keys, two-space indent, UTF-8 text, final newline."""
-    return json.dumps(report_dict(result), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    """`report_dict` serialized: sorted keys, one row per line, UTF-8 text, final newline."""
+    return _dump(report_dict(result), 0) + "\n"
 
 
 class JsonReport(ReportFormat):
