@@ -156,6 +156,7 @@ class ArxivRegister(Register):
             f"{net.settings.arxiv_url}/api/query",
             params=params,
             retries=None if len(ids) == 1 else 1,
+            follow_redirects=True,
         )
         if response.status == 200:
             return parse_feed(ids, response)

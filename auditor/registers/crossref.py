@@ -141,7 +141,7 @@ class CrossrefRegister(Register):
     async def _one(self, dois: list[str], net: Net) -> dict[str, RecordRow]:
         (doi,) = dois
         url = f"{net.settings.crossref_url}/works/{quote(doi, safe='/')}"
-        response = await net.get(self.name, url)
+        response = await net.get(self.name, url, follow_redirects=True)
         if response.status == 404:
             # Not in Crossref; only the DOI system may say the DOI does not exist.
             return {
@@ -167,7 +167,11 @@ class CrossrefRegister(Register):
         params = {"filter": ",".join(f"doi:{d}" for d in dois), "rows": str(len(dois))}
         # One retry, then split: a batch that keeps failing must not sink its neighbours.
         response = await net.get(
-            self.name, f"{net.settings.crossref_url}/works", params=params, retries=1
+            self.name,
+            f"{net.settings.crossref_url}/works",
+            params=params,
+            retries=1,
+            follow_redirects=True,
         )
         if response.status != 200:
             raise _status_error(response)

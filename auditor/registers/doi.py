@@ -84,7 +84,8 @@ class DoiSystemRegister(Register):
             return dict.fromkeys(dois)
         path = ",".join(quote(d, safe="/") for d in dois)
         try:
-            response = await net.get(self.name, f"{net.settings.doi_url}/doiRA/{path}")
+            url = f"{net.settings.doi_url}/doiRA/{path}"
+            response = await net.get(self.name, url, follow_redirects=True)
             answered = parse_doira(dois, response)
         except RegisterError as exc:
             # doiRA failing is not the end: the Handle API can still settle each DOI.

@@ -70,7 +70,7 @@ class HandleRegister(Register):
     async def _one(self, dois: list[str], net: Net) -> dict[str, RecordRow]:
         (doi,) = dois
         url = f"{net.settings.handle_url}/api/handles/{quote(doi, safe='/')}"
-        return {doi: parse_handle(doi, await net.get(self.name, url))}
+        return {doi: parse_handle(doi, await net.get(self.name, url, follow_redirects=True))}
 
     async def fetch(self, ids: Sequence[str], net: Net) -> dict[str, RecordRow]:
         """Rows for `ids`: `not_found`, `not_covered` (exists) or `unreachable`."""

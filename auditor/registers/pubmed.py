@@ -122,9 +122,13 @@ class PubmedRegister(Register):
         form = {"db": "pubmed", "retmode": "json", "id": ",".join(pmids)}
         retries = None if len(pmids) == 1 else 1
         if len(pmids) > POST_ABOVE:
-            response = await net.get("ncbi", url, data=form, method="POST", retries=retries)
+            response = await net.get(
+                "ncbi", url, data=form, method="POST", retries=retries, follow_redirects=True
+            )
         else:
-            response = await net.get("ncbi", url, params=form, retries=retries)
+            response = await net.get(
+                "ncbi", url, params=form, retries=retries, follow_redirects=True
+            )
         if response.status != 200:
             reason = Reason.HTTP_5XX if response.status >= 500 else Reason.HTTP_4XX
             raise Unreachable(f"pubmed: HTTP {response.status}", reason)

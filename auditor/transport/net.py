@@ -222,8 +222,11 @@ class Net:
                     if follow_redirects and resp.status in REDIRECT_STATUSES:
                         # Checked before the redirect body (or the next hop's) is read.
                         current = self.policy.next_hop(str(resp.url), resp_headers.get("location"))
-                        query, data = None, None
-                        method = "GET" if resp.status == 303 else method
+                        # The Location carries its own query; 301/302/303 become GET without a
+                        # body (as browsers do), 307/308 repeat the method and body.
+                        query = None
+                        if resp.status in (301, 302, 303):
+                            method, data = "GET", None
                         continue
                     if resp.status == 429 or retry.is_retryable(retry.Failure(resp.status)):
                         return retry.Failure(

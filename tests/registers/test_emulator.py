@@ -199,6 +199,8 @@ async def test_a_fault_is_never_absence(emulator, tmp_path, kind, victim):
         if key == victim or (victim == "2001.00001" and key == "10.48550/arxiv.2001.00001"):
             assert row["status"] == "unreachable", (key, row)
             assert row["reason"]
+            if kind.startswith("redirect"):
+                assert row["reason"] == "unsafe_redirect", (key, row)
         else:
             assert (row["status"], row["reason"]) == (status, reason), (key, row)
 
