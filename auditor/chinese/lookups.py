@@ -9,6 +9,7 @@ policy); it returns a `Reply` for any HTTP status the caller reads as data (200,
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass, field
@@ -54,6 +55,8 @@ class Lookups:
 
     fetch: Fetch
     memo: dict[tuple[str, str, str, str], Reply | RegisterError] = field(default_factory=dict)
+    locks: dict[tuple[str, str, str, str], asyncio.Lock] = field(default_factory=dict)
+    """One lock per key, so two concurrent askers of one URL still make one request."""
     log: list[str] = field(default_factory=list)
     """Every request actually sent, as `register URL?query`, in order."""
 
@@ -68,12 +71,13 @@ class Lookups:
         """GET once per run; a repeated call replays the reply or re-raises the failure."""
         query = urlencode(sorted((params or {}).items()))
         key = (register, url, query, accept or "")
-        if key not in self.memo:
-            self.log.append(f"{register} {url}" + (f"?{query}" if query else ""))
-            try:
-                self.memo[key] = await self.fetch(register, url, params=params, accept=accept)
-            except RegisterError as exc:
-                self.memo[key] = exc
+        async with self.locks.setdefault(key, asyncio.Lock()):
+            if key not in self.memo:
+                self.log.append(f"{register} {url}" + (f"?{query}" if query else ""))
+                try:
+                    self.memo[key] = await self.fetch(register, url, params=params, accept=accept)
+                except RegisterError as exc:
+                    self.memo[key] = exc
         stored = self.memo[key]
         if isinstance(stored, RegisterError):
             raise stored

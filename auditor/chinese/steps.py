@@ -76,11 +76,19 @@ class Run:
     ) -> None:
         self.s, self.lookups, self.bridge, self.known = settings, lookups, bridge, known
         self.agency: dict[str, str | None | RegisterError] = {}
+        self._triage_lock = asyncio.Lock()
 
     async def route_agencies(self, dois: Iterable[str]) -> None:
-        """Triage the prefixes not yet known, in ⌈n / batch⌉ doiRA requests."""
-        todo = {triage.prefix_of(d) for d in dois} - set(self.agency)
-        if todo:
+        """Triage the prefixes not yet known, in ⌈n / batch⌉ doiRA requests.
+
+        Serialized: the DOI leg and the coordinate leg run concurrently, and a prefix one of them
+        is asking about must not be asked again by the other.
+        """
+        wanted = {triage.prefix_of(d) for d in dois}
+        async with self._triage_lock:
+            todo = wanted - set(self.agency)
+            if not todo:
+                return
             size = self.s.doira_batch_size if self.s.batching else 1
             found = await triage.triage(self.lookups, self.s.doi_url, todo, size)
             self.agency.update(found)

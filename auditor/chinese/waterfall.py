@@ -8,6 +8,7 @@ for CNKI DOIs and CSL 404s. A failure to look marks only the rows that depended 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -87,8 +88,8 @@ async def run_waterfall(
     if with_doi and not settings.doi_leg:
         for _, out in with_doi:
             out.give_up(Reason.LEG_CLOSED.value, "the DOI leg is closed")
-    await doi_rows(run, with_doi, known.agencies)
-    await coordinate_rows(run, coord_rows)
+    # The legs pace on independent throttles (doi.org/Handle vs NCBI): run them side by side.
+    await asyncio.gather(doi_rows(run, with_doi, known.agencies), coordinate_rows(run, coord_rows))
     table = pa.Table.from_pylist(
         [outcome_row(out, ref.get("key")) for ref, out in outcomes], schema=OUTCOMES
     )

@@ -117,3 +117,27 @@ async def test_prefix_agency_known_from_another_doi_is_not_asked(registers, corp
     result = await waterfall(registers.settings(), references, verdicts_for(references), records)
     assert registers.counts["doira"] == 0
     assert result.outcomes["reason_code"].to_pylist() == ["DOI_REFUTED"]
+
+
+async def test_legs_share_answers_when_running_side_by_side(registers, corpus):
+    """The DOI leg and the coordinate leg run concurrently; a DOI both need is asked once."""
+    from tests.chinese.helpers import JOURNAL, TA, pubmed_doc
+
+    doi = "10.5555/shared"
+    corpus.agencies["10.5555"] = "ISTIC"
+    corpus.csl[doi] = csl(doi)
+    corpus.esearch[f'"{TA}"[ta]'] = ["1"]
+    corpus.esearch[f'"{TA}"[ta] AND 103[vi] AND 3967[pg]'] = ["38129175"]
+    corpus.pubmed["38129175"] = pubmed_doc("38129175", doi=doi)
+    references = refs(
+        {"title": TITLE, "doi": doi},
+        {"title": TITLE, "container_title": JOURNAL, "volume": "103", "pages": "3967"},
+    )
+    result = await waterfall(registers.settings(), references, verdicts_for(references))
+    assert result.outcomes["reason_code"].to_pylist() == [
+        "DOI_TITLE_VERIFIED",
+        "PUBMED_COORDINATE_VERIFIED",
+    ]
+    assert registers.counts["doira"] == 1
+    assert registers.counts["doi_csl"] == 1
+    assert len(result.requests) == len(set(result.requests))
