@@ -11,7 +11,8 @@ import pyarrow as pa
 from auditor.report import write_reports
 from auditor.report.csv import table_csv
 from auditor.result import AuditResult
-from tests.report.golden import check_golden
+
+from .golden import check_golden
 
 
 def test_bom_and_parseable(result: AuditResult, tmp_path: Path) -> None:

@@ -12,7 +12,8 @@ from auditor import tables
 from auditor.report import write_reports
 from auditor.report.json import SCHEMA_VERSION, report_text
 from auditor.result import AuditResult
-from tests.report.golden import check_golden
+
+from .golden import check_golden
 
 
 def test_contents(result: AuditResult, tmp_path: Path) -> None:
