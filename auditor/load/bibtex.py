@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 import bibtexparser
 from bibtexparser.model import (
     DuplicateBlockKeyBlock,
+    DuplicateFieldKeyBlock,
     Entry,
     ParsingFailedBlock,
     String,
@@ -123,17 +124,24 @@ class BibtexLoader(Loader):
         blocks = library.blocks
         resolver = _Resolver(_macros(blocks))
         entries: list[tuple[int, Any]] = []  # (line, Entry | ParsingFailedBlock)
+        dup_fields: dict[int, str] = {}  # id(entry) → the duplicated field names
         for block in blocks:
-            if isinstance(block, DuplicateBlockKeyBlock):
-                if isinstance(block.ignore_error_block, Entry):
-                    entries.append((block.start_line, block.ignore_error_block))
+            if isinstance(block, DuplicateBlockKeyBlock | DuplicateFieldKeyBlock):
+                entry = block.ignore_error_block
+                if isinstance(entry, Entry):
+                    entries.append((block.start_line, entry))
+                    if isinstance(block, DuplicateFieldKeyBlock):
+                        dup_fields[id(entry)] = ", ".join(sorted(block.duplicate_keys))
             elif isinstance(block, Entry | ParsingFailedBlock):
                 entries.append((block.start_line, block))
         fields_by_key: dict[str, dict[str, str]] = {}
         parsed: list[tuple[int, Any, dict[str, str] | None]] = []
         for line, block in entries:
             if isinstance(block, Entry):
-                fields = {f.key.lower(): resolver.value(str(f.value).strip()) for f in block.fields}
+                # a field given twice: the first one wins, as in BibTeX, and the row is flagged
+                fields = {}
+                for f in reversed(block.fields):
+                    fields[f.key.lower()] = resolver.value(str(f.value).strip())
                 fields_by_key.setdefault(block.key.lower(), fields)
                 parsed.append((line, block, fields))
             else:
@@ -148,6 +156,8 @@ class BibtexLoader(Loader):
                 self._failed(rows, problems, path, line + 1, block)
                 continue
             warnings = self._warnings(block.key, lines_by_key, line + 1)
+            if id(block) in dup_fields:
+                warnings.append(f"field given more than once: {dup_fields[id(block)]}")
             if "crossref" in fields:
                 fields = self._inherit(fields, fields_by_key, warnings)
             self._entry(rows, block, fields, line + 1, warnings)
