@@ -119,4 +119,5 @@ def test_gbk_file_with_explicit_encoding() -> None:
     if not path.exists():
         pytest.skip("gbk_test.bib not in realdata")
     row = load_files([str(path)], encoding="gbk").table.to_pylist()[0]
-    assert (row["key"], row["authors"], row["container_title"]) == ("凯撒2013", ["凯撒"], "测试期刊")
+    expected = ("凯撒2013", ["凯撒"], "测试期刊")
+    assert (row["key"], row["authors"], row["container_title"]) == expected
