@@ -78,10 +78,12 @@ def user_agent(settings: Settings) -> str:
 def build_throttles(settings: Settings, clock: Clock, sleep: Sleep) -> dict[str, Throttle]:
     """One throttle per register, paced per DESIGN's table and the settings."""
     crossref_rate = settings.crossref_rate or (10.0 if settings.mailto else 5.0)
+    # NCBI allows 3/s without an API key and 10/s with one; a setting above that is capped.
+    ncbi_rate = min(settings.ncbi_rate, 10.0 if settings.ncbi_api_key else 3.0)
     plan = {
         "crossref": (crossref_rate, settings.crossref_concurrency),
         # all NCBI calls (esummary, esearch, the waterfall's lookups) share one pace
-        "ncbi": (settings.ncbi_rate, 3),
+        "ncbi": (ncbi_rate, 3),
         # arXiv asks for one request every three seconds on a single connection
         "arxiv": (settings.arxiv_rate, 1),
         "doi": (settings.doi_rate, 4),

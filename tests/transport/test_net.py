@@ -228,3 +228,10 @@ async def test_crossref_starts_at_five_without_mailto(tmp_path, clock):
         assert net.throttles["arxiv"].interval >= 3.0
         assert net.throttles["arxiv"].concurrency == 1
         assert net.throttles["ncbi"].rate == 3.0
+
+
+async def test_ncbi_rate_is_capped_by_the_api_key(tmp_path, clock):
+    for key, asked, expected in [(None, 10.0, 3.0), ("k", 10.0, 10.0), ("k", 20.0, 10.0)]:
+        settings = Settings(cache_dir=str(tmp_path / "c"), ncbi_api_key=key, ncbi_rate=asked)
+        async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+            assert net.throttles["ncbi"].rate == expected
