@@ -17,7 +17,7 @@ from auditor import tables
 from auditor.errors import Reason
 from auditor.tables import RowState, Verdict
 
-__all__ = ["PRIORITY_ORDER", "build_checklist", "item_for", "links_for"]
+__all__ = ["PRIORITY_ORDER", "build_checklist", "duplicate_items", "item_for", "links_for"]
 
 #: Priorities from most to least urgent; unknown priorities sort last.
 PRIORITY_ORDER: tuple[str, ...] = ("P0", "P1", "P2", "P3")
@@ -196,3 +196,45 @@ def build_checklist(
     merged = [*items, *({**row, "human_result": None} for row in extra_rows)]
     merged.sort(key=lambda it: (_rank(it["priority"]), order.get(it["row_id"], it["row_id"])))
     return pa.Table.from_pylist(merged, schema=tables.CHECKLIST)
+
+
+def duplicate_items(duplicates: pa.Table, references: pa.Table) -> pa.Table:
+    """P3 CHECKLIST items for references that repeat a work cited earlier under another key.
+
+    One item per group member after the first (in input order), naming the first key and what
+    they share, for `build_checklist`'s `extra`. Never raises on data.
+    """
+    refs = {row["row_id"]: row for row in references.to_pylist()}
+    groups: dict[int, list[dict[str, Any]]] = {}
+    for member in sorted(duplicates.to_pylist(), key=lambda m: m["row_id"]):
+        groups.setdefault(member["group_id"], []).append(member)
+    items: list[dict[str, Any]] = []
+    for members in groups.values():
+        first = members[0]
+        first_key = first.get("key") or refs.get(first["row_id"], {}).get("key") or "?"
+        for member in members[1:]:
+            ref = refs.get(member["row_id"], {})
+            shared = f"{member['basis']} {member.get('value') or ''}".strip()
+            items.append(
+                {
+                    "row_id": member["row_id"],
+                    "source_path": ref.get("source_path"),
+                    "source_line": ref.get("source_line"),
+                    "key": member.get("key") or ref.get("key"),
+                    "priority": "P3",
+                    "reason_code": Reason.DUPLICATE_REFERENCE.value,
+                    "outcome": None,
+                    "cited_title": ref.get("title"),
+                    "cited_authors": ref.get("authors"),
+                    "cited_year": ref.get("year"),
+                    "cited_id": ref.get("id_raw"),
+                    "sources_tried": [],
+                    "text": f"Same work as {first_key} ({shared}), cited under another key; "
+                    "pending human check that both citations are intended.",
+                    "links": links_for(**{member["basis"]: member.get("value")})
+                    if member["basis"] in ("doi", "pmid", "arxiv")
+                    else [],
+                    "human_result": None,
+                }
+            )
+    return pa.Table.from_pylist(items, schema=tables.CHECKLIST)

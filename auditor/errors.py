@@ -97,6 +97,8 @@ class Reason(StrEnum):
     TITLE_EMPTY = "title_empty"
     AUTHORS_DIFFER = "authors_differ"
     YEAR_DIFFERS = "year_differs"
+    # checklist
+    DUPLICATE_REFERENCE = "duplicate_reference"
 
 
 def registered_with(agency: str) -> Reason:

@@ -8,7 +8,7 @@ import pyarrow as pa
 import pytest
 
 from auditor import tables
-from auditor.checklist import build_checklist, links_for
+from auditor.checklist import build_checklist, duplicate_items, links_for
 from auditor.tables import CRITERIA_ID
 
 FABRICATION_WORDS = ("fabricat", "fake", "invent", "hallucinat", "does not exist", "bogus")
@@ -174,3 +174,25 @@ def test_empty_run_gives_empty_checklist() -> None:
     checklist = build_checklist(*_tables([]))
     assert checklist.num_rows == 0
     assert checklist.schema == tables.CHECKLIST
+
+
+def test_duplicate_items_name_the_first_key_and_merge() -> None:
+    refs, verdicts, records = _tables([("RESOLVES-AND-MATCHES", None)] * 3)
+    duplicates = tables.from_rows(
+        [
+            {"group_id": 1, "row_id": 2, "key": "k2", "basis": "doi", "value": "10.1000/0"},
+            {"group_id": 1, "row_id": 0, "key": "k0", "basis": "doi", "value": "10.1000/0"},
+        ],
+        tables.DUPLICATES,
+    )
+    [item] = duplicate_items(duplicates, refs).to_pylist()
+    assert (item["row_id"], item["priority"], item["reason_code"]) == (
+        2,
+        "P3",
+        "duplicate_reference",
+    )
+    assert "k0" in item["text"] and "pending human check" in item["text"]
+    assert item["links"] == ["https://doi.org/10.1000/0"]
+    merged = build_checklist(refs, verdicts, records, extra=duplicate_items(duplicates, refs))
+    assert merged["row_id"].to_pylist() == [2]
+    assert duplicate_items(tables.empty(tables.DUPLICATES), refs).num_rows == 0

@@ -40,6 +40,7 @@ _REASONS: dict[str, str] = {
     "title_empty": "a title is empty",
     "authors_differ": "the authors differ",
     "year_differs": "the year differs",
+    "duplicate_reference": "the same work is cited under another key",
     # Chinese waterfall outcomes (spec/chinese-literature-cases.md)
     "DOI_TITLE_VERIFIED": "the DOI's registered title matches",
     "PUBMED_COORDINATE_VERIFIED": "found in PubMed by journal, volume and page",
