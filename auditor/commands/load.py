@@ -19,7 +19,6 @@ import pyarrow.parquet as pq
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
 from auditor.errors import ConfigError, InputError
 from auditor.load import LoadOutcome, load_files
@@ -93,11 +92,11 @@ def summarize(outcome: LoadOutcome, console: Console, *, max_problems: int = 50)
     console.print(f"rows with problems: {errors} unparseable, {flagged} with warnings")
     if not outcome.problems:
         return
-    table = Table("file:line", "severity", "problem", box=None, show_header=True)
+    # one `file:line: severity: message` line each, the form editors and CI logs link
     for p in outcome.problems[:max_problems]:
         where = f"{p.path}:{p.line}" if p.line else p.path
-        table.add_row(escape(where), p.severity, escape(p.message))
-    console.print(table)
+        colour = "red" if p.severity == "error" else "yellow"
+        console.print(f"{escape(where)}: [{colour}]{p.severity}[/{colour}]: {escape(p.message)}")
     if len(outcome.problems) > max_problems:
         console.print(f"… and {len(outcome.problems) - max_problems} more problems")
 
@@ -116,7 +115,7 @@ def load(
     ] = None,
 ) -> None:
     """Load bibliographies into the references table and print what was found."""
-    err = Console(stderr=True, highlight=False)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
     # bibtexparser logs each broken block; our summary reports them with file and line
     logging.getLogger("bibtexparser").setLevel(logging.ERROR)
     try:

@@ -1,0 +1,64 @@
+"""`auditor load`: the summary on stderr, Parquet with `--out`, exit 2 on unreadable input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow.parquet as pq
+from typer.testing import CliRunner
+
+from auditor import tables
+from auditor.cli import app
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def test_load_writes_parquet_and_summarises(tmp_path: Path) -> None:
+    out = tmp_path / "sub" / "refs.parquet"
+    args = ["load", str(FIXTURES / "features.bib"), str(FIXTURES / "sample.ris"), "--out", str(out)]
+    result = CliRunner().invoke(app, args, env={})
+    assert result.exit_code == 0, result.output
+    table = pq.read_table(out)
+    assert table.schema.names == tables.REFERENCES.names
+    assert table.num_rows == 20
+    text = result.stderr
+    assert "20 references from 2 file(s)" in text
+    assert "bibtex 16" in text and "ris 4" in text
+    assert "doi " in text and "pmid " in text and "arxiv " in text
+    assert "features.bib:89" in text  # the broken entry, with its line
+    assert "1 unparseable" in text
+    assert list(tmp_path.joinpath("sub").iterdir()) == [out]  # no temp file left behind
+
+
+def test_csv_map_and_format_flags(tmp_path: Path) -> None:
+    path = tmp_path / "refs.txt"
+    path.write_text("Article Title;PMID\nA paper;123\n", encoding="utf-8")
+    out = tmp_path / "r.parquet"
+    args = ["load", str(path), "--format", "csv", "--map", "title=Article Title", "--out", str(out)]
+    result = CliRunner().invoke(app, args, env={})
+    assert result.exit_code == 0, result.output
+    row = pq.read_table(out).to_pylist()[0]
+    assert (row["title"], row["id_type"], row["identifier"]) == ("A paper", "pmid", "123")
+
+
+def test_unreadable_file_exits_2_naming_it(tmp_path: Path) -> None:
+    missing = tmp_path / "missing.bib"
+    result = CliRunner().invoke(app, ["load", str(missing)], env={})
+    assert result.exit_code == 2
+    assert "missing.bib" in result.stderr
+
+
+def test_bad_map_exits_2(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        app, ["load", str(FIXTURES / "sample.csv"), "--map", "nonsense"], env={}
+    )
+    assert result.exit_code == 2
+    assert "--map" in result.stderr
+
+
+def test_undecodable_csv_exits_2(tmp_path: Path) -> None:
+    path = tmp_path / "latin.csv"
+    path.write_bytes("title\nCaf\u00e9\n".encode("latin-1"))
+    result = CliRunner().invoke(app, ["load", str(path)], env={})
+    assert result.exit_code == 2
+    assert "UTF-8" in result.stderr
