@@ -2,7 +2,7 @@
 
 Stable for diffing: keys are written sorted, rows in input order (checklist in its priority
 order), one row per line, floats as JSON numbers or null. `schema_version` changes when a key's
-meaning changes.
+meaning changes. `report.schema.json` beside this module is its JSON Schema.
 """
 
 from __future__ import annotations
