@@ -37,6 +37,9 @@ Progress = Callable[[str, int, int], None]
 #: Registers `Net` knows, each with its own throttle.
 REGISTERS: tuple[str, ...] = ("crossref", "ncbi", "arxiv", "doi", "handle")
 
+#: Pace multiplier applied to a register each time it answers 429.
+SLOWDOWN_ON_429 = 0.85
+
 #: Redirect hops followed at most.
 MAX_HOPS = 5
 
@@ -188,6 +191,10 @@ class Net:
                 reason = _fault_reason(outcome)
                 cls = RateLimited if reason is Reason.RATE_LIMITED else Unreachable
                 raise cls(f"{register}: {url} failed after {attempt + 1} attempts", reason)
+            if outcome.status == 429:
+                # We were too fast for the server's clock: slow this register down for the rest
+                # of the run (lychee's adaptive backoff), never below a tenth of its start pace.
+                throttle.limit_to(max(throttle.max_rate / 10, throttle.rate * SLOWDOWN_ON_429))
             if outcome.retry_after is not None:
                 # The server's word paces the whole register, not just this request.
                 throttle.penalize(delay)

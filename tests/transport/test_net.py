@@ -169,6 +169,7 @@ async def test_retry_after_paces_the_register(server, tmp_path, clock):
     async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
         await net.get("arxiv", f"{settings.arxiv_url}/x")
         starts = net.throttles["arxiv"].starts
+        assert net.throttles["arxiv"].rate < net.throttles["arxiv"].max_rate  # slowed down
     assert starts[1] - starts[0] >= 2.0
 
 
