@@ -14,7 +14,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from auditor import __version__, tables
-from auditor.checklist import build_checklist
+from auditor.checklist import build_checklist, duplicate_items
 from auditor.chinese.waterfall import run_waterfall
 from auditor.classify import classify
 from auditor.compare import compare
@@ -68,7 +68,8 @@ async def run_audit(
         waterfall = await run_waterfall(references, verdicts, records, settings, net)
     duplicates = find_duplicates(references, records)
     verdicts = attach_groups(waterfall.verdicts, duplicates)
-    checklist = build_checklist(references, verdicts, records, extra=waterfall.items)
+    extra = pa.concat_tables([waterfall.items, duplicate_items(duplicates, references)])
+    checklist = build_checklist(references, verdicts, records, extra=extra)
     tiers = sorted(set(records["tier"].drop_null().to_pylist())) if records.num_rows else []
     run = RunInfo(
         tool_version=__version__,

@@ -154,13 +154,17 @@ def _flatten(data: Mapping[str, Any], origin: str) -> dict[str, Any]:
 
 
 def find_pipeline(name: str) -> Path:
-    """A profile: a TOML path, or a name in `./pipelines/` or the project's `pipelines/`."""
+    """A profile: a TOML path, or a name in `./pipelines/` or the bundled `auditor/pipelines/`.
+
+    The repository's `pipelines/` is a link to the bundled folder, so the profiles a user reads
+    there are the ones an installed `auditor` ships.
+    """
     path = Path(name)
     if path.suffix == ".toml" or path.is_file():
         if path.is_file():
             return path
         raise ConfigError(f"pipeline file not found: {path}")
-    for folder in (Path.cwd() / "pipelines", Path(__file__).resolve().parent.parent / "pipelines"):
+    for folder in (Path.cwd() / "pipelines", Path(__file__).resolve().parent / "pipelines"):
         candidate = folder / f"{name}.toml"
         if candidate.is_file():
             return candidate

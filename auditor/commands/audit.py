@@ -133,6 +133,7 @@ def audit(
     }
     try:
         settings = load_settings(flags, config=config, pipeline=pipeline, inputs=paths)
+        policy.parse_fail_on(settings.fail_on, fail_on_unchecked=settings.fail_on_unchecked)
         csv_map = parse_map(map_ or [])
         fmt = input_format.value if input_format else None
         with _progress(err, quiet or json_) as report_progress:
@@ -148,10 +149,10 @@ def audit(
     out_dir = Path(settings.out) if settings.out else default_out(paths)
     written = write_reports(result, out_dir)
     if junit:
-        write_junit(result, Path(junit))
+        write_junit(result, Path(junit), settings.fail_on)
     match format_:
         case OutputStyle.GITHUB:
-            sys.stdout.write(github_annotations(result))
+            sys.stdout.write(github_annotations(result, settings.fail_on))
         case OutputStyle.TEXT:
             pass
         case _:
