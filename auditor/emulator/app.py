@@ -58,7 +58,7 @@ SERVICE_OF: dict[str, str] = {
 MAX_FORM_BYTES = 1 << 20
 
 
-@dataclass(frozen=True)
+@dataclass
 class LoggedRequest:
     """One request as the emulator saw it (for tests that check parameters and headers)."""
 
@@ -67,6 +67,10 @@ class LoggedRequest:
     url: str
     params: dict[str, str]
     headers: dict[str, str]
+    arrived: float = 0.0
+    """Arrival time on the emulator's monotonic clock."""
+    status: int | None = None
+    """The status answered (None while in flight or when the connection was reset)."""
 
 
 @dataclass
@@ -87,6 +91,7 @@ class Registers:
     port: int = 0
     counts: Counter[str] = field(default_factory=Counter)
     count_429: int = 0
+    limited: Counter[str] = field(default_factory=Counter)
     fault_counts: Counter[str] = field(default_factory=Counter)
     log: list[LoggedRequest] = field(default_factory=list)
     limiter: RateLimiter = field(default_factory=RateLimiter)
@@ -101,6 +106,7 @@ class Registers:
         """Zero every count and the log, and forget rate-limit windows."""
         self.counts = Counter(dict.fromkeys(ENDPOINTS, 0))
         self.count_429 = 0
+        self.limited = Counter()
         self.fault_counts = Counter()
         self.log = []
         self.limiter.reset()
@@ -164,11 +170,15 @@ class Registers:
         routed = self.route(path, params, request.headers.get("Accept", ""))
         service = SERVICE_OF[routed.endpoint]
         self.counts[routed.endpoint] += 1
-        self.log.append(
-            LoggedRequest(
-                routed.endpoint, request.method, str(request.rel_url), params, dict(request.headers)
-            )
+        entry = LoggedRequest(
+            routed.endpoint,
+            request.method,
+            str(request.rel_url),
+            params,
+            dict(request.headers),
+            arrived,
         )
+        self.log.append(entry)
         wait = self.limiter.check(service, config.rate_limits, arrived, config.rate_tolerance)
         fault = faults.FaultPlan()
         if wait is None and service not in config.down:
@@ -179,6 +189,7 @@ class Registers:
             reply = text_reply("Service Unavailable", 503)
         elif wait is not None:
             self.count_429 += 1
+            self.limited[service] += 1
             retry_after = (
                 str(config.retry_after)
                 if config.retry_after is not None
@@ -195,6 +206,7 @@ class Registers:
             reply = faulted
         if service == "crossref":
             reply.headers.update(crossref.rate_headers(config.rate_limits.get("crossref")))
+        entry.status = reply.status
         return _response(reply)
 
     async def _faulted(

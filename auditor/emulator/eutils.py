@@ -120,4 +120,6 @@ def rate_limited(limit: tuple[int, float] | None, retry_after: str) -> Reply:
     """NCBI's 429 body: JSON naming the limit (`{"error":"API rate limit exceeded",…}`)."""
     count = limit[0] if limit is not None else 3
     body = {"error": "API rate limit exceeded", "count": str(count + 1), "limit": str(count)}
-    return json_reply(body, status=429, content_type=JSON_NCBI, **{"Retry-After": retry_after})
+    reply = json_reply(body, status=429, content_type=JSON_NCBI)
+    reply.headers["Retry-After"] = retry_after
+    return reply

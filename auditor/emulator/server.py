@@ -77,6 +77,11 @@ class Emulator:
         return self._registers.count_429
 
     @property
+    def count_429_by_service(self) -> Counter[str]:
+        """Rate-limit 429s per service (`crossref`, `eutils`, `arxiv`, …)."""
+        return self._registers.limited
+
+    @property
     def fault_counts(self) -> Counter[str]:
         """Faults injected, by kind."""
         return self._registers.fault_counts

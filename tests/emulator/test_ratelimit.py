@@ -72,6 +72,9 @@ async def test_emulator_answers_429_over_the_limit_and_counts_it(
     assert statuses == [200, 200, 429]
     assert retry_after is not None and 55 <= int(retry_after) <= 60
     assert emu.count_429 == 1
+    assert emu.count_429_by_service == {"crossref": 1}
+    assert [e.status for e in emu.log] == [200, 200, 429]
+    assert emu.log[0].arrived <= emu.log[1].arrived <= emu.log[2].arrived
     assert emu.counts["crossref_work"] == 3
     # Other services have their own windows.
     async with http.get(f"{emu.base_urls['handle_url']}/api/handles/{DOI}") as resp:
