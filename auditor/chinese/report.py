@@ -33,7 +33,8 @@ def apply_outcomes(
 ) -> pa.Table:
     """VERDICTS with each gated row set to its outcome's verdict and reason; others untouched.
 
-    `retrieved_at` (ISO 8601 UTC) is the as-of time of the live answers the outcomes rest on.
+    `retrieved_at` (ISO 8601 UTC) is the as-of time of the live answers the outcomes rest on;
+    `None` when the stage made no request, so rows keep the tier and as-of of their records.
     """
     by_row = {out.row_id: (ref, out) for ref, out in pairs}
     rows = verdicts.to_pylist()
@@ -52,8 +53,9 @@ def apply_outcomes(
             continue
         row["verdict"], row["reason"] = verdict_for(out.outcome), out.outcome.value
         row["register"] = "doi" if out.outcome in _DOI_PATH else "pubmed"
-        row["tier"] = tables.Tier.LIVE.value
-        row["retrieved_at"] = retrieved_at
+        if retrieved_at is not None:  # else the answers came from records already fetched
+            row["tier"] = tables.Tier.LIVE.value
+            row["retrieved_at"] = retrieved_at
         if out.outcome in _DOI_PATH and out.doi:
             row["id_type"], row["identifier"] = "doi", out.doi
         if out.register_title is not None:

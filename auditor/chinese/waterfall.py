@@ -93,7 +93,7 @@ async def run_waterfall(
     table = pa.Table.from_pylist(
         [outcome_row(out, ref.get("key")) for ref, out in outcomes], schema=OUTCOMES
     )
-    as_of = datetime.now(UTC).isoformat(timespec="seconds")
+    as_of = datetime.now(UTC).isoformat(timespec="seconds") if lookups.log else None
     new_verdicts = apply_outcomes(verdicts, outcomes, as_of)
     items = build_items(outcomes, new_verdicts)
     return WaterfallResult(new_verdicts, items, table, tuple(lookups.log))
