@@ -15,6 +15,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from auditor.compare.ascii import normalize_ascii, surname_part_ascii
 from auditor.compare.text import HAN_CLASS, normalize_text
 
 __all__ = [
@@ -25,12 +26,6 @@ __all__ = [
     "is_et_al_column",
     "normalize_column",
 ]
-
-# The ASCII characters `str.isspace` accepts: \t \n \v \f \r, the separators \x1c-\x1f, space.
-_ASCII_WS = "\\t\\n\\x0b\\x0c\\r\\x1c-\\x1f "
-_ASCII_DROP = f"[^a-z0-9{_ASCII_WS}]+"
-_ASCII_WS_RUN = f"[{_ASCII_WS}]+"
-_LEADING_TOKEN = f"^[{_ASCII_WS}]*(?P<tok>[^{_ASCII_WS}]*)"
 
 #: Normalized claimed-author entries that mark a truncated list rather than name an author.
 ET_AL_MARKERS: frozenset[str] = frozenset({"et al", "etal", "others", "and others"})
@@ -63,40 +58,30 @@ def _map_strings(
     ascii_fn: Callable[[pa.Array], pa.Array],
     scalar_fn: Callable[[str], str],
 ) -> pa.Array:
-    """Apply `ascii_fn` to the ASCII strings and `scalar_fn` to each distinct non-ASCII string."""
+    """Map each distinct string once: `ascii_fn` on the ASCII ones, `scalar_fn` on the others."""
     values = _as_array(column)
     if len(values) == 0:
         return pa.array([], pa.string())
-    is_ascii = pc.string_is_ascii(values)
-    out = ascii_fn(values)
-    if pc.all(is_ascii).as_py():
-        return out
-    other = pc.filter(values, pc.invert(is_ascii))
-    distinct = pc.unique(other)
-    mapped = pa.array([scalar_fn(s) for s in distinct.to_pylist()], pa.string())
-    slot = pc.index_in(values, value_set=distinct)
-    return pc.if_else(is_ascii, out, pc.take(mapped, slot))
-
-
-def _normalize_ascii(values: pa.Array) -> pa.Array:
-    out = pc.ascii_lower(values)
-    out = pc.replace_substring_regex(out, _ASCII_DROP, "")
-    out = pc.replace_substring_regex(out, _ASCII_WS_RUN, " ")
-    return pc.utf8_trim(out, characters=" ")
+    # Bibliographies repeat themselves (a claimed title copied from the register, common
+    # surnames): the rules are applied to distinct strings and spread back by index.
+    encoded = pc.dictionary_encode(values)
+    distinct = encoded.dictionary
+    is_ascii = pc.string_is_ascii(distinct)
+    mapped = ascii_fn(distinct)
+    if not pc.all(is_ascii).as_py():
+        other = pc.invert(is_ascii)
+        done = [scalar_fn(s) for s in pc.filter(distinct, other).to_pylist()]
+        mapped = pc.replace_with_mask(mapped, other, pa.array(done, pa.string()))
+    return pc.take(mapped, encoded.indices)
 
 
 def normalize_column(column: pa.Array | pa.ChunkedArray) -> pa.Array:
     """`normalize_text` over a whole string column."""
-    return _map_strings(column, _normalize_ascii, normalize_text)
+    return _map_strings(column, normalize_ascii, normalize_text)
 
 
 def _surname_ascii(values: pa.Array) -> pa.Array:
-    before_comma = pc.list_element(pc.split_pattern(values, ",", max_splits=1), 0)
-    # The last whitespace token is the leading token of the reversed string, reversed back.
-    reversed_tok = pc.struct_field(pc.extract_regex(pc.utf8_reverse(values), _LEADING_TOKEN), 0)
-    last_token = pc.utf8_reverse(reversed_tok)
-    part = pc.if_else(pc.match_substring(values, ","), before_comma, last_token)
-    return _normalize_ascii(part)
+    return normalize_ascii(surname_part_ascii(values))
 
 
 def claimed_surname_column(column: pa.Array | pa.ChunkedArray) -> pa.Array:
@@ -113,7 +98,12 @@ def is_et_al_column(normalized: pa.Array) -> np.ndarray:
 def han_mask(column: pa.Array | pa.ChunkedArray) -> np.ndarray:
     """Boolean mask: the string contains a Han ideograph (null → False)."""
     values = _as_array(column)
+    found = np.zeros(len(values), dtype=bool)
     if len(values) == 0:
-        return np.zeros(0, dtype=bool)
-    found = pc.match_substring_regex(values, f"[{HAN_CLASS}]")
-    return pc.fill_null(found, False).to_numpy(zero_copy_only=False)
+        return found
+    # Only a non-ASCII string can hold a Han ideograph; the regex runs on those alone.
+    other = np.flatnonzero(~pc.string_is_ascii(values).to_numpy(zero_copy_only=False))
+    if other.size:
+        hits = pc.match_substring_regex(pc.take(values, pa.array(other)), f"[{HAN_CLASS}]")
+        found[other] = hits.to_numpy(zero_copy_only=False)
+    return found

@@ -15,9 +15,7 @@ punctuation, because those collapse real scientific distinctions (ER+ / ER-, 2²
 from __future__ import annotations
 
 import re
-import sys
 import unicodedata
-from functools import cache
 
 __all__ = [
     "HAN_CLASS",
@@ -103,26 +101,10 @@ def han_titles_equal(a: str | None, b: str | None) -> bool | None:
     return fa == fb
 
 
-@cache
-def _keep_pattern() -> re.Pattern[str]:
-    """A regex matching every run of characters that `normalize_text` deletes.
-
-    Built once from this interpreter's Unicode database, so letters (L*), numbers (N*) and
-    whitespace (`str.isspace`) are decided by the same tables as the per-row reference.
-    """
-    ranges: list[tuple[int, int]] = []
-    for cp in range(sys.maxunicode + 1):
-        ch = chr(cp)
-        if unicodedata.category(ch)[0] in "LN" or ch.isspace():
-            if ranges and ranges[-1][1] == cp - 1:
-                ranges[-1] = (ranges[-1][0], cp)
-            else:
-                ranges.append((cp, cp))
-    body = "".join(
-        re.escape(chr(lo)) if lo == hi else f"{re.escape(chr(lo))}-{re.escape(chr(hi))}"
-        for lo, hi in ranges
-    )
-    return re.compile(f"[^{body}]+")
+# Python's `\w` on str patterns is exactly categories L* and N* plus "_", and `\s` is exactly
+# `str.isspace` (tests/compare/test_text.py checks both over every code point), so this deletes
+# everything that is not a letter, number or whitespace.
+_NOT_KEPT = re.compile(r"[^\w\s]+|_+")
 
 
 def normalize_text(s: str | None) -> str:
@@ -130,6 +112,6 @@ def normalize_text(s: str | None) -> str:
     if not s:
         return ""
     out = unicodedata.normalize("NFKD", s).lower()
-    out = _keep_pattern().sub("", out)
+    out = _NOT_KEPT.sub("", out)
     # str.split() splits on exactly the `str.isspace` characters and drops empty ends.
     return " ".join(out.split())

@@ -95,3 +95,16 @@ def test_has_han() -> None:
 )
 def test_normalize_text(raw: str | None, expected: str) -> None:
     assert normalize_text(raw) == expected
+
+
+def test_regex_classes_are_the_criteria_classes() -> None:
+    """`normalize_text` relies on `\\w` = L* ∪ N* ∪ {_} and `\\s` = `str.isspace`, everywhere."""
+    import re
+    import sys
+    import unicodedata
+
+    word, space = re.compile(r"\w"), re.compile(r"\s")
+    for cp in range(sys.maxunicode + 1):
+        ch = chr(cp)
+        assert bool(word.match(ch)) == (unicodedata.category(ch)[0] in "LN" or ch == "_"), hex(cp)
+        assert bool(space.match(ch)) == ch.isspace(), hex(cp)

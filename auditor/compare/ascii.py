@@ -1,0 +1,158 @@
+"""Byte-level kernels for ASCII string columns: `normalize_text` and the claimed-surname cut.
+
+On ASCII the criteria's text rules are plain byte maps (NFKD and combining marks do nothing,
+lowercase is A–Z → a–z, letters and numbers are `[a-z0-9]`, whitespace is what `str.isspace`
+accepts), so they run as NumPy passes over an Arrow string array's data buffer: one per rule, no
+per-row work. Callers route non-ASCII strings elsewhere; for them the output here is meaningless.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+
+__all__ = ["normalize_ascii", "surname_part_ascii"]
+
+# Byte classes: 0 deleted, 1 kept (letter or digit), 2 whitespace.
+_CLASS = np.zeros(256, dtype=np.uint8)
+_CLASS[
+    np.frombuffer(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", np.uint8)
+] = 1
+# str.isspace on ASCII: \t \n \v \f \r, the information separators \x1c-\x1f, and space.
+_WS_BYTES = np.frombuffer(b"\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f ", np.uint8)
+_CLASS[_WS_BYTES] = 2
+_LOWER = np.arange(256, dtype=np.uint8)
+_LOWER[65:91] += 32
+# bytes.translate tables: `_KEEP_TABLE` maps kept bytes to 1 and deleted ones to 0; `_LOWER_TABLE`
+# lowercases and turns every whitespace byte into a space, and `_DELETE` lists the deleted bytes.
+_KEEP_TABLE = (_CLASS != 0).astype(np.uint8).tobytes()
+_LOWER_TABLE = np.where(_CLASS == 2, np.uint8(32), _LOWER).astype(np.uint8).tobytes()
+_DELETE = bytes(np.flatnonzero(_CLASS == 0).astype(np.uint8).tolist())
+_WS_TABLE = (_CLASS == 2).astype(np.uint8).tobytes()
+
+
+def _parts(arr: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """(offsets as int64 relative to the data start, data bytes) of a null-free string array."""
+    offsets = np.frombuffer(arr.buffers()[1], dtype=np.int32)[
+        arr.offset : arr.offset + len(arr) + 1
+    ]
+    data_buf = arr.buffers()[2]
+    start, stop = int(offsets[0]), int(offsets[-1])
+    data = (
+        np.frombuffer(data_buf, dtype=np.uint8)[start:stop] if data_buf else np.zeros(0, np.uint8)
+    )
+    return offsets.astype(np.int64) - start, data
+
+
+def _lengths(owner: np.ndarray, rows: int) -> np.ndarray:
+    """Bytes per row, from the non-decreasing row index of each kept byte."""
+    return np.diff(np.searchsorted(owner, np.arange(rows + 1, dtype=owner.dtype)))
+
+
+def _build(lengths: np.ndarray, data: np.ndarray) -> pa.Array:
+    offsets = np.zeros(len(lengths) + 1, dtype=np.int32)
+    np.cumsum(lengths, out=offsets[1:])
+    return pa.StringArray.from_buffers(
+        len(lengths), pa.py_buffer(offsets.tobytes()), pa.py_buffer(data.tobytes())
+    )
+
+
+def _row_counts(mask: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Per row, how many bytes of `mask` are set (rows given by `offsets`).
+
+    Counted from the positions of the cleared bytes, which are few (punctuation, spare spaces).
+    """
+    dropped = np.flatnonzero(~mask)
+    rows = offsets.size - 1
+    owner = np.searchsorted(offsets, dropped, side="right") - 1
+    return np.diff(offsets) - np.bincount(owner, minlength=rows)[:rows]
+
+
+def _offsets(lengths: np.ndarray) -> np.ndarray:
+    out = np.zeros(lengths.size + 1, dtype=np.int64)
+    np.cumsum(lengths, out=out[1:])
+    return out
+
+
+def normalize_ascii(arr: pa.Array) -> pa.Array:
+    """`normalize_text` of every (ASCII) string of a null-free `string` array."""
+    offsets, data = _parts(arr)
+    raw = data.tobytes()
+    # One C pass each: the byte classes, and the lowered bytes with deleted ones gone.
+    kept = np.frombuffer(raw.translate(_KEEP_TABLE), dtype=np.bool_)
+    lengths = _row_counts(kept, offsets)
+    text = np.frombuffer(raw.translate(_LOWER_TABLE, _DELETE), dtype=np.uint8)
+    offsets = _offsets(lengths)
+    # Collapse and left-trim: a space survives only right after a letter of its row.
+    space = text == 32
+    keep = ~space
+    keep[1:] |= ~space[:-1]
+    keep[offsets[:-1][lengths > 0]] &= ~space[offsets[:-1][lengths > 0]]
+    lengths = _row_counts(keep, offsets)
+    text = text[keep]
+    offsets = _offsets(lengths)
+    # Right-trim: what is left of a trailing run is one space, the last byte of its row.
+    last = offsets[1:][lengths > 0] - 1
+    trailing = last[text[last] == 32]
+    keep = np.ones(text.size, dtype=bool)
+    keep[trailing] = False
+    lengths[np.searchsorted(offsets, trailing, side="right") - 1] -= 1
+    return _build(lengths, text[keep])
+
+
+def _rows_of(positions: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """The row of each byte position."""
+    return np.searchsorted(offsets, positions, side="right") - 1
+
+
+def _gather(data: np.ndarray, start: np.ndarray, stop: np.ndarray) -> pa.Array:
+    """The string array of `data[start[i]:stop[i]]` for every row `i`."""
+    lengths = stop - start
+    out_offsets = _offsets(lengths)
+    index = np.arange(out_offsets[-1], dtype=np.int64)
+    index += np.repeat(start - out_offsets[:-1], lengths)
+    return _build(lengths, data[index])
+
+
+def _first_comma(data: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Position of each row's first comma; -1 for a row without one."""
+    where = np.full(offsets.size - 1, -1, dtype=np.int64)
+    pos = np.flatnonzero(data == ord(","))
+    rows, first = np.unique(_rows_of(pos, offsets), return_index=True)
+    where[rows] = pos[first]
+    return where
+
+
+def _last_token(data: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`[start, stop)` of each row's last whitespace-separated token (empty when none)."""
+    start, stop = offsets[:-1].copy(), offsets[1:].copy()
+    pos = np.flatnonzero(np.frombuffer(data.tobytes().translate(_WS_TABLE), dtype=np.bool_))
+    if pos.size == 0:
+        return start, stop
+    rows = _rows_of(pos, offsets)
+    # Runs of consecutive whitespace within a row; a run reaching the row's end is trailing.
+    new_run = np.ones(pos.size, dtype=bool)
+    new_run[1:] = (np.diff(pos) != 1) | (np.diff(rows) != 0)
+    run_id = np.cumsum(new_run) - 1
+    run_first, run_rows = pos[new_run], rows[new_run]
+    run_last = pos[np.append(new_run[1:], True)]
+    trailing = run_last == offsets[run_rows + 1] - 1
+    stop[run_rows[trailing]] = run_first[trailing]
+    inner = ~trailing[run_id]
+    inner_pos, inner_rows = pos[inner], rows[inner]
+    if inner_pos.size:
+        last = np.append(inner_rows[1:] != inner_rows[:-1], True)
+        start[inner_rows[last]] = inner_pos[last] + 1
+    return start, np.maximum(stop, start)
+
+
+def surname_part_ascii(arr: pa.Array) -> pa.Array:
+    """The raw claimed-surname part of each (ASCII) string: before the first comma, else the
+    last whitespace token (criteria v1 §authors.claimed_surname, before `normalize_text`)."""
+    offsets, data = _parts(arr)
+    comma = _first_comma(data, offsets)
+    tok_start, tok_stop = _last_token(data, offsets)
+    has_comma = comma >= 0
+    start = np.where(has_comma, offsets[:-1], tok_start)
+    stop = np.where(has_comma, comma, tok_stop)
+    return _gather(data, start, stop)

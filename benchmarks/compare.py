@@ -1,0 +1,193 @@
+"""Benchmark of the comparison core: vectorized `compare` against the per-row oracle.
+
+Usage: `python benchmarks/compare.py [--rows 1000000] [--oracle-sample 20000] [--seed 7]`
+
+Generates `--rows` reference/record pairs (deterministic for a seed): titles of 6–14 words drawn
+from a synthetic vocabulary, about 12% with accented words and 3% in Chinese, 1–8 authors in the
+forms "Surname, G.", "G. Surname" and "Surname G", register records that are identical, re-cased,
+one word off, or unrelated, and years that sometimes differ or are missing. Times the vectorized
+`auditor.compare.compare` on all rows, times the per-row oracle of `tests/compare/reference.py` on
+a random sample and extrapolates its per-row cost, checks that both agree on that sample, and
+reports the process's peak resident memory (generation included).
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import resource
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from auditor import tables  # noqa: E402
+from auditor.compare import compare  # noqa: E402
+from tests.compare.reference import expected  # noqa: E402
+
+ACCENTED = ["naïve", "Über", "résumé", "Ångström", "São", "Düsseldorf", "façade", "Müller"]
+HAN = ["宫颈腺癌", "的表达", "及其", "临床意义", "研究", "患者", "预后", "分析"]
+
+
+def _vocabulary(rng: np.random.Generator, size: int) -> np.ndarray:
+    letters = np.array(list("abcdefghijklmnopqrstuvwxyz"))
+    lengths = rng.integers(3, 11, size)
+    return np.array(["".join(rng.choice(letters, n)) for n in lengths], dtype=object)
+
+
+def _titles(rng: np.random.Generator, n: int, vocab: np.ndarray) -> list[list[str]]:
+    lengths = rng.integers(6, 15, n)
+    words = vocab[rng.integers(0, len(vocab), int(lengths.sum()))]
+    out = np.split(words, np.cumsum(lengths)[:-1])
+    titles = [list(w) for w in out]
+    for i in np.flatnonzero(rng.random(n) < 0.12):
+        titles[i][rng.integers(0, len(titles[i]))] = ACCENTED[rng.integers(0, len(ACCENTED))]
+    return titles
+
+
+def _register_title(rng: np.random.Generator, words: list[str], vocab: np.ndarray) -> str:
+    roll = rng.random()
+    if roll < 0.55:
+        return " ".join(words)
+    if roll < 0.70:
+        return " ".join(w.capitalize() for w in words) + "."
+    if roll < 0.85:
+        changed = list(words)
+        changed[rng.integers(0, len(changed))] = str(vocab[rng.integers(0, len(vocab))])
+        return " ".join(changed)
+    return " ".join(vocab[rng.integers(0, len(vocab), len(words))])
+
+
+def generate(n: int, seed: int) -> tuple[pa.Table, pa.Table]:
+    """`n` references and their `n` records (one distinct DOI each)."""
+    rng = np.random.default_rng(seed)
+    vocab = _vocabulary(rng, 20_000)
+    surnames = _vocabulary(rng, 50_000)
+    title_words = _titles(rng, n, vocab)
+    han_rows = set(np.flatnonzero(rng.random(n) < 0.03).tolist())
+    n_authors = rng.integers(1, 9, n)
+    picks = surnames[rng.integers(0, len(surnames), int(n_authors.sum()))]
+    initials = rng.integers(65, 91, len(picks))
+    forms = rng.integers(0, 3, len(picks))
+    years = rng.integers(1990, 2026, n)
+    refs: dict[str, list[Any]] = {k: [] for k in ("title", "authors", "year")}
+    recs: dict[str, list[Any]] = {k: [] for k in ("title", "surnames", "year")}
+    pos = 0
+    for i in range(n):
+        k = int(n_authors[i])
+        names = [s.capitalize() for s in picks[pos : pos + k]]
+        written = [
+            (f"{s}, {chr(c)}." if f == 0 else f"{chr(c)}. {s}" if f == 1 else f"{s} {chr(c)}")
+            for s, c, f in zip(names, initials[pos : pos + k], forms[pos : pos + k], strict=True)
+        ]
+        pos += k
+        if i in han_rows:
+            claimed = "".join(HAN[j % len(HAN)] for j in range(i % 5 + 3))
+            refs["title"].append(claimed)
+            recs["title"].append(claimed + "。" if i % 2 else claimed[:-1])
+        else:
+            refs["title"].append(" ".join(title_words[i]))
+            recs["title"].append(_register_title(rng, title_words[i], vocab))
+        refs["authors"].append(written if i % 10 else None)
+        recs["surnames"].append(names if i % 7 else names[::-1])
+        refs["year"].append(int(years[i]) if i % 9 else None)
+        recs["year"].append(int(years[i]) + (1 if i % 13 == 0 else 0) if i % 50 else None)
+    ids = pa.array([f"10.5555/{i}" for i in range(n)])
+    references = pa.table(
+        {
+            "row_id": pa.array(np.arange(n, dtype=np.int64)),
+            "source_path": pa.array(np.full(n, "bench.bib", dtype=object), pa.string()),
+            "id_type": pa.array(np.full(n, "doi", dtype=object), pa.string()),
+            "identifier": ids,
+            "title": pa.array(refs["title"], pa.string()),
+            "authors": pa.array(refs["authors"], pa.list_(pa.string())),
+            "year": pa.array(refs["year"], pa.int32()),
+        }
+    )
+    records = pa.table(
+        {
+            "register": pa.array(np.full(n, "crossref", dtype=object), pa.string()),
+            "id_type": pa.array(np.full(n, "doi", dtype=object), pa.string()),
+            "identifier": ids,
+            "status": pa.array(np.full(n, "found", dtype=object), pa.string()),
+            "title": pa.array(recs["title"], pa.string()),
+            "surnames": pa.array(recs["surnames"], pa.list_(pa.string())),
+            "year": pa.array(recs["year"], pa.int32()),
+        }
+    )
+    return _conform(references, tables.REFERENCES), _conform(records, tables.RECORDS)
+
+
+def _conform(table: pa.Table, schema: pa.Schema) -> pa.Table:
+    """Add the schema's missing columns as nulls, in schema order."""
+    n = table.num_rows
+    cols = [table[f.name] if f.name in table.column_names else pa.nulls(n, f.type) for f in schema]
+    return pa.Table.from_arrays(cols, schema=schema)
+
+
+def _peak_rss_mib() -> float:
+    # ru_maxrss is KiB on Linux.
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _oracle(references: pa.Table, records: pa.Table, sample: np.ndarray) -> tuple[float, list[str]]:
+    refs = references.take(pa.array(sample)).to_pylist()
+    recs = records.take(pa.array(sample)).to_pylist()
+    start = time.perf_counter()
+    verdicts = [expected(r, c).verdict for r, c in zip(refs, recs, strict=True)]
+    return time.perf_counter() - start, verdicts
+
+
+def main() -> None:
+    """Run the benchmark and print its figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--oracle-sample", type=int, default=20_000)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+
+    t0 = time.perf_counter()
+    references, records = generate(args.rows, args.seed)
+    print(f"generated {args.rows:,} pairs in {time.perf_counter() - t0:.1f} s")
+    print(f"peak RSS after generation: {_peak_rss_mib():,.0f} MiB")
+    compare(references.slice(0, 1000), records.slice(0, 1000))  # warm the Unicode tables
+    start = time.perf_counter()
+    verdicts = compare(references, records)
+    vectorized = time.perf_counter() - start
+    rss = _peak_rss_mib()
+
+    rng = np.random.default_rng(args.seed + 1)
+    sample = np.sort(rng.choice(args.rows, min(args.oracle_sample, args.rows), replace=False))
+    oracle_s, oracle_verdicts = _oracle(references, records, sample)
+    got = verdicts["verdict"].take(pa.array(sample)).to_pylist()
+    disagreements = sum(a != b for a, b in zip(got, oracle_verdicts, strict=True))
+    per_row_oracle = oracle_s / len(sample)
+    oracle_total = per_row_oracle * args.rows
+    counts = verdicts["verdict"].value_counts().to_pylist()
+
+    print(f"python {platform.python_version()}, pyarrow {pa.__version__}, numpy {np.__version__}")
+    print(f"machine: {platform.machine()} {platform.processor() or ''} cpus={_cpus()}")
+    print(f"vectorized compare, {args.rows:,} rows: {vectorized:.2f} s "
+          f"({vectorized / args.rows * 1e6:.2f} µs/row)")
+    print(f"oracle on {len(sample):,} sampled rows: {oracle_s:.2f} s "
+          f"({per_row_oracle * 1e6:.1f} µs/row) → extrapolated {oracle_total:.1f} s")
+    print(f"speed-up: {oracle_total / vectorized:.1f}x")
+    print(f"peak RSS (whole process, generation included): {rss:,.0f} MiB")
+    print(f"oracle disagreements on the sample: {disagreements}")
+    print("verdicts: " + ", ".join(f"{c['values']}={c['counts']:,}" for c in counts))
+
+
+def _cpus() -> str:
+    import os
+
+    return str(os.cpu_count())
+
+
+if __name__ == "__main__":
+    main()
