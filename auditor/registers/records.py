@@ -11,7 +11,7 @@ from auditor.errors import MalformedBody, Reason, RegisterError
 from auditor.registers.interface import RecordRow
 from auditor.tables import RecordStatus
 
-#: After this many failed requests in a row (no success between), a register is taken as down:
+#: After this many failed single-id requests in a row (no success between), a register is down:
 #: its remaining ids become `unreachable` without more requests, so a dead service costs seconds,
 #: not a split-tree of retries.
 BREAKER_LIMIT = 6
@@ -123,7 +123,9 @@ async def split_fetch(
     try:
         result = await _fetch_once(ids, fetch_batch)
     except RegisterError as exc:
-        if exc.reason is not Reason.OFFLINE:
+        if len(ids) == 1 and exc.reason is not Reason.OFFLINE:
+            # Only single ids count: a batch failing may be one bad neighbour (or a server
+            # that refuses batches), and its halves are asked next.
             breaker.failure(exc.reason)
         if len(ids) == 1 or exc.reason is Reason.OFFLINE:
             return {i: on_fail(i, exc.reason) for i in ids}
