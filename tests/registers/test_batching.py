@@ -181,3 +181,24 @@ async def test_doira_down_handle_decides(tmp_path):
     rows = await DoiSystemRegister().fetch(["10.9999/a"], net)
     assert rows["10.9999/a"]["status"] == "not_found"
     assert rows["10.9999/a"]["register"] == "handle"
+
+
+async def test_crossref_refusing_batches_still_answers_every_doi(tmp_path):
+    dois = [f"10.5555/n{i}" for i in range(45)]
+    healthy = crossref_handler(set(dois))
+
+    def no_filter(call: Call):
+        if call.url.endswith("/works"):
+            return reply(
+                {
+                    "status": "failed",
+                    "message-type": "validation-failure",
+                    "message": [{"type": "parameter-not-allowed"}],
+                },
+                400,
+            )
+        return healthy(call)
+
+    net = FakeNet(Settings(cache_dir=str(tmp_path)), no_filter)
+    rows = await CrossrefRegister().fetch(dois, net)
+    assert {r["status"] for r in rows.values()} == {"found"}
