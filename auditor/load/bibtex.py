@@ -32,6 +32,14 @@ _MONTH_MACROS = {m: str(i) for i, m in enumerate(_MONTHS, 1)}
 _YEAR_RE = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 _HEAD_RE = re.compile(r"@\s*([A-Za-z]+)\s*[{(]\s*([^,\s{}()=]*)")
 _CONTAINER_FIELDS = ("journal", "journaltitle", "booktitle", "series")
+_USED = frozenset(
+    {
+        "title", "author", "editor", "journal", "journaltitle", "booktitle", "series", "url",
+        "doi", "pmid", "eprint", "archiveprefix", "eprinttype", "arxiv", "arxivid", "note",
+        "annote", "annotation", "howpublished", "addendum", "comment", "year", "date",
+        "volume", "number", "issue", "pages", "issn", "language",
+    }
+)  # fmt: skip
 _NOTE_FIELDS = ("note", "annote", "annotation", "howpublished", "addendum", "journal", "comment")
 
 
@@ -42,6 +50,12 @@ def _enclosed(part: str) -> str | None:
     ):
         return part[1:-1]
     return None
+
+
+def _unwrap(raw: str) -> str:
+    """A raw key value such as `{proc1810}` or `"proc1810"` as a lower-case key."""
+    raw = str(raw).strip()
+    return (_enclosed(raw) or raw).strip().lower()
 
 
 def _split_concat(value: str) -> list[str]:
@@ -139,9 +153,7 @@ class BibtexLoader(Loader):
         for line, block in entries:
             if isinstance(block, Entry):
                 # a field given twice: the first one wins, as in BibTeX, and the row is flagged
-                fields = {}
-                for f in reversed(block.fields):
-                    fields[f.key.lower()] = resolver.value(str(f.value).strip())
+                fields = {f.key.lower(): f.value for f in reversed(block.fields)}
                 fields_by_key.setdefault(block.key.lower(), fields)
                 parsed.append((line, block, fields))
             else:
@@ -160,7 +172,10 @@ class BibtexLoader(Loader):
                 warnings.append(f"field given more than once: {dup_fields[id(block)]}")
             if "crossref" in fields:
                 fields = self._inherit(fields, fields_by_key, warnings)
-            self._entry(rows, block, fields, line + 1, warnings)
+            # only the fields a row uses are resolved and decoded (abstracts, files, keywords
+            # are skipped): most of the per-entry cost saved on real exports
+            used = {k: resolver.value(str(fields[k]).strip()) for k in fields.keys() & _USED}
+            self._entry(rows, block, used, line + 1, warnings)
             problems.extend(Problem(path, line + 1, w, "warning") for w in warnings)
         if resolver.undefined:
             names = ", ".join(sorted(resolver.undefined)[:10])
@@ -181,7 +196,7 @@ class BibtexLoader(Loader):
     ) -> dict[str, str]:
         """BibTeX `crossref`: missing fields come from the parent (its title as our container)."""
         merged, seen = dict(fields), set()
-        parent_key = fields.get("crossref", "").strip().lower()
+        parent_key = _unwrap(fields.get("crossref", ""))
         while parent_key and parent_key not in seen:
             seen.add(parent_key)
             parent = by_key.get(parent_key)
@@ -193,7 +208,7 @@ class BibtexLoader(Loader):
                     merged.setdefault("booktitle", v)
                 elif k not in ("crossref", "ids"):
                     merged.setdefault(k, v)
-            parent_key = parent.get("crossref", "").strip().lower()
+            parent_key = _unwrap(parent.get("crossref", ""))
         return merged
 
     @staticmethod
