@@ -7,6 +7,13 @@ citation URL, to an HTTPS target other than the page itself. Ignored: links insi
 the end of the document or when another `<a>` starts (malformed HTML can hide links, as the
 contract warns). Each anchor keeps the one-based line and zero-based column of its start tag in
 the supplied HTML, and its text with whitespace collapsed, capped at 256 characters.
+
+Where `html.parser` departs from the HTML tokenizer in ways that matter here, `_AnchorParser`
+follows the tokenizer: attribute values decode character references in attribute mode
+(`?a=1&not=2` stays as written), start tags end at the first `>` outside quotes, a comment never
+closed runs to the end of the document, and `<![…` is a bogus comment. The same overrides keep
+parsing linear: stock `html.parser` retries an unterminated construct from every later `<`,
+which took minutes on 128 KiB of `<a ` (see `tests/overlap/test_anchors.py`).
 """
 
 from __future__ import annotations
@@ -61,10 +68,10 @@ def unescape_attribute(value: str) -> str:
 
 def _raw_href(starttag_text: str) -> str | None:
     """The first `href` of a start tag, undecoded, found with `html.parser`'s own patterns."""
-    found = html.parser.tagfind_tolerant.match(starttag_text, 1)
+    found = html.parser.tagfind_tolerant.match(starttag_text, 1)  # type: ignore[attr-defined]
     k = found.end() if found else len(starttag_text)
     while k < len(starttag_text):
-        m = html.parser.attrfind_tolerant.match(starttag_text, k)
+        m = html.parser.attrfind_tolerant.match(starttag_text, k)  # type: ignore[attr-defined]
         if not m or m.end() == k:
             break
         name, rest, value = m.group(1, 2, 3)
@@ -73,9 +80,47 @@ def _raw_href(starttag_text: str) -> str | None:
                 return None
             if value[:1] in "'\"" and value[:1] == value[-1:] and len(value) >= 2:
                 value = value[1:-1]
-            return value
+            return str(value)
         k = m.end()
     return None
+
+
+_SPACE = re.compile(r"[ \t\n\r\f]*")
+_NAME = re.compile(r"[^ \t\n\r\f/>]*")
+_ATTR_NAME = re.compile(r"[^ \t\n\r\f/>=]*")
+_UNQUOTED = re.compile(r"[^ \t\n\r\f>]*")
+
+
+def _tag_end(raw: str, i: int) -> int:
+    """Index just past the `>` closing the start tag at `raw[i]`, or -1 if the document ends first.
+
+    Follows the HTML tokenizer's tag states: a `>` inside a quoted attribute value does not end
+    the tag, and an unclosed quote runs to the end. Linear in the tag's length.
+    """
+    n = len(raw)
+    j = _NAME.match(raw, i + 1).end()  # type: ignore[union-attr]
+    while j < n:
+        char = raw[j]
+        if char == ">":
+            return j + 1
+        if char in " \t\n\r\f/":
+            j += 1
+            continue
+        # An attribute name (its first character may be `=`), then maybe `=` and a value.
+        j = _ATTR_NAME.match(raw, j + 1).end()  # type: ignore[union-attr]
+        k = _SPACE.match(raw, j).end()  # type: ignore[union-attr]
+        if k >= n or raw[k] != "=":
+            j = k
+            continue
+        k = _SPACE.match(raw, k + 1).end()  # type: ignore[union-attr]
+        if k < n and raw[k] in "\"'":
+            close = raw.find(raw[k], k + 1)
+            if close < 0:
+                return -1
+            j = close + 1
+        else:
+            j = _UNQUOTED.match(raw, k).end()  # type: ignore[union-attr]
+    return -1
 
 
 @dataclass(frozen=True)
@@ -132,6 +177,43 @@ class _AnchorParser(HTMLParser):
         # A second `<a>` before `</a>` leaves the first one unfinished: it is not recorded.
         self._open = _Open(href=href, line=line, column=column, text=[])
 
+    # `html.parser` leaves an unterminated construct pending and, at the end, retries it from
+    # every later `<`: quadratic on hostile input. Browsers end an unclosed comment at the end
+    # of the document, so these overrides do that, in one step.
+    def parse_comment(self, i: int, report: bool = True) -> int:
+        """`<!--…-->`; one never closed runs to the end of the document (HTML tokenizer)."""
+        end = super().parse_comment(i, report)
+        return len(self.rawdata) if end < 0 else end
+
+    def parse_bogus_comment(self, i: int, report: bool = True) -> int:
+        """`<!…>` and `</…>` oddities: a comment up to the next `>` or the end of the document."""
+        end = super().parse_bogus_comment(i, report)
+        return len(self.rawdata) if end < 0 else end
+
+    def parse_starttag(self, i: int) -> int:
+        """A start tag, delimited as the HTML tokenizer does (see `_tag_end`), then parsed.
+
+        `html.parser` only sees the tag's own text, so its patterns never scan past the tag;
+        a tag still open at the end of the document is dropped with the rest ("EOF in tag").
+        """
+        raw = self.rawdata
+        end = _tag_end(raw, i)
+        if end < 0:
+            return len(raw)
+        self.rawdata = raw[i:end]
+        try:
+            super().parse_starttag(0)
+        finally:
+            self.rawdata = raw
+        return end
+
+    def parse_html_declaration(self, i: int) -> int:
+        """`<![CDATA[` and other marked sections are bogus comments in HTML content."""
+        if self.rawdata.startswith("<![", i):
+            # `html.parser` would scan them as SGML and can raise AssertionError on junk.
+            return self.parse_bogus_comment(i)
+        return int(super().parse_html_declaration(i))
+
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         # In HTML a trailing `/` does not close `<a/>` or `<template/>`: it is a start tag only.
         self.handle_starttag(tag, attrs)
@@ -168,7 +250,9 @@ def extract_anchors(html: str, base_url: str, self_url: str) -> list[Anchor]:
     malformed HTML: what the parser cannot see as a completed anchor is simply not recorded.
     """
     parser = _AnchorParser()
-    parser.feed(html)
+    # Nothing after the last `>` can complete a tag, so it cannot hold a completed anchor;
+    # cutting it keeps positions and spares the parser's retries on an unterminated tail.
+    parser.feed(html[: html.rfind(">") + 1])
     parser.close()
     anchors: list[Anchor] = []
     for href, line, column, text in parser.found:

@@ -74,7 +74,7 @@ def _origin_groups(citations: Sequence[Citation]) -> list[dict[str, Any]]:
     members: dict[int, list[int]] = {}
     for i in range(len(citations)):
         members.setdefault(find(i), []).append(i)
-    groups = []
+    groups: list[dict[str, Any]] = []
     for group in members.values():  # in order of each group's first citation
         if len(group) < 2:
             continue
@@ -115,7 +115,7 @@ def _citation_links(citations: Sequence[Citation]) -> list[dict[str, Any]]:
     for cit in citations:
         by_url.setdefault(cit.url, []).append(cit.id)
     order = {cit.id: i for i, cit in enumerate(citations)}
-    found = []
+    found: list[dict[str, Any]] = []
     for cit in citations:
         links: dict[str, list[dict[str, Any]]] = {}
         for anchor in cit.anchors:

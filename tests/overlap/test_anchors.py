@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from auditor.overlap.anchors import MAX_ANCHOR_TEXT, Anchor, extract_anchors
 
 BASE = "https://a.test/news/story"
@@ -123,3 +125,30 @@ def test_huge_attributes_do_not_break_parsing() -> None:
 def test_first_href_wins_and_uppercase_tags_count() -> None:
     html = "<A HREF='https://first.example/' href='https://second.example/'>x</A>"
     assert targets(html) == ["https://first.example/"]
+
+
+def test_quoted_gt_does_not_end_a_tag() -> None:
+    assert targets("<a title='a > b' href=\"https://s.example/?x>y\">t</a>") == [
+        "https://s.example/?x%3Ey"
+    ]
+
+
+def test_unclosed_comment_hides_the_rest_of_the_document() -> None:
+    html = "<!-- open <a href='https://x.test/'>x</a>\n<p>t</p><a href='https://y.test/'>y</a>"
+    assert targets(html) == []
+    assert targets("<!----><a href='https://z.test/'>z</a>") == ["https://z.test/"]
+
+
+def test_marked_sections_are_bogus_comments() -> None:
+    html = "<![CDATA[<a href='https://x.test/'>x</a>]]><![<![junk>]><a href='https://y.test/'>y</a>"
+    assert targets(html) == ["https://y.test/"]
+
+
+def test_unterminated_tags_at_the_end_are_dropped_in_linear_time() -> None:
+    # Each of these took html.parser minutes (it retries the tail from every `<`); the bound is
+    # generous on purpose: a regression is quadratic, not a few percent.
+    started = time.perf_counter()
+    for unit in ("<a ", "<a x='>' ", "<!-- >", "<![", "<a href='", "</"):
+        html = "<a href='https://ok.test/'>ok</a>" + unit * (131_000 // len(unit))
+        assert targets(html) == ["https://ok.test/"]
+    assert time.perf_counter() - started < 20
