@@ -140,13 +140,13 @@ class BibtexLoader(Loader):
         entries: list[tuple[int, Any]] = []  # (line, Entry | ParsingFailedBlock)
         dup_fields: dict[int, str] = {}  # id(entry) → the duplicated field names
         for block in blocks:
-            if isinstance(block, DuplicateBlockKeyBlock | DuplicateFieldKeyBlock):
+            if isinstance(block, (DuplicateBlockKeyBlock, DuplicateFieldKeyBlock)):  # noqa: UP038
                 entry = block.ignore_error_block
                 if isinstance(entry, Entry):
                     entries.append((block.start_line, entry))
                     if isinstance(block, DuplicateFieldKeyBlock):
                         dup_fields[id(entry)] = ", ".join(sorted(block.duplicate_keys))
-            elif isinstance(block, Entry | ParsingFailedBlock):
+            elif isinstance(block, (Entry, ParsingFailedBlock)):  # noqa: UP038 (tuples are faster)
                 entries.append((block.start_line, block))
         fields_by_key: dict[str, dict[str, str]] = {}
         parsed: list[tuple[int, Any, dict[str, str] | None]] = []

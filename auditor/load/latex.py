@@ -148,6 +148,6 @@ def latex_to_unicode(text: str) -> str:
 
 def plain_value(text: str) -> str:
     """Undo only escapes and braces: for identifiers and URLs (`10.1000/a\\_b` → `10.1000/a_b`)."""
-    if "\\" in text:
-        text = _ESCAPE_RE.sub(lambda m: m.group(1), text).replace("\\", "")
+    if "\\" in text:  # `\url{…}`, `\_`: drop command names, keep escaped characters
+        text = _CMD_NAME_RE.sub("", _ESCAPE_RE.sub(lambda m: m.group(1), text)).replace("\\", "")
     return strip_braces(text).strip()

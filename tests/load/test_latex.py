@@ -53,3 +53,4 @@ def test_result_is_nfc() -> None:
 def test_plain_value_for_identifiers() -> None:
     assert plain_value(r"{10.1000/a\_b}") == "10.1000/a_b"
     assert plain_value(" https://x.org/a%20b ") == "https://x.org/a%20b"
+    assert plain_value(r"\url{https://doi.org/10.1000/x\_y}") == "https://doi.org/10.1000/x_y"
