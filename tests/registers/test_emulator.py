@@ -228,3 +228,15 @@ async def test_transient_faults_give_the_clean_answers(emulator, tmp_path):
     emulator.config.seed = 7
     rows, _ = await run(emulator, settings_for(emulator, tmp_path, max_retries=6))
     assert {k: (r["status"], r["reason"]) for k, r in rows.items()} == EXPECTED
+
+
+@pytest.mark.parametrize("kind", ["5xx", "reset", "truncated", "malformed", "wrong_echo"])
+async def test_doi_system_faults_never_condemn(emulator, tmp_path, kind):
+    fabricated = "10.5555/fabricated"
+    emulator.config.faults = {f"doi:{fabricated}": kind, f"handle:{fabricated}": kind}
+    rows, _ = await run(emulator, settings_for(emulator, tmp_path, max_retries=1))
+    assert rows[fabricated]["status"] == "unreachable", rows[fabricated]
+    # doiRA alone failing: Handle still settles the DOI.
+    emulator.config.faults = {f"doi:{fabricated}": kind}
+    rows, _ = await run(emulator, settings_for(emulator, tmp_path / "again", max_retries=1))
+    assert (rows[fabricated]["status"], rows[fabricated]["register"]) == ("not_found", "handle")
