@@ -10,6 +10,7 @@ closed transitively into groups. No register is asked anything here.
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 import pandas as pd
 import pyarrow as pa
@@ -36,10 +37,20 @@ def _arxiv(values: pd.Series) -> pd.Series:
 
 
 def _url(value: str) -> str | None:
+    """The normalized URL, or None for a non-web URL or a site's bare home page.
+
+    A home page (`https://www.cnki.net/`) names a site, not a work: two references giving it
+    are not thereby the same work.
+    """
+    value = value.strip()
+    if not value.lower().startswith(("http://", "https://")):
+        return None
     try:
-        return normalize_url(value.strip()) if value.strip().lower().startswith("http") else None
+        normal = normalize_url(value)
     except ValueError:
         return None
+    parts = urlsplit(normal)
+    return None if parts.path == "/" and not parts.query else normal
 
 
 def _keys(references: pa.Table) -> pd.DataFrame:

@@ -101,12 +101,17 @@ def test_urls_use_the_contract_normalization() -> None:
         {"url": "https://a.example/p?x=1"},  # query significant
         {"url": "http://a.example/p"},  # another scheme is another URL
         {"url": "not a url"},
-        {"url": "https://b.example"},
-        {"url": "https://B.example/"},
+        {"url": "https://b.example/x"},
+        {"url": "https://B.example:443/x"},
+        {"url": "https://www.cnki.net"},  # a site's home page names no work
+        {"url": "https://www.cnki.net/"},
+        {"url": "https://c.example/?id=1"},  # ... but a query on it may
+        {"url": "https://c.example?id=1"},
     )
     assert groups(find_duplicates(table, NO_RECORDS)) == [
         [(0, "url", "https://a.example/p"), (1, "url", "https://a.example/p")],
-        [(5, "url", "https://b.example/"), (6, "url", "https://b.example/")],
+        [(5, "url", "https://b.example/x"), (6, "url", "https://b.example/x")],
+        [(9, "url", "https://c.example/?id=1"), (10, "url", "https://c.example/?id=1")],
     ]
 
 
@@ -148,7 +153,7 @@ _values = st.sampled_from([None, "1", "2", "3"])
 def test_groups_are_the_connected_components(rows: list[tuple[str | None, ...]]) -> None:
     table = refs(
         *(
-            {"doi": d and f"10.1/{d}", "pmid": p, "url": u and f"https://h{u}.example/"}
+            {"doi": d and f"10.1/{d}", "pmid": p, "url": u and f"https://h.example/{u}"}
             for d, p, u in rows
         )
     )
