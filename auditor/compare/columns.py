@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from auditor.compare.ascii import normalize_ascii, surname_part_ascii
-from auditor.compare.text import HAN_CLASS, normalize_text
+from auditor.compare.text import HAN_CLASS, normalize_many, normalize_text
 
 __all__ = [
     "ET_AL_MARKERS",
@@ -25,6 +25,7 @@ __all__ = [
     "han_mask",
     "is_et_al_column",
     "normalize_column",
+    "normalize_pair",
 ]
 
 #: Normalized claimed-author entries that mark a truncated list rather than name an author.
@@ -37,12 +38,7 @@ def claimed_surname(name: str | None) -> str:
     The part before the first comma when there is a comma, else the last whitespace token; then
     `normalize_text`. The result may hold several tokens (`"van der Berg, A."` → `"van der berg"`).
     """
-    if not name:
-        return ""
-    if "," in name:
-        return normalize_text(name.split(",", 1)[0])
-    tokens = name.split()
-    return normalize_text(tokens[-1]) if tokens else ""
+    return normalize_text(_surname_part(name)) if name else ""
 
 
 def _as_array(column: pa.Array | pa.ChunkedArray) -> pa.Array:
@@ -56,9 +52,9 @@ def _as_array(column: pa.Array | pa.ChunkedArray) -> pa.Array:
 def _map_strings(
     column: pa.Array | pa.ChunkedArray,
     ascii_fn: Callable[[pa.Array], pa.Array],
-    scalar_fn: Callable[[str], str],
+    batch_fn: Callable[[list[str]], list[str]],
 ) -> pa.Array:
-    """Map each distinct string once: `ascii_fn` on the ASCII ones, `scalar_fn` on the others."""
+    """Map each distinct string once: `ascii_fn` on the ASCII ones, `batch_fn` on the others."""
     values = _as_array(column)
     if len(values) == 0:
         return pa.array([], pa.string())
@@ -70,23 +66,43 @@ def _map_strings(
     mapped = ascii_fn(distinct)
     if not pc.all(is_ascii).as_py():
         other = pc.invert(is_ascii)
-        done = [scalar_fn(s) for s in pc.filter(distinct, other).to_pylist()]
+        done = batch_fn(pc.filter(distinct, other).to_pylist())
         mapped = pc.replace_with_mask(mapped, other, pa.array(done, pa.string()))
     return pc.take(mapped, encoded.indices)
 
 
 def normalize_column(column: pa.Array | pa.ChunkedArray) -> pa.Array:
     """`normalize_text` over a whole string column."""
-    return _map_strings(column, normalize_ascii, normalize_text)
+    return _map_strings(column, normalize_ascii, normalize_many)
+
+
+def normalize_pair(
+    left: pa.Array | pa.ChunkedArray, right: pa.Array | pa.ChunkedArray
+) -> tuple[pa.Array, pa.Array]:
+    """`normalize_column` of two aligned columns at once, so a string shared by both (a claimed
+    title copied from the register) is normalized once."""
+    both = normalize_column(pa.concat_arrays([_as_array(left), _as_array(right)]))
+    return both.slice(0, len(left)), both.slice(len(left))
 
 
 def _surname_ascii(values: pa.Array) -> pa.Array:
     return normalize_ascii(surname_part_ascii(values))
 
 
+def _surname_part(name: str) -> str:
+    if "," in name:
+        return name.split(",", 1)[0]
+    tokens = name.split()
+    return tokens[-1] if tokens else ""
+
+
+def _claimed_surnames_many(names: list[str]) -> list[str]:
+    return normalize_many([_surname_part(n) for n in names])
+
+
 def claimed_surname_column(column: pa.Array | pa.ChunkedArray) -> pa.Array:
     """`claimed_surname` over a whole string column."""
-    return _map_strings(column, _surname_ascii, claimed_surname)
+    return _map_strings(column, _surname_ascii, _claimed_surnames_many)
 
 
 def is_et_al_column(normalized: pa.Array) -> np.ndarray:

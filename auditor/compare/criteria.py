@@ -24,6 +24,7 @@ from auditor.compare.columns import (
     han_mask,
     is_et_al_column,
     normalize_column,
+    normalize_pair,
 )
 from auditor.compare.text import han_title_form
 
@@ -112,11 +113,11 @@ def _han_override(claimed: pa.Array, register: pa.Array, match: np.ndarray) -> N
     match[both] = [han_title_form(a) == han_title_form(b) for a, b in zip(left, right, strict=True)]
 
 
-def title_rule(claimed: pa.Array, register: pa.Array) -> TitleResult:
-    """criteria v1 §title over aligned title columns (nulls count as empty titles)."""
-    n = len(claimed)
-    rows_a, tokens_a = _token_pairs(normalize_column(claimed))
-    rows_b, tokens_b = _token_pairs(normalize_column(register))
+def _token_set_sizes(left: pa.Array, right: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """|A|, |B| and |A∩B| per row of two aligned normalized columns."""
+    n = len(left)
+    rows_a, tokens_a = _token_pairs(left)
+    rows_b, tokens_b = _token_pairs(right)
     codes_a, codes_b, _ = _shared_codes(tokens_a, tokens_b)
     # A token set per row: distinct (row, token) keys.
     keys_a = pd.unique((rows_a << _SHIFT) | codes_a)
@@ -124,7 +125,24 @@ def title_rule(claimed: pa.Array, register: pa.Array) -> TitleResult:
     size_a = np.bincount(keys_a >> _SHIFT, minlength=n)
     size_b = np.bincount(keys_b >> _SHIFT, minlength=n)
     shared = keys_a[pd.Index(keys_b).get_indexer(keys_a) >= 0]
-    inter = np.bincount(shared >> _SHIFT, minlength=n)
+    return size_a, size_b, np.bincount(shared >> _SHIFT, minlength=n)
+
+
+def title_rule(claimed: pa.Array, register: pa.Array) -> TitleResult:
+    """criteria v1 §title over aligned title columns (nulls count as empty titles)."""
+    norm_a, norm_b = normalize_pair(claimed, register)
+    # Equal normalized titles have equal token sets: Jaccard 1 (or undefined when empty). Only
+    # the other rows need token sets, and most real references copy the register's title.
+    nonempty = pc.not_equal(norm_a, "").to_numpy(zero_copy_only=False)
+    same = pc.equal(norm_a, norm_b).to_numpy(zero_copy_only=False)
+    size_a = size_b = inter = nonempty.astype(np.int64)
+    differ = np.flatnonzero(~same)
+    if differ.size:
+        size_a, size_b, inter = size_a.copy(), size_b.copy(), inter.copy()
+        pick = pa.array(differ)
+        sizes = _token_set_sizes(pc.take(norm_a, pick), pc.take(norm_b, pick))
+        for full, part in zip((size_a, size_b, inter), sizes, strict=True):
+            full[differ] = part
     union = size_a + size_b - inter
     jaccard_ok = (union > 0) & (inter * JACCARD_MIN.denominator >= JACCARD_MIN.numerator * union)
     # criteria v1 §title: A ⊆ B and |A|/|B| ≥ 0.60; an empty B makes the fraction undefined.

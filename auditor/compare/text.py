@@ -22,6 +22,7 @@ __all__ = [
     "han_title_form",
     "han_titles_equal",
     "has_han",
+    "normalize_many",
     "normalize_text",
 ]
 
@@ -115,3 +116,22 @@ def normalize_text(s: str | None) -> str:
     out = _NOT_KEPT.sub("", out)
     # str.split() splits on exactly the `str.isspace` characters and drops empty ends.
     return " ".join(out.split())
+
+
+# Batch form: NUL separates the strings, and survives NFKD, lowercasing and the deletion.
+_SEP = "\x00"
+_NOT_KEPT_BATCH = re.compile(r"[^\w\s\x00]+|_+")
+
+
+def normalize_many(values: list[str]) -> list[str]:
+    """`normalize_text` of each string, in one pass over their concatenation.
+
+    NFKD and lowercasing act within a string (NUL has combining class 0, is neither cased nor
+    case-ignorable, so neither reordering nor final-sigma context crosses it); strings that
+    themselves contain NUL take the one-by-one path.
+    """
+    if not values or any(_SEP in v for v in values):
+        return [normalize_text(v) for v in values]
+    joined = unicodedata.normalize("NFKD", _SEP.join(values)).lower()
+    joined = _NOT_KEPT_BATCH.sub("", joined)
+    return [" ".join(part.split()) for part in joined.split(_SEP)]

@@ -3,9 +3,18 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from auditor.compare.text import han_title_form, han_titles_equal, has_han, normalize_text
+from auditor.compare.text import (
+    han_title_form,
+    han_titles_equal,
+    has_han,
+    normalize_many,
+    normalize_text,
+)
 
+TRICKY = "ΣσςAa \u0301\u0327İ\x00-_'.ǅ宫Ⅻ²\u3000"
 PROEXC = "宫颈腺癌中ProEXC和PRMT5的表达及其临床意义"
 GATE = "合成引文核验闸的确定性评估方法研究"
 
@@ -108,3 +117,14 @@ def test_regex_classes_are_the_criteria_classes() -> None:
         ch = chr(cp)
         assert bool(word.match(ch)) == (unicodedata.category(ch)[0] in "LN" or ch == "_"), hex(cp)
         assert bool(space.match(ch)) == ch.isspace(), hex(cp)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet=st.sampled_from(list(TRICKY)) | st.characters())))
+def test_normalize_many_is_normalize_text(values: list[str]) -> None:
+    assert normalize_many(values) == [normalize_text(v) for v in values]
+
+
+def test_normalize_many_keeps_final_sigma_context_per_string() -> None:
+    values = ["ΟΔΟΣ", "Σ", "ΣA", "\u0301Σ"]
+    assert normalize_many(values) == [normalize_text(v) for v in values]
