@@ -117,8 +117,8 @@ def test_urls_use_the_contract_normalization() -> None:
 
 def test_transitive_closure_and_strongest_basis() -> None:
     table = refs(
-        {"doi": "10.1/a", "url": "https://x.example/"},
-        {"url": "https://x.example/", "pmid": "7"},
+        {"doi": "10.1/a", "url": "https://x.example/p"},
+        {"url": "https://x.example/p", "pmid": "7"},
         {"pmid": "7"},
         {"doi": "10.1/A"},
     )
