@@ -178,6 +178,17 @@ def _multiset_overlap(keys_c: np.ndarray, keys_r: np.ndarray, n: int) -> np.ndar
     return np.bincount(rows, weights=overlap, minlength=n).astype(np.int64)
 
 
+def _same_sequences(
+    rows_c: np.ndarray, codes_c: np.ndarray, rows_r: np.ndarray, codes_r: np.ndarray, n: int
+) -> np.ndarray:
+    """Per row: the claimed and register surname code sequences are identical."""
+    same_len = np.bincount(rows_c, minlength=n) == np.bincount(rows_r, minlength=n)
+    # Both flat arrays are grouped by row in order, so rows of equal length line up.
+    in_c, in_r = same_len[rows_c], same_len[rows_r]
+    differs = codes_c[in_c] != codes_r[in_r]
+    return same_len & (np.bincount(rows_c[in_c][differs], minlength=n) == 0)
+
+
 def _claimed_surnames(claimed: pa.Array) -> tuple[np.ndarray, pa.Array]:
     """Rows and surnames of the claimed authors, `et al.` / `and others` entries dropped."""
     rows, names = _explode(claimed)
@@ -209,11 +220,17 @@ def authors_rule(claimed: pa.Array, register_surnames: pa.Array) -> AuthorsResul
     first_r = _first_code(rows_r, codes_r, n, missing=-2)
     first_eq = (first_c == first_r) & (first_c != empty_code) & (first_c >= 0)
     usable_c, usable_r = codes_c != empty_code, codes_r != empty_code
+    same_seq = _same_sequences(rows_c, codes_c, rows_r, codes_r, n)
+    # The multiset count decides only rows with a first-author match, two or more claimed
+    # names, and surname lists that are not simply identical (then every non-empty one is found).
+    need = ~same_seq & first_eq & (n_claimed >= 2)
+    sel_c, sel_r = need[rows_c] & usable_c, need[rows_r] & usable_r
     found = _multiset_overlap(
-        (rows_c[usable_c] << _SHIFT) | codes_c[usable_c],
-        (rows_r[usable_r] << _SHIFT) | codes_r[usable_r],
+        (rows_c[sel_c] << _SHIFT) | codes_c[sel_c],
+        (rows_r[sel_r] << _SHIFT) | codes_r[sel_r],
         n,
     )
+    found = np.where(same_seq, np.bincount(rows_c[usable_c], minlength=n), found)
     enough = found * FOUND_FRACTION_MIN.denominator >= FOUND_FRACTION_MIN.numerator * n_claimed
     compared = n_claimed > 0
     # criteria v1 §authors: with one claimed author, first-author equality alone.
