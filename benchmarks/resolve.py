@@ -73,6 +73,7 @@ class Run:
     limited: dict[str, int]
     statuses: dict[str, int]
     bounds: dict[str, float] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def requests(self) -> int:
@@ -123,8 +124,35 @@ def measure(name: str, emu: Emulator, references: pa.Table, settings: Settings) 
     statuses = dict(Counter(records["status"].to_pylist())) if records.num_rows else {}
     limited = {k: v for k, v in emu.count_429_by_service.items() if v}
     run = Run(name, seconds, counts, emu.count_429, limited, statuses)
-    run.bounds = lower_bounds(counts)
+    # The bound counts the requests the batching needs: a request refused with 429 is not one.
+    needed = Counter(e.endpoint for e in emu.log if e.status != 429)
+    run.bounds = lower_bounds(dict(needed))
+    run.notes = refusals(emu)
     return run
+
+
+def refusals(emu: Emulator) -> list[str]:
+    """For each rate-limit 429: how tightly the admitted requests before it were packed."""
+    notes = []
+    start = emu.log[0].arrived if emu.log else 0.0
+    for entry in emu.log:
+        service = SERVICE.get(entry.endpoint)
+        if entry.status != 429 or service is None:
+            continue
+        limit, per = PUBLISHED_LIMITS[service]
+        before = [
+            e.arrived
+            for e in emu.log
+            if SERVICE.get(e.endpoint) == service
+            and e.status != 429
+            and entry.arrived - per < e.arrived <= entry.arrived
+        ]
+        span = entry.arrived - min(before) if before else 0.0
+        notes.append(
+            f"{service} 429 at {entry.arrived - start:.3f} s: {len(before)} admitted requests "
+            f"(limit {limit}) arrived in the {span:.3f} s before it"
+        )
+    return notes
 
 
 def edit_one(gen: Synthetic) -> list[Reference]:
@@ -186,7 +214,10 @@ def report(runs: list[Run], gen: Synthetic, command: str) -> str:
             f"| {run.name} | {run.seconds:.2f} | {run.requests} | {per} | {n429} "
             f"| {recs} | {paced:.2f} | {ratio_p} | {window:.2f} | {ratio_w} |"
         )
-    lines += ["", *verdict_lines(runs), ""]
+    lines += ["", *verdict_lines(runs)]
+    for run in runs:
+        lines += [f"- {run.name}: {note}." for note in run.notes]
+    lines.append("")
     return "\n".join(lines)
 
 

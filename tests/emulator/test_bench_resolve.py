@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import aiohttp
 import pytest
 
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "resolve.py"
@@ -62,3 +63,19 @@ def test_write_section_appends_when_absent(bench: ModuleType, tmp_path: Path) ->
     results.write_text("# Benchmark results\n\n## load\n\nx\n")
     bench.write_section(results, "## resolve\n\nsecond\n")
     assert results.read_text().endswith("## load\n\nx\n\n## resolve\n\nsecond\n")
+
+
+async def test_refusals_explain_each_429(bench: ModuleType) -> None:
+    from auditor.emulator import PUBLISHED_LIMITS, Corpus, EmulatorConfig, start_emulator
+
+    emu = await start_emulator(Corpus(), EmulatorConfig(rate_limits=dict(PUBLISHED_LIMITS)))
+    try:
+        async with aiohttp.ClientSession() as http:
+            for _ in range(11):  # a burst: the 11th is over Crossref's 10 per second
+                async with http.get(f"{emu.base_urls['crossref_url']}/works/10.1/x"):
+                    pass
+        (note,) = bench.refusals(emu)
+    finally:
+        await emu.close()
+    assert note.startswith("crossref 429 at ")
+    assert "10 admitted requests (limit 10)" in note
