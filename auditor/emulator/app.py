@@ -135,6 +135,11 @@ class Registers:
             ids = arxiv.id_list(params)
             bases = [s[0] for s in map(arxiv.split_id, ids) if s is not None]
             return Routed("arxiv_query", ids + bases, lambda w: arxiv.query(c, params, w))
+        for prefix in ("/handle/api/handles/", "/doi/api/handles/"):
+            # doi.org serves the Handle proxy API too (`doi.org/api/handles/{doi}`).
+            if path.startswith(prefix):
+                d = path.removeprefix(prefix)
+                return Routed("handle", [d], partial(handle.handle, c, d))
         for prefix in ("/doi/doiRA/", "/doi/ra/"):
             if path.startswith(prefix):
                 asked = [n.strip() for n in path.removeprefix(prefix).split(",") if n.strip()]
@@ -148,9 +153,6 @@ class Registers:
         if path.startswith("/landing/"):
             d = path.removeprefix("/landing/")
             return Routed("landing", [d], lambda w: doi.landing(d))
-        if path.startswith("/handle/api/handles/"):
-            d = path.removeprefix("/handle/api/handles/")
-            return Routed("handle", [d], lambda w: handle.handle(c, d, w))
         return Routed("unknown", [], lambda w: text_reply("Not Found", 404))
 
     async def handle(self, request: web.Request) -> web.StreamResponse:

@@ -30,7 +30,11 @@ def doi_prefix(doi: str) -> str:
 
 @dataclass
 class Corpus:
-    """Records served by the emulator, keyed as the real services match them."""
+    """Records served by the emulator, keyed as the real services match them.
+
+    Keys are normalized when the corpus is built; a test that adds records to a running
+    emulator's corpus uses lowercase DOIs itself.
+    """
 
     crossref: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Lowercase DOI → the Crossref work `message` object."""

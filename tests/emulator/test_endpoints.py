@@ -236,6 +236,10 @@ async def test_handle_exists_and_absent(emu: Emulator, http: aiohttp.ClientSessi
         assert resp.status == 404
         assert await resp.json() == {"responseCode": 100, "handle": "10.1000/absent"}
     assert emu.counts["handle"] == 3
+    # doi.org answers the same API at /api/handles.
+    async with http.get(f"{emu.base_urls['doi_url']}/api/handles/{DOI}") as resp:
+        assert (await resp.json())["responseCode"] == 1
+    assert emu.counts["handle"] == 4
 
 
 async def test_corpus_edits_are_served_live(emu: Emulator, http: aiohttp.ClientSession) -> None:
