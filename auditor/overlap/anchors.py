@@ -32,10 +32,14 @@ __all__ = ["MAX_ANCHOR_TEXT", "Anchor", "extract_anchors", "unescape_attribute"]
 MAX_ANCHOR_TEXT = 256
 """Anchor text is capped at this many characters (contract: untrusted content)."""
 
-# Elements whose content is not part of the document's links. `script` and `style` are raw text
-# to `html.parser` already; `template` content is inert in browsers, so its links are not links.
+# Elements whose content is not part of the document's links. `template` content is inert in
+# browsers. The others are raw text to the HTML tokenizer (no tags inside, up to their own end
+# tag); `html.parser` knows only `script` and `style`, and not after a `<script/>`, so the
+# parser is switched into that mode here for all of them.
 _INERT = frozenset({"template"})
-_RAW_TEXT = frozenset({"script", "style"})
+_RAW_TEXT = frozenset(
+    {"script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes", "plaintext"}
+)
 
 
 _CHARREF = re.compile(r"&(#[0-9]+;?|#[xX][0-9a-fA-F]+;?|([A-Za-z0-9]+)(;?))")
@@ -163,6 +167,7 @@ class _AnchorParser(HTMLParser):
             self._inert_depth += 1
             return
         if tag in _RAW_TEXT:
+            self.set_cdata_mode(tag)
             self._raw_text = True
             return
         if self._inert_depth or tag != "a":

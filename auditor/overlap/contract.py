@@ -116,9 +116,13 @@ def parse_request(
             raise OverlapRequestError("request", "must be a JSON object")
         return dict(request)
     try:
-        parsed = json.loads(request.decode("utf-8"), object_pairs_hook=_no_duplicate_keys)
+        # A UTF-8 byte order mark is tolerated (RFC 8259 §8.1 allows ignoring it).
+        text = request.decode("utf-8-sig")
+        parsed = json.loads(text, object_pairs_hook=_no_duplicate_keys)
     except UnicodeDecodeError:
         raise OverlapRequestError("request", "body is not UTF-8") from None
+    except RecursionError:
+        raise OverlapRequestError("request", "JSON nested too deeply") from None
     except json.JSONDecodeError as exc:
         raise OverlapRequestError("request", f"not JSON: {exc.msg} at {exc.pos}") from None
     if not isinstance(parsed, dict):

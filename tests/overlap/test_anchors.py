@@ -152,3 +152,13 @@ def test_unterminated_tags_at_the_end_are_dropped_in_linear_time() -> None:
         html = "<a href='https://ok.test/'>ok</a>" + unit * (131_000 // len(unit))
         assert targets(html) == ["https://ok.test/"]
     assert time.perf_counter() - started < 20
+
+
+def test_raw_text_elements_hold_no_links() -> None:
+    link = "<a href='https://in.test/'>in</a>"
+    after = "<a href='https://after.test/'>after</a>"
+    for tag in ("script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes"):
+        assert targets(f"<{tag}>{link}</{tag}>{after}") == ["https://after.test/"], tag
+    # `<script/>` is a start tag in HTML, so its raw text still runs to `</script>`.
+    assert targets(f"<script/>{link}</script>{after}") == ["https://after.test/"]
+    assert targets(f"<plaintext>{link}") == []

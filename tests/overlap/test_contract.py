@@ -194,3 +194,10 @@ def test_result_bytes_bound() -> None:
     html = "".join(f"<a href='https://s.example/{'p' * 300}{i}'>{text}</a>" for i in range(100))
     cits = [cit(f"c{i}", html=html) for i in range(2)]
     rejects(bundle(*cits), "result")
+
+
+def test_deep_nesting_and_byte_order_mark() -> None:
+    rejects(b"[" * 100_000, "request")
+    rejects(b'{"claim": "x", "citations": [' + b"[" * 50_000 + b"]" * 50_000 + b"]}", "request")
+    body = json.dumps(bundle()).encode()
+    assert check_bundle(b"\xef\xbb\xbf" + body) == check_bundle(body)
