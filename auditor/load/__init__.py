@@ -23,7 +23,16 @@ from auditor.load.interface import ENTRY_COLUMNS, Loader, LoadOutcome, Problem, 
 from auditor.load.ris import RisLoader
 from auditor.result import InputFile
 
-__all__ = ["FORMATS", "LoadOutcome", "Problem", "decode_bytes", "detect_format", "load_files"]
+__all__ = [
+    "FORMATS",
+    "LoadOutcome",
+    "Loader",
+    "Problem",
+    "Rows",
+    "decode_bytes",
+    "detect_format",
+    "load_files",
+]
 
 #: Format name → file extensions that select it.
 FORMATS: dict[str, tuple[str, ...]] = {
@@ -148,6 +157,3 @@ def _table(columns: dict[str, list[object]], paths: list[str], formats: list[str
             values = columns.get(field.name, [None] * n)
         arrays.append(pa.array(values, type=field.type))
     return pa.Table.from_arrays(arrays, schema=schema)
-
-
-__all__ += ["Rows"]

@@ -239,7 +239,11 @@ class BibtexLoader(Loader):
         prefix = (f.get("archiveprefix") or f.get("eprinttype") or "").strip().lower()
         if eprint and prefix in ("", "arxiv"):
             arxiv = plain_value(eprint)
-        elif f.get("arxiv") or f.get("arxivid"):
+        elif eprint and prefix in ("pubmed", "pmid"):  # biblatex `eprinttype = {pubmed}`
+            pmid = pmid or plain_value(eprint)
+        elif eprint and prefix == "doi":
+            doi = doi or plain_value(eprint)
+        if not arxiv and (f.get("arxiv") or f.get("arxivid")):
             arxiv = plain_value(f.get("arxiv") or f.get("arxivid") or "")
         if url and not (doi and pmid and arxiv):
             hit = ids_in_url(url)

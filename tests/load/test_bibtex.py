@@ -128,6 +128,13 @@ def test_early_row_states(rows, key, state, reason) -> None:
     assert (row["row_state"], row["row_reason"]) == (state, reason)
 
 
+def test_biblatex_eprinttype_pubmed(tmp_path: Path) -> None:
+    path = tmp_path / "b.bib"
+    path.write_text("@article{k, title={T}, eprint={123456}, eprinttype={pubmed}}\n")
+    row = load_files([str(path)]).table.to_pylist()[0]
+    assert (row["id_type"], row["identifier"]) == ("pmid", "123456")
+
+
 def test_loader_never_raises_on_garbage() -> None:
     rows, problems = BibtexLoader().load("@article{x, title = {a} junk, year=2}\n@@@{", "g.bib")
     assert len(rows) >= 1
