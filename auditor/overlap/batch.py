@@ -21,8 +21,8 @@ from auditor.overlap.urls import url_problem
 __all__ = ["BatchBundle", "bundle_from_references", "citation_id", "landing_url"]
 
 _NOT_ID = re.compile(r"[^A-Za-z0-9_.-]")
-#: Read at most this much of a saved page: one byte past the contract's HTML bound, so an
-#: oversized file is still reported as oversized without reading all of it.
+#: Read at most this much of a saved page: enough past the contract's 131,072-byte HTML bound
+#: to report an oversized page (and most of its size) without reading a huge file whole.
 _HTML_READ_CAP = 131_072 * 4 + 1
 
 
