@@ -121,10 +121,19 @@ def normalize_text(s: str | None) -> str:
 # Batch form: NUL separates the strings, and survives NFKD, lowercasing and the deletion.
 _SEP = "\x00"
 _NOT_KEPT_BATCH = re.compile(r"[^\w\s\x00]+|_+")
+# The combining diacritics block: deleted by the rule (category Mn), and removing it first turns
+# most accented Latin into ASCII, where the letter/number/space test is a cheap byte class.
+_DIACRITICS = re.compile("[\u0300-\u036f]+")
+_NOT_KEPT_ASCII = re.compile(r"[^a-zA-Z0-9\t\n\x0b\x0c\r\x1c-\x1f ]+")
+
+
+def _finish(part: str) -> str:
+    kept = _NOT_KEPT_ASCII.sub("", part) if part.isascii() else _NOT_KEPT.sub("", part)
+    return " ".join(kept.split())
 
 
 def normalize_many(values: list[str]) -> list[str]:
-    """`normalize_text` of each string, in one pass over their concatenation.
+    """`normalize_text` of each string, with NFKD and lowercasing done once over all of them.
 
     NFKD and lowercasing act within a string (NUL has combining class 0, is neither cased nor
     case-ignorable, so neither reordering nor final-sigma context crosses it); strings that
@@ -133,5 +142,5 @@ def normalize_many(values: list[str]) -> list[str]:
     if not values or any(_SEP in v for v in values):
         return [normalize_text(v) for v in values]
     joined = unicodedata.normalize("NFKD", _SEP.join(values)).lower()
-    joined = _NOT_KEPT_BATCH.sub("", joined)
-    return [" ".join(part.split()) for part in joined.split(_SEP)]
+    joined = _DIACRITICS.sub("", joined)
+    return [_finish(part) for part in joined.split(_SEP)]

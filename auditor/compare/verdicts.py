@@ -10,7 +10,6 @@ record at all is UNCHECKED (`not_looked_up`): a failure to look is never reporte
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -41,24 +40,23 @@ _STATUS_OUTCOME = {
 }
 
 
-def _key(id_type: pa.ChunkedArray, identifier: pa.ChunkedArray) -> pd.Index:
+def _key(id_type: pa.ChunkedArray, identifier: pa.ChunkedArray) -> pa.Array:
     """`id_type \\x1f identifier` per row; null when either part is null."""
-    joined = pc.binary_join_element_wise(id_type, identifier, "\x1f")
-    return pd.Index(joined.to_pandas())
+    return _as_array(pc.binary_join_element_wise(id_type, identifier, "\x1f"))
 
 
 def _record_index(references: pa.Table, records: pa.Table) -> np.ndarray:
     """For each reference, the index of its record (first one per key), or -1."""
-    ref_keys = _key(references["id_type"], references["identifier"])
     rec_keys = _key(records["id_type"], records["identifier"])
-    first = ~rec_keys.duplicated()
-    positions = np.flatnonzero(first)
-    where = pd.Index(rec_keys[first]).get_indexer(ref_keys)
-    if positions.size == 0:
-        return np.full(len(ref_keys), -1, dtype=np.int64)
-    out = np.where(where >= 0, positions[np.maximum(where, 0)], -1)
-    out[ref_keys.isna()] = -1
-    return out
+    ref_keys = _key(references["id_type"], references["identifier"])
+    # One dictionary over both sides: a reference joins the first record with its code.
+    encoded = pc.dictionary_encode(pa.concat_arrays([rec_keys, ref_keys]))
+    codes = pc.fill_null(encoded.indices, -1).to_numpy(zero_copy_only=False).astype(np.int64)
+    rec_codes, ref_codes = codes[: len(rec_keys)], codes[len(rec_keys) :]
+    record_of = np.full(len(encoded.dictionary) + 1, -1, dtype=np.int64)  # last slot: null key
+    distinct, first = np.unique(rec_codes[rec_codes >= 0], return_index=True)
+    record_of[distinct] = np.flatnonzero(rec_codes >= 0)[first]
+    return record_of[ref_codes]
 
 
 def _take(column: pa.ChunkedArray, index: np.ndarray, keep: np.ndarray) -> pa.Array:
@@ -74,15 +72,13 @@ def _as_array(column: pa.ChunkedArray | pa.Array) -> pa.Array:
     return column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
 
 
-def _masked_bool(values: np.ndarray, valid: np.ndarray) -> pa.Array:
-    return pa.array(values, mask=~valid, type=pa.bool_())
-
-
 def _status_outcomes(status: pa.Array, has_record: np.ndarray) -> np.ndarray:
     """Outcome codes from record status alone; `found` rows get -1 (decided by the fields)."""
-    status_s = pd.Series(status.to_pandas(), dtype=object)
-    codes = status_s.map(_STATUS_OUTCOME).fillna(_UNCHECKED).to_numpy(dtype=np.int64, copy=True)
-    codes[(status_s == RecordStatus.FOUND.value).to_numpy()] = -1
+    known = [RecordStatus.FOUND.value, *_STATUS_OUTCOME]
+    table = np.array([-1, *_STATUS_OUTCOME.values(), _UNCHECKED], dtype=np.int64)
+    # An unknown status string (index -1 → last slot) is a failure to read, hence UNCHECKED.
+    slot = pc.fill_null(pc.index_in(status, value_set=pa.array(known)), -1)
+    codes = table[slot.to_numpy(zero_copy_only=False)]
     codes[~has_record] = _UNCHECKED
     return codes
 
@@ -91,17 +87,16 @@ def _found_reason(
     title_ok: np.ndarray, empty: np.ndarray, authors_ok: np.ndarray, year_ok: np.ndarray
 ) -> pa.Array:
     """Reason of a found row: the first field that differs (title, authors, year), else null."""
-    reasons = np.select(
-        [~title_ok & empty, ~title_ok, ~authors_ok, ~year_ok],
+    names = pa.array(
         [
             Reason.TITLE_EMPTY.value,
             Reason.TITLE_DIFFERS.value,
             Reason.AUTHORS_DIFFER.value,
             Reason.YEAR_DIFFERS.value,
-        ],
-        default="",
+        ]
     )
-    return pa.array(reasons, mask=reasons == "", type=pa.string())
+    which = np.select([~title_ok & empty, ~title_ok, ~authors_ok, ~year_ok], [0, 1, 2, 3], -1)
+    return pc.take(names, pa.array(which, mask=which < 0, type=pa.int64()))
 
 
 def _scatter(values: np.ndarray, at: np.ndarray, n: int, type_: pa.DataType) -> pa.Array:
@@ -206,7 +201,7 @@ def compare(references: pa.Table, records: pa.Table) -> pa.Table:
         "register": _take(records["register"], idx, consulted),
         "tier": _take(records["tier"], idx, consulted),
         "retrieved_at": _take(records["retrieved_at"], idx, consulted),
-        "criteria_id": pa.array(np.full(n, tables.CRITERIA_ID, dtype=object), pa.string()),
+        "criteria_id": pc.take(pa.array([tables.CRITERIA_ID]), pa.array(np.zeros(n, np.int64))),
         "title_claimed": references["title"],
         "authors_claimed": references["authors"],
         "year_claimed": references["year"],
