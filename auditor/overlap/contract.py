@@ -157,7 +157,7 @@ def _citation(raw: object, at: str) -> dict[str, Any]:
         raise OverlapRequestError(at, "must be an object")
     for name in raw:
         if name not in ("id", "url", "html", "derives_from", "evidence_locator"):
-            raise OverlapRequestError(f"{at}.{name}", "is not a citation field")
+            raise OverlapRequestError(f"{at}.{name!s}", "is not a citation field")
     for name in ("id", "url"):
         if name not in raw:
             raise OverlapRequestError(f"{at}.{name}", "is required")
@@ -260,7 +260,7 @@ def check_bundle(
     body = parse_request(request, limits)
     for name in body:
         if name not in ("claim", "citations"):
-            raise OverlapRequestError(name, "is not a request field")
+            raise OverlapRequestError(str(name), "is not a request field")
     if "claim" not in body:
         raise OverlapRequestError("claim", "is required")
     _text(body["claim"], "claim", min_chars=1, max_chars=_BOUNDS.claim_chars, blank_ok=False)
