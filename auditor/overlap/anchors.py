@@ -89,6 +89,7 @@ def _raw_href(starttag_text: str) -> str | None:
     return None
 
 
+_WHITESPACE = re.compile(r"\s+")
 _SPACE = re.compile(r"[ \t\n\r\f]*")
 _NAME = re.compile(r"[^ \t\n\r\f/>]*")
 _ATTR_NAME = re.compile(r"[^ \t\n\r\f/>=]*")
@@ -240,11 +241,12 @@ class _AnchorParser(HTMLParser):
         anchor = self._open
         if anchor is None or self._inert_depth or self._raw_text:
             return
-        # Keep a little more than the cap so collapsing whitespace cannot starve the text.
-        room = 4 * MAX_ANCHOR_TEXT - anchor.length
-        if room > 0:
-            anchor.text.append(data[:room])
-            anchor.length += min(len(data), room)
+        # Whitespace runs shrink to one space now, and only visible characters count toward
+        # the cap, so neither deep indentation nor a long text can starve or bloat the anchor.
+        if anchor.length <= MAX_ANCHOR_TEXT:
+            chunk = _WHITESPACE.sub(" ", data)
+            anchor.text.append(chunk)
+            anchor.length += len(chunk.replace(" ", ""))
 
 
 def extract_anchors(html: str, base_url: str, self_url: str) -> list[Anchor]:

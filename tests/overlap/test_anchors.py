@@ -162,3 +162,9 @@ def test_raw_text_elements_hold_no_links() -> None:
     # `<script/>` is a start tag in HTML, so its raw text still runs to `</script>`.
     assert targets(f"<script/>{link}</script>{after}") == ["https://after.test/"]
     assert targets(f"<plaintext>{link}") == []
+
+
+def test_deep_indentation_does_not_starve_anchor_text() -> None:
+    html = "<a href='https://s.example/'>" + " \n" * 5000 + "Source" + "<b> </b>" * 2000 + "</a>"
+    (anchor,) = extract_anchors(html, BASE, SELF)
+    assert anchor.anchor_text == "Source"
