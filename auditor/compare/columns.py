@@ -62,13 +62,17 @@ def _map_strings(
     # surnames): the rules are applied to distinct strings and spread back by index.
     encoded = pc.dictionary_encode(values)
     distinct = encoded.dictionary
-    is_ascii = pc.string_is_ascii(distinct)
     mapped = ascii_fn(distinct)
-    if not pc.all(is_ascii).as_py():
-        other = pc.invert(is_ascii)
-        done = batch_fn(pc.filter(distinct, other).to_pylist())
-        mapped = pc.replace_with_mask(mapped, other, pa.array(done, pa.string()))
-    return pc.take(mapped, encoded.indices)
+    indices = encoded.indices
+    other = np.flatnonzero(~pc.string_is_ascii(distinct).to_numpy(zero_copy_only=False))
+    if other.size:
+        done = batch_fn(pc.take(distinct, pa.array(other)).to_pylist())
+        # The non-ASCII results go after the ASCII ones; their indices are redirected there.
+        redirect = np.arange(len(distinct), dtype=np.int64)
+        redirect[other] = len(distinct) + np.arange(other.size)
+        mapped = pa.concat_arrays([mapped, pa.array(done, pa.string())])
+        indices = pa.array(redirect[indices.to_numpy(zero_copy_only=False)])
+    return pc.take(mapped, indices)
 
 
 def normalize_column(column: pa.Array | pa.ChunkedArray) -> pa.Array:
