@@ -83,6 +83,19 @@ def audit(
     pmid_leg: Annotated[bool | None, typer.Option("--pmid-leg/--no-pmid-leg")] = None,
     doi_leg: Annotated[bool | None, typer.Option("--doi-leg/--no-doi-leg")] = None,
     arxiv_leg: Annotated[bool | None, typer.Option("--arxiv-leg/--no-arxiv-leg")] = None,
+    crossref_url: Annotated[str | None, typer.Option(help="Crossref REST base URL.")] = None,
+    eutils_url: Annotated[str | None, typer.Option(help="NCBI E-utilities base URL.")] = None,
+    arxiv_url: Annotated[str | None, typer.Option(help="arXiv API base URL.")] = None,
+    doi_url: Annotated[str | None, typer.Option(help="DOI system (doiRA, CSL) base URL.")] = None,
+    handle_url: Annotated[str | None, typer.Option(help="Handle API base URL.")] = None,
+    cache_ttl_days: Annotated[float | None, typer.Option(help="Cache entry lifetime.")] = None,
+    batching: Annotated[
+        bool | None, typer.Option("--batching/--no-batching", help="Many ids per request.")
+    ] = None,
+    crossref_batch_size: Annotated[
+        int | None, typer.Option(help="DOIs per Crossref filter request.")
+    ] = None,
+    ncbi_rate: Annotated[float | None, typer.Option(help="NCBI requests/s.")] = None,
     timeout: Annotated[float | None, typer.Option(help="Per-request timeout, seconds.")] = None,
     max_retries: Annotated[int | None, typer.Option(help="Retries on 429/5xx/resets.")] = None,
     fail_on: Annotated[
@@ -125,6 +138,15 @@ def audit(
         "pmid_leg": pmid_leg,
         "doi_leg": doi_leg,
         "arxiv_leg": arxiv_leg,
+        "crossref_url": crossref_url,
+        "eutils_url": eutils_url,
+        "arxiv_url": arxiv_url,
+        "doi_url": doi_url,
+        "handle_url": handle_url,
+        "cache_ttl_days": cache_ttl_days,
+        "batching": batching,
+        "crossref_batch_size": crossref_batch_size,
+        "ncbi_rate": ncbi_rate,
         "timeout": timeout,
         "max_retries": max_retries,
         "fail_on": fail_on,
