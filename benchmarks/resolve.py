@@ -17,8 +17,10 @@ Lower bound per service with n requests, limit N per T seconds and latency L:
 one latency per dependent DOI-system step (doiRA, then Handle) after Crossref. The run's bound is
 the slowest leg's. Both are lower than the true critical path, so the ratios are conservative.
 
-Usage: `python benchmarks/resolve.py [--quick] [--skip-unbatched] [--write-results FILE]`.
-`--quick` divides the bibliography by five (100 references).
+Usage: `python benchmarks/resolve.py [--quick] [--skip-unbatched] [--repeat N]
+[--write-results FILE]`. `--quick` divides the bibliography by five (100 references); `--repeat`
+runs the cold batched case N times (default 3), each on a fresh cache, since a shared 2-core
+machine makes single timings noisy.
 """
 
 from __future__ import annotations
@@ -226,10 +228,13 @@ def verdict_lines(runs: list[Run]) -> list[str]:
     by = {r.name: r for r in runs}
     cold = by["cold batched"]
     out = []
-    ratio = cold.seconds / cold.bounds["paced"]
+    colds = [r for r in runs if r.name.startswith("cold batched")]
+    ratios = sorted(r.seconds / r.bounds["paced"] for r in colds)
+    met = sum(x <= TARGET for x in ratios)
     out.append(
-        f"- Cold batched: {ratio:.2f}x the paced bound (target <= {TARGET}): "
-        f"{'met' if ratio <= TARGET else 'NOT met'}; "
+        f"- Cold batched, {len(colds)} runs on fresh caches: {ratios[len(ratios) // 2]:.2f}x the "
+        f"paced bound at the median (range {ratios[0]:.2f}-{ratios[-1]:.2f}); target <= {TARGET} "
+        f"met in {met} of {len(colds)}. First run: "
         f"{cold.seconds / cold.bounds['window']:.2f}x the window bound."
     )
     one_each = cold.counts.get("esummary", 0) == 1 and cold.counts.get("arxiv_query", 0) == 1
@@ -275,6 +280,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--quick", action="store_true", help="100 references instead of 500")
     parser.add_argument("--skip-unbatched", action="store_true", help="skip the batching-off run")
     parser.add_argument("--write-results", type=Path, help="update the ## resolve section here")
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="cold batched runs, each on a fresh cache (3)"
+    )
     args = parser.parse_args(argv)
     scale = 5 if args.quick else 1
     gen = synthetic(n_doi=300 // scale, n_pmid=150 // scale, n_arxiv=50 // scale, missing=0.05)
@@ -295,6 +303,9 @@ def main(argv: list[str] | None = None) -> None:
         edited = Path(tmp) / "edited.bib"
         edited.write_text(to_bibtex(edit_one(gen)), encoding="utf-8")
         runs.append(measure("one reference edited", emu, references_table(edited), settings))
+        for k in range(2, args.repeat + 1):
+            fresh = Settings(cache_dir=f"{tmp}/cache-{k}", **base)
+            runs.append(measure(f"cold batched #{k}", emu, references, fresh))
         if not args.skip_unbatched:
             off = Settings(cache_dir=f"{tmp}/cache-off", batching=False, **base)
             runs.append(measure("cold unbatched", emu, references, off))
