@@ -1,22 +1,23 @@
 """NCBI E-utilities: `esummary.fcgi` and `esearch.fcgi` for db=pubmed, JSON as NCBI sends it.
 
 An unknown PMID stays in `result.uids` with `{"uid":…,"error":"cannot get document summary"}`;
-ESearch counts are strings. ESearch matches terms exactly against `Corpus.esearch`, plus journal
-coverage `"TA"[ta]` answered from the `source` of the corpus's PubMed documents.
+ESearch counts are strings. ESearch matches terms exactly against `Corpus.esearch` first; any
+other term that is a conjunction of fielded clauses (`[ta]`, `[vi]`, `[ip]`, `[pg]`, `[dp]`,
+`[1au]`, `[doi]`, `[uid]`) is answered from the corpus's PubMed documents, so journal coverage
+`"TA"[ta]` and coordinate queries work without a table entry.
 """
 
 from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from auditor.emulator.corpus import Corpus
 from auditor.emulator.reply import Reply, json_reply, mangle
 
 JSON_NCBI = "application/json; charset=UTF-8"
-_TA_TERM = re.compile(r'^"(?P<ta>[^"]+)"\[ta\]$', re.IGNORECASE)
 
 
 def _header(kind: str) -> dict[str, str]:
@@ -68,16 +69,54 @@ def esummary(corpus: Corpus, params: Mapping[str, str], wrong_echo: set[str]) ->
     return json_reply({"header": _header("esummary"), "result": result}, content_type=JSON_NCBI)
 
 
+def _first_page(doc: dict[str, Any]) -> str:
+    return str(doc.get("pages", "")).split("-", 1)[0].strip()
+
+
+def _doi_of(doc: dict[str, Any]) -> str:
+    for aid in doc.get("articleids", []):
+        if isinstance(aid, dict) and aid.get("idtype") == "doi":
+            return str(aid.get("value", "")).casefold()
+    return ""
+
+
+def _first_author(doc: dict[str, Any]) -> str:
+    authors = doc.get("authors") or [{}]
+    return str(authors[0].get("name", "")).casefold()
+
+
+#: Field tag → test of a document against the clause's value (both casefolded).
+_FIELDS: dict[str, Callable[[dict[str, Any], str], bool]] = {
+    "ta": lambda d, v: str(d.get("source", "")).casefold() == v,
+    "vi": lambda d, v: str(d.get("volume", "")).casefold() == v,
+    "ip": lambda d, v: str(d.get("issue", "")).casefold() == v,
+    "pg": lambda d, v: _first_page(d).casefold() == v,
+    "dp": lambda d, v: str(d.get("pubdate", "")).casefold().startswith(v),
+    "1au": lambda d, v: _first_author(d).startswith(v),
+    "doi": lambda d, v: _doi_of(d) == v,
+    "uid": lambda d, v: str(d.get("uid", "")) == v,
+}
+_CLAUSE = re.compile(r'^"?(?P<value>[^"\[\]]+?)"?\[(?P<tag>\w+)\]$')
+
+
+def _fielded(corpus: Corpus, term: str) -> list[str]:
+    """PMIDs matching a conjunction of fielded clauses (`"TA"[ta] AND 88[vi] AND 801[pg]`).
+
+    An unknown tag or a clause of another form matches nothing: the emulator does not guess.
+    """
+    tests: list[tuple[Callable[[dict[str, Any], str], bool], str]] = []
+    for clause in re.split(r"\s+AND\s+", term.strip()):
+        match = _CLAUSE.match(clause.strip())
+        if match is None or match["tag"].lower() not in _FIELDS:
+            return []
+        tests.append((_FIELDS[match["tag"].lower()], match["value"].strip().casefold()))
+    return [uid for uid, doc in corpus.pubmed.items() if all(t(doc, v) for t, v in tests)]
+
+
 def _search(corpus: Corpus, term: str) -> list[str]:
     if term in corpus.esearch:
         return list(corpus.esearch[term])
-    match = _TA_TERM.match(term.strip())
-    if match:
-        ta = match["ta"].casefold()
-        return [
-            uid for uid, doc in corpus.pubmed.items() if str(doc.get("source", "")).casefold() == ta
-        ]
-    return []
+    return _fielded(corpus, term)
 
 
 def esearch(corpus: Corpus, params: Mapping[str, str], wrong_echo: set[str]) -> Reply:

@@ -246,3 +246,22 @@ async def test_corpus_edits_are_served_live(emu: Emulator, http: aiohttp.ClientS
     emu.corpus.csl["10.3969/new"] = {"DOI": "10.3969/new", "title": "new"}
     async with http.get(f"{emu.base_urls['handle_url']}/api/handles/10.3969/new") as resp:
         assert (await resp.json())["responseCode"] == 1
+
+
+async def test_esearch_answers_fielded_queries_from_the_documents(
+    emu: Emulator, http: aiohttp.ClientSession
+) -> None:
+    emu.corpus.pubmed["18589007"].update(volume="88", pages="801-5")
+    url = f"{emu.base_urls['eutils_url']}/esearch.fcgi"
+
+    async def count(term: str) -> str:
+        params = {"db": "pubmed", "retmode": "json", "term": term}
+        async with http.get(url, params=params) as resp:
+            return str((await resp.json())["esearchresult"]["count"])
+
+    assert await count(f'"{TA}"[ta] AND 88[vi] AND 801[pg]') == "1"
+    assert await count(f'"{TA.upper()}"[ta] AND 88[vi]') == "1"
+    assert await count(f'"{TA}"[ta] AND 88[vi] AND 802[pg]') == "0"
+    assert await count(f'"{TA}"[ta] AND peloso[1au]') == "1"
+    assert await count("lipids[ti]") == "0"  # an unemulated tag matches nothing
+    assert await count(f'"{TA}"[ta] OR 88[vi]') == "0"  # only AND is understood
