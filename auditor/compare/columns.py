@@ -24,8 +24,10 @@ __all__ = [
     "claimed_surname_column",
     "han_mask",
     "is_et_al_column",
+    "normalize_codes",
     "normalize_column",
     "normalize_pair",
+    "surname_cut_column",
 ]
 
 #: Normalized claimed-author entries that mark a truncated list rather than name an author.
@@ -49,6 +51,26 @@ def _as_array(column: pa.Array | pa.ChunkedArray) -> pa.Array:
     return pc.fill_null(column, "")
 
 
+def _map_distinct(
+    distinct: pa.Array,
+    ascii_fn: Callable[[pa.Array], pa.Array],
+    batch_fn: Callable[[list[str]], list[str]],
+) -> tuple[pa.Array, np.ndarray]:
+    """Mapped values and, for each of `distinct`, the position of its result among them.
+
+    `ascii_fn` runs over the whole array (cheap); the non-ASCII strings get `batch_fn`, and their
+    results are appended, so the ASCII kernel's output for them is never pointed at.
+    """
+    mapped = ascii_fn(distinct)
+    where = np.arange(len(distinct), dtype=np.int64)
+    other = np.flatnonzero(~pc.string_is_ascii(distinct).to_numpy(zero_copy_only=False))
+    if other.size:
+        done = batch_fn(pc.take(distinct, pa.array(other)).to_pylist())
+        where[other] = len(distinct) + np.arange(other.size)
+        mapped = pa.concat_arrays([mapped, pa.array(done, pa.string())])
+    return mapped, where
+
+
 def _map_strings(
     column: pa.Array | pa.ChunkedArray,
     ascii_fn: Callable[[pa.Array], pa.Array],
@@ -61,18 +83,39 @@ def _map_strings(
     # Bibliographies repeat themselves (a claimed title copied from the register, common
     # surnames): the rules are applied to distinct strings and spread back by index.
     encoded = pc.dictionary_encode(values)
-    distinct = encoded.dictionary
-    mapped = ascii_fn(distinct)
-    indices = encoded.indices
-    other = np.flatnonzero(~pc.string_is_ascii(distinct).to_numpy(zero_copy_only=False))
-    if other.size:
-        done = batch_fn(pc.take(distinct, pa.array(other)).to_pylist())
-        # The non-ASCII results go after the ASCII ones; their indices are redirected there.
-        redirect = np.arange(len(distinct), dtype=np.int64)
-        redirect[other] = len(distinct) + np.arange(other.size)
-        mapped = pa.concat_arrays([mapped, pa.array(done, pa.string())])
-        indices = pa.array(redirect[indices.to_numpy(zero_copy_only=False)])
-    return pc.take(mapped, indices)
+    mapped, where = _map_distinct(encoded.dictionary, ascii_fn, batch_fn)
+    return pc.take(mapped, pa.array(where[encoded.indices.to_numpy(zero_copy_only=False)]))
+
+
+def normalize_codes(column: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
+    """`normalize_text` of a column as integer codes into a dictionary of normalized strings.
+
+    Equal normalized strings get equal codes. The dictionary may hold extra unused entries.
+    """
+    values = _as_array(column)
+    if len(values) == 0:
+        return np.zeros(0, dtype=np.int64), pa.array([], pa.string())
+    encoded = pc.dictionary_encode(values)
+    mapped, where = _map_distinct(encoded.dictionary, normalize_ascii, normalize_many)
+    # Distinct raw strings can normalize alike ("Müller", "muller"): encode the results again.
+    again = pc.dictionary_encode(mapped)
+    code_of_distinct = again.indices.to_numpy(zero_copy_only=False).astype(np.int64)[where]
+    return code_of_distinct[encoded.indices.to_numpy(zero_copy_only=False)], again.dictionary
+
+
+def surname_cut_column(column: pa.Array | pa.ChunkedArray) -> pa.Array:
+    """The raw claimed-surname part of each string (before `normalize_text`), null → `""`."""
+    values = _as_array(column)
+    if len(values) == 0:
+        return pa.array([], pa.string())
+    out = surname_part_ascii(values)
+    other = np.flatnonzero(~pc.string_is_ascii(values).to_numpy(zero_copy_only=False))
+    if other.size == 0:
+        return out
+    done = [_surname_part(v) for v in pc.take(values, pa.array(other)).to_pylist()]
+    where = np.arange(len(values), dtype=np.int64)
+    where[other] = len(values) + np.arange(other.size)
+    return pc.take(pa.concat_arrays([out, pa.array(done, pa.string())]), pa.array(where))
 
 
 def normalize_column(column: pa.Array | pa.ChunkedArray) -> pa.Array:

@@ -20,11 +20,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from auditor.compare.columns import (
-    claimed_surname_column,
     han_mask,
     is_et_al_column,
+    normalize_codes,
     normalize_column,
-    normalize_pair,
+    surname_cut_column,
 )
 from auditor.compare.text import han_title_form
 
@@ -88,61 +88,102 @@ def _explode(lists: pa.Array) -> tuple[np.ndarray, pa.Array]:
     return parents, pc.list_flatten(lists)
 
 
-def _shared_codes(left: pa.Array, right: pa.Array) -> tuple[np.ndarray, np.ndarray, pa.Array]:
-    """Integer codes of two string arrays under one shared dictionary."""
-    both = pa.concat_arrays([left, right]) if len(left) + len(right) else pa.array([], pa.string())
-    encoded = pc.dictionary_encode(both)
-    codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-    return codes[: len(left)], codes[len(left) :], encoded.dictionary
+def _filled(column: pa.Array | pa.ChunkedArray) -> pa.Array:
+    """A plain string array with nulls as `""`."""
+    if isinstance(column, pa.ChunkedArray):
+        column = column.combine_chunks() if column.num_chunks else pa.array([], pa.string())
+    return pc.fill_null(column.cast(pa.string()), "")
 
 
-def _token_pairs(normalized: pa.Array) -> tuple[np.ndarray, pa.Array]:
-    parents, tokens = _explode(pc.split_pattern(normalized, " "))
-    keep = pc.not_equal(tokens, "")
-    return parents[keep.to_numpy(zero_copy_only=False)], pc.filter(tokens, keep)
+def _token_sets(entries: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """Token sets of normalized strings as CSR: (offsets per entry, distinct token codes)."""
+    parents, tokens = _explode(pc.split_pattern(entries, " "))
+    keep = pc.not_equal(tokens, "").to_numpy(zero_copy_only=False)
+    parents, tokens = parents[keep], pc.filter(tokens, pa.array(keep))
+    codes = pc.dictionary_encode(tokens).indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    # pd.unique keeps first-occurrence order, so the pairs stay grouped by entry.
+    pairs = pd.unique((parents << _SHIFT) | codes)
+    offsets = np.zeros(len(entries) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(pairs >> _SHIFT, minlength=len(entries)), out=offsets[1:])
+    return offsets, pairs & np.int64(0xFFFFFFFF)
 
 
-def _han_override(claimed: pa.Array, register: pa.Array, match: np.ndarray) -> None:
-    """Two titles that both carry Han compare by exact `han_title_form` (issue 5 item 2)."""
-    both = np.flatnonzero(han_mask(claimed) & han_mask(register))
+def _gather_sets(
+    offsets: np.ndarray, tokens: np.ndarray, entry: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """(row, token) keys of the token set of `entry[row]` for every row, and the set sizes."""
+    sizes = offsets[entry + 1] - offsets[entry]
+    out = np.zeros(sizes.size + 1, dtype=np.int64)
+    np.cumsum(sizes, out=out[1:])
+    index = np.arange(out[-1], dtype=np.int64) + np.repeat(offsets[entry] - out[:-1], sizes)
+    rows = np.repeat(np.arange(sizes.size, dtype=np.int64), sizes)
+    return (rows << _SHIFT) | tokens[index], sizes
+
+
+def _token_set_sizes(
+    codes_a: np.ndarray, codes_b: np.ndarray, dictionary: pa.Array
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """|A|, |B| and |A∩B| per row, for rows given as codes into the normalized `dictionary`."""
+    used, inverse = np.unique(np.concatenate([codes_a, codes_b]), return_inverse=True)
+    offsets, tokens = _token_sets(pc.take(dictionary, pa.array(used)))
+    keys_a, size_a = _gather_sets(offsets, tokens, inverse[: codes_a.size])
+    keys_b, size_b = _gather_sets(offsets, tokens, inverse[codes_a.size :])
+    # Each side is a set per row, so a key present twice in both together is shared.
+    merged = np.sort(np.concatenate([keys_a, keys_b]))
+    shared = merged[1:][merged[1:] == merged[:-1]]
+    return size_a, size_b, np.bincount(shared >> _SHIFT, minlength=codes_a.size)
+
+
+def _han_override(
+    claimed: pa.Array, register: pa.Array, differ: np.ndarray, match: np.ndarray
+) -> None:
+    """Two titles that both carry Han compare by exact `han_title_form` (issue 5 item 2).
+
+    Only rows whose raw titles `differ` can change: identical strings have identical forms.
+    """
+    pick = pa.array(differ)
+    left, right = pc.take(claimed, pick), pc.take(register, pick)
+    both = np.flatnonzero(han_mask(left) & han_mask(right))
     if both.size == 0:
         return
     index = pa.array(both)
-    left = pc.take(claimed, index).to_pylist()
-    right = pc.take(register, index).to_pylist()
-    match[both] = [han_title_form(a) == han_title_form(b) for a, b in zip(left, right, strict=True)]
+    pairs = zip(pc.take(left, index).to_pylist(), pc.take(right, index).to_pylist(), strict=True)
+    match[differ[both]] = [han_title_form(a) == han_title_form(b) for a, b in pairs]
 
 
-def _token_set_sizes(left: pa.Array, right: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """|A|, |B| and |A∩B| per row of two aligned normalized columns."""
-    n = len(left)
-    rows_a, tokens_a = _token_pairs(left)
-    rows_b, tokens_b = _token_pairs(right)
-    codes_a, codes_b, _ = _shared_codes(tokens_a, tokens_b)
-    # A token set per row: distinct (row, token) keys.
-    keys_a = pd.unique((rows_a << _SHIFT) | codes_a)
-    keys_b = pd.unique((rows_b << _SHIFT) | codes_b)
-    size_a = np.bincount(keys_a >> _SHIFT, minlength=n)
-    size_b = np.bincount(keys_b >> _SHIFT, minlength=n)
-    shared = keys_a[pd.Index(keys_b).get_indexer(keys_a) >= 0]
-    return size_a, size_b, np.bincount(shared >> _SHIFT, minlength=n)
+def _normalized_sizes(
+    claimed: pa.Array, register: pa.Array
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """|A|, |B| and |A∩B| per row, by normalizing both columns."""
+    n = len(claimed)
+    codes, dictionary = normalize_codes(pa.concat_arrays([claimed, register]))
+    codes_a, codes_b = codes[:n], codes[n:]
+    # Equal normalized titles have equal token sets: only the other rows need token sets.
+    nonempty = pc.not_equal(dictionary, "").to_numpy(zero_copy_only=False)[codes_a]
+    size_a, size_b, inter = (nonempty.astype(np.int64) for _ in range(3))
+    differ = np.flatnonzero(codes_a != codes_b)
+    if differ.size:
+        sizes = _token_set_sizes(codes_a[differ], codes_b[differ], dictionary)
+        for full, part in zip((size_a, size_b, inter), sizes, strict=True):
+            full[differ] = part
+    return size_a, size_b, inter
 
 
 def title_rule(claimed: pa.Array, register: pa.Array) -> TitleResult:
     """criteria v1 §title over aligned title columns (nulls count as empty titles)."""
-    norm_a, norm_b = normalize_pair(claimed, register)
-    # Equal normalized titles have equal token sets: Jaccard 1 (or undefined when empty). Only
-    # the other rows need token sets, and most real references copy the register's title.
-    nonempty = pc.not_equal(norm_a, "").to_numpy(zero_copy_only=False)
-    same = pc.equal(norm_a, norm_b).to_numpy(zero_copy_only=False)
-    size_a = size_b = inter = nonempty.astype(np.int64)
-    differ = np.flatnonzero(~same)
-    if differ.size:
-        size_a, size_b, inter = size_a.copy(), size_b.copy(), inter.copy()
-        pick = pa.array(differ)
-        sizes = _token_set_sizes(pc.take(norm_a, pick), pc.take(norm_b, pick))
+    claimed, register = _filled(claimed), _filled(register)
+    same_raw = pc.equal(claimed, register).to_numpy(zero_copy_only=False)
+    # Most real references copy the register's title. Identical ASCII strings have equal token
+    # sets, non-empty exactly when they hold a letter or digit: no normalization needed.
+    easy = same_raw & pc.string_is_ascii(claimed).to_numpy(zero_copy_only=False)
+    letter = pc.match_substring_regex(claimed, "[A-Za-z0-9]").to_numpy(zero_copy_only=False)
+    size_a, size_b, inter = ((easy & letter).astype(np.int64) for _ in range(3))
+    rest = np.flatnonzero(~easy)
+    if rest.size:
+        pick = pa.array(rest)
+        sizes = _normalized_sizes(pc.take(claimed, pick), pc.take(register, pick))
         for full, part in zip((size_a, size_b, inter), sizes, strict=True):
-            full[differ] = part
+            full[rest] = part
     union = size_a + size_b - inter
     jaccard_ok = (union > 0) & (inter * JACCARD_MIN.denominator >= JACCARD_MIN.numerator * union)
     # criteria v1 §title: A ⊆ B and |A|/|B| ≥ 0.60; an empty B makes the fraction undefined.
@@ -154,7 +195,7 @@ def title_rule(claimed: pa.Array, register: pa.Array) -> TitleResult:
     match = jaccard_ok | subset_ok
     with np.errstate(invalid="ignore", divide="ignore"):
         score = np.where(union > 0, inter / np.maximum(union, 1), np.nan)
-    _han_override(claimed, register, match)
+    _han_override(claimed, register, np.flatnonzero(~same_raw), match)
     return TitleResult(match=match, score=score, empty=(size_a == 0) | (size_b == 0))
 
 
@@ -189,20 +230,15 @@ def _same_sequences(
     return same_len & (np.bincount(rows_c[in_c][differs], minlength=n) == 0)
 
 
-def _claimed_surnames(claimed: pa.Array) -> tuple[np.ndarray, pa.Array]:
-    """Rows and surnames of the claimed authors, `et al.` / `and others` entries dropped."""
-    rows, names = _explode(claimed)
-    surnames = claimed_surname_column(names)
-    # Only an entry whose surname is "al", "etal" or "others" can be a marker; check those whole.
-    maybe = pc.is_in(surnames, value_set=pa.array(["al", "etal", "others"])).to_numpy(
-        zero_copy_only=False
-    )
-    marker = np.zeros(len(names), dtype=bool)
-    if maybe.any():
-        idx = np.flatnonzero(maybe)
-        marker[idx] = is_et_al_column(normalize_column(pc.take(names, pa.array(idx))))
-    keep = ~marker
-    return rows[keep], pc.filter(surnames, pa.array(keep))
+def _et_al_entries(names: pa.Array, codes: np.ndarray, dictionary: pa.Array) -> np.ndarray:
+    """Mask of claimed entries that are `et al.` markers rather than authors."""
+    # Only an entry whose surname is "al", "etal" or "others" can be one; check those whole.
+    suspect = pc.is_in(dictionary, value_set=pa.array(["al", "etal", "others"]))
+    maybe = np.flatnonzero(suspect.to_numpy(zero_copy_only=False)[codes])
+    marker = np.zeros(codes.size, dtype=bool)
+    if maybe.size:
+        marker[maybe] = is_et_al_column(normalize_column(pc.take(names, pa.array(maybe))))
+    return marker
 
 
 def authors_rule(claimed: pa.Array, register_surnames: pa.Array) -> AuthorsResult:
@@ -211,9 +247,13 @@ def authors_rule(claimed: pa.Array, register_surnames: pa.Array) -> AuthorsResul
     Both sides are compared after `normalize_text`; an empty surname never matches anything.
     """
     n = len(claimed)
-    rows_c, names_c = _claimed_surnames(claimed)
+    rows_c, names = _explode(claimed)
     rows_r, flat_r = _explode(register_surnames)
-    codes_c, codes_r, dictionary = _shared_codes(names_c, normalize_column(flat_r))
+    cut = surname_cut_column(names)
+    codes, dictionary = normalize_codes(pa.concat_arrays([cut, _filled(flat_r)]))
+    codes_c, codes_r = codes[: len(cut)], codes[len(cut) :]
+    keep = ~_et_al_entries(names, codes_c, dictionary)
+    rows_c, codes_c = rows_c[keep], codes_c[keep]
     empty_code = pc.index(dictionary, "").as_py()  # -1 when no empty surname occurs
     n_claimed = np.bincount(rows_c, minlength=n)
     first_c = _first_code(rows_c, codes_c, n, missing=-1)
