@@ -12,6 +12,7 @@ from typer.main import get_command
 
 import auditor
 from auditor.cli import COMMANDS, app
+from auditor.policy import DEFAULT_FAIL_ON
 from auditor.settings import Settings, env_name, load_settings
 
 ROOT = Path(__file__).resolve().parents[1]
