@@ -1,10 +1,11 @@
 """Whole-column forms of the text rules: `normalize_text`, claimed surnames, Han detection.
 
-Each function maps an Arrow string column to a column of the same length, with no Python loop
-over rows. ASCII strings (almost every Latin title and name) go through Arrow kernels whose
-meaning on ASCII is unambiguous; the remaining non-ASCII strings are de-duplicated and sent
-through the scalar rule of `auditor.compare.text`, so Unicode details (NFKD, case mapping, letter
-categories) are decided by one implementation only. A null input gives `""`.
+Each function maps an Arrow string column to a column (or integer codes) of the same length,
+with no Python loop over rows. Distinct strings are mapped once. ASCII strings (almost every
+Latin title and name) go through the byte kernels of `auditor.compare.ascii`, whose meaning on
+ASCII is unambiguous; the remaining non-ASCII strings go through `auditor.compare.text`
+(`normalize_many`), so Unicode details (NFKD, case mapping, letter categories) are decided by one
+implementation only. A null input gives `""`.
 """
 
 from __future__ import annotations
@@ -21,12 +22,10 @@ from auditor.compare.text import HAN_CLASS, normalize_many, normalize_text
 __all__ = [
     "ET_AL_MARKERS",
     "claimed_surname",
-    "claimed_surname_column",
     "han_mask",
     "is_et_al_column",
     "normalize_codes",
     "normalize_column",
-    "normalize_pair",
     "surname_cut_column",
 ]
 
@@ -123,33 +122,11 @@ def normalize_column(column: pa.Array | pa.ChunkedArray) -> pa.Array:
     return _map_strings(column, normalize_ascii, normalize_many)
 
 
-def normalize_pair(
-    left: pa.Array | pa.ChunkedArray, right: pa.Array | pa.ChunkedArray
-) -> tuple[pa.Array, pa.Array]:
-    """`normalize_column` of two aligned columns at once, so a string shared by both (a claimed
-    title copied from the register) is normalized once."""
-    both = normalize_column(pa.concat_arrays([_as_array(left), _as_array(right)]))
-    return both.slice(0, len(left)), both.slice(len(left))
-
-
-def _surname_ascii(values: pa.Array) -> pa.Array:
-    return normalize_ascii(surname_part_ascii(values))
-
-
 def _surname_part(name: str) -> str:
     if "," in name:
         return name.split(",", 1)[0]
     tokens = name.split()
     return tokens[-1] if tokens else ""
-
-
-def _claimed_surnames_many(names: list[str]) -> list[str]:
-    return normalize_many([_surname_part(n) for n in names])
-
-
-def claimed_surname_column(column: pa.Array | pa.ChunkedArray) -> pa.Array:
-    """`claimed_surname` over a whole string column."""
-    return _map_strings(column, _surname_ascii, _claimed_surnames_many)
 
 
 def is_et_al_column(normalized: pa.Array) -> np.ndarray:
