@@ -71,3 +71,20 @@ def test_empty_file_gives_no_rows(tmp_path: Path) -> None:
     path.write_bytes(b"")
     outcome = load_files([str(path)])
     assert outcome.table.num_rows == 0 and outcome.inputs[0].rows == 0
+
+
+def test_garbage_collector_state_is_restored(tmp_path: Path) -> None:
+    import gc
+
+    assert gc.isenabled()
+    load_files([str(FIXTURES / "features.bib")])
+    assert gc.isenabled()
+    with pytest.raises(InputError):
+        load_files([str(tmp_path / "missing.bib")])
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        load_files([str(FIXTURES / "features.bib")])
+        assert not gc.isenabled()  # a caller's choice is kept
+    finally:
+        gc.enable()
