@@ -71,4 +71,7 @@ for _name in COMMANDS:
 def main() -> None:
     """Console-script entry point."""
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    # The loaders report bibtexparser's complaints as problems with file and line; its own
+    # log lines would only repeat them.
+    logging.getLogger("bibtexparser").setLevel(logging.ERROR)
     app()

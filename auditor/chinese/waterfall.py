@@ -93,7 +93,9 @@ async def run_waterfall(
     table = pa.Table.from_pylist(
         [outcome_row(out, ref.get("key")) for ref, out in outcomes], schema=OUTCOMES
     )
-    as_of = datetime.now(UTC).isoformat(timespec="seconds") if lookups.log else None
+    # Offline, nothing was sent (a refused attempt is still logged), so nothing is live.
+    sent = bool(lookups.log) and not settings.offline
+    as_of = datetime.now(UTC).isoformat(timespec="seconds") if sent else None
     new_verdicts = apply_outcomes(verdicts, outcomes, as_of)
     items = build_items(outcomes, new_verdicts)
     return WaterfallResult(new_verdicts, items, table, tuple(lookups.log))
