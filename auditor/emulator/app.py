@@ -209,6 +209,8 @@ class Registers:
         if service == "crossref":
             reply.headers.update(crossref.rate_headers(config.rate_limits.get("crossref")))
         entry.status = reply.status
+        if fault.kind == "cut":
+            return await self._cut(request, reply)
         return _response(reply)
 
     async def _faulted(
@@ -227,6 +229,16 @@ class Registers:
             await asyncio.sleep(self.config.hang_seconds)
         reply = routed.answer(fault.wrong_echo)
         return faults.corrupt(fault.kind, reply) if fault.kind else reply
+
+    async def _cut(self, request: web.Request, reply: Reply) -> web.StreamResponse:
+        """Send the headers (full Content-Length) and half the body, then reset the connection."""
+        response = web.StreamResponse(
+            status=reply.status, headers={"Content-Type": reply.content_type, **reply.headers}
+        )
+        response.content_length = len(reply.body)
+        await response.prepare(request)
+        await response.write(reply.body[: len(reply.body) // 2])
+        return await self._reset(request)
 
     async def _reset(self, request: web.Request) -> web.StreamResponse:
         """Cut the connection with a TCP RST before any byte of the answer."""

@@ -15,6 +15,7 @@ FAULT_KINDS: tuple[str, ...] = (
     "5xx",
     "timeout",
     "reset",
+    "cut",
     "truncated",
     "malformed",
     "wrong_echo",

@@ -1,5 +1,10 @@
 """Fault injection: which fault a request gets, and what that fault does to its answer.
 
+Kinds: `5xx` (HTTP 500), `timeout` (stall `hang_seconds`), `reset` (TCP RST before any byte),
+`cut` (headers and half the body, then RST), `truncated` (half the body with a matching
+Content-Length), `malformed` (HTML for JSON, an entity-expansion document for XML), `wrong_echo`
+(the record names another id), `redirect_http` / `redirect_ip` (302 to an unsafe target), `429`.
+
 A fault named for an identifier (`EmulatorConfig.faults`) hits every request naming it, so a batch
 containing a broken id keeps failing until the client splits it out; `wrong_echo` instead corrupts
 only that id's record. Transient faults hit a request at `fault_rate`, so a retry can succeed.

@@ -190,3 +190,14 @@ def test_unknown_fault_kind_is_refused() -> None:
         EmulatorConfig(faults={"x": "explode"})
     with pytest.raises(ValueError, match="unknown services"):
         EmulatorConfig(down={"scopus"})
+
+
+async def test_cut_sends_half_the_promised_body_then_resets(
+    emu: Emulator, http: aiohttp.ClientSession
+) -> None:
+    emu.config.faults = {DOI: "cut"}
+    with pytest.raises(aiohttp.ClientPayloadError):
+        async with http.get(work_url(emu)) as resp:
+            assert resp.status == 200
+            await resp.read()
+    assert emu.fault_counts["cut"] == 1
