@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote
-from xml.sax.saxutils import escape
+from xml.sax.saxutils import escape, quoteattr
 
 from auditor.emulator.corpus import Corpus
 from auditor.emulator.reply import Reply, mangle
@@ -51,11 +51,14 @@ def _entry(raw_id: str, base: str, version: int, rec: dict[str, Any], echo: str)
         for name in rec.get("authors", [])
     )
     extra = ""
+    if rec.get("comment"):
+        extra += f"    <arxiv:comment>{escape(str(rec['comment']))}</arxiv:comment>\n"
     if rec.get("doi"):
         extra += f"    <arxiv:doi>{escape(str(rec['doi']))}</arxiv:doi>\n"
     if rec.get("journal_ref"):
         extra += f"    <arxiv:journal_ref>{escape(str(rec['journal_ref']))}</arxiv:journal_ref>\n"
     published = escape(str(rec.get("published", "")))
+    category = quoteattr(str(rec.get("category", "cs.IT")))
     return (
         "  <entry>\n"
         f"    <id>http://arxiv.org/abs/{escape(abs_id)}</id>\n"
@@ -66,10 +69,10 @@ def _entry(raw_id: str, base: str, version: int, rec: dict[str, Any], echo: str)
         f'    <link href="https://arxiv.org/pdf/{escape(abs_id)}" rel="related" '
         'type="application/pdf" title="pdf"/>\n'
         f"    <summary>{escape(str(rec.get('summary', '')))}</summary>\n"
-        '    <category term="cs.IT" scheme="http://arxiv.org/schemas/atom"/>\n'
+        f'    <category term={category} scheme="http://arxiv.org/schemas/atom"/>\n'
         f"    <published>{published}</published>\n"
         f"{extra}"
-        '    <arxiv:primary_category term="cs.IT"/>\n'
+        f"    <arxiv:primary_category term={category}/>\n"
         f"{authors}"
         "  </entry>\n"
     )

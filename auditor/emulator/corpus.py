@@ -42,7 +42,7 @@ class Corpus:
     """PMID → the esummary document object (`uid`, `title`, `authors`, `pubdate`, …)."""
     arxiv: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Base id → {title, authors: [names], published, updated, summary, doi?, journal_ref?,
-    version: int}."""
+    comment?, category? (default cs.IT), version: int}."""
     agencies: dict[str, str] = field(default_factory=dict)
     """DOI prefix or full DOI → RA name as doiRA spells it (Crossref, DataCite, ISTIC, …)."""
     csl: dict[str, dict[str, Any]] = field(default_factory=dict)

@@ -80,6 +80,8 @@ def corpus() -> Corpus:
                 "published": "2006-01-01T00:00:00Z",
                 "summary": "s",
                 "journal_ref": "ActaAstron.56:1-50,2006",
+                "comment": "50 pages",
+                "category": "astro-ph",
                 "doi": "10.1016/j.actaastro.2004.09.001",
                 "version": 2,
             },

@@ -143,6 +143,9 @@ async def test_arxiv_feed_drops_unknown_ids_and_keeps_versions(
     assert entries[1].findtext("{http://arxiv.org/schemas/atom}journal_ref") == (
         "ActaAstron.56:1-50,2006"
     )
+    assert entries[1].findtext("{http://arxiv.org/schemas/atom}comment") == "50 pages"
+    primary = entries[1].find("{http://arxiv.org/schemas/atom}primary_category")
+    assert primary is not None and primary.get("term") == "astro-ph"
 
 
 async def test_arxiv_version_beyond_latest_is_dropped_and_default_max_is_ten(
