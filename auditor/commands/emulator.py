@@ -21,6 +21,7 @@ from auditor.emulator import (
     EmulatorConfig,
     start_emulator,
 )
+from auditor.emulator.synthetic import synthetic, to_bibtex
 
 #: Usage errors (same code as `cli.ExitCode.USAGE`, literal to avoid an import cycle).
 _USAGE = 2
@@ -134,6 +135,33 @@ def serve(
     except OSError as exc:  # port in use
         typer.echo(f"error: cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}", err=True)
         raise typer.Exit(_USAGE) from exc
+
+
+@emulator_app.command("generate")
+def generate(
+    out: Annotated[Path, typer.Argument(help="Folder for corpus.json and references.bib.")],
+    dois: Annotated[int, typer.Option(help="DOI references.")] = 300,
+    pmids: Annotated[int, typer.Option(help="PMID references.")] = 150,
+    arxiv_ids: Annotated[int, typer.Option(help="arXiv references.")] = 50,
+    missing: Annotated[float, typer.Option(help="Fraction of each kind absent.")] = 0.05,
+    seed: Annotated[int, typer.Option(help="Generator seed.")] = 0,
+) -> None:
+    """Write a generated corpus and a bibliography citing it (for demos and benchmarks)."""
+    if not 0.0 <= missing <= 1.0 or min(dois, pmids, arxiv_ids) < 0:
+        typer.echo("error: --missing must be within 0..1 and counts non-negative", err=True)
+        raise typer.Exit(_USAGE)
+    gen = synthetic(dois, pmids, arxiv_ids, missing=missing, seed=seed)
+    try:
+        gen.corpus.write_dir(out)
+        (out / "references.bib").write_text(to_bibtex(gen.references), encoding="utf-8")
+    except OSError as exc:
+        typer.echo(f"error: cannot write {out}: {exc.strerror or exc}", err=True)
+        raise typer.Exit(_USAGE) from exc
+    absent = sum(not r.exists for r in gen.references)
+    typer.echo(
+        f"{out / 'corpus.json'}, {out / 'references.bib'}: "
+        f"{len(gen.references)} references, {absent} absent"
+    )
 
 
 def register(app: typer.Typer) -> None:

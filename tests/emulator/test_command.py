@@ -71,3 +71,25 @@ def test_serve_usage_errors_exit_2(cli: typer.Typer, tmp_path: Path) -> None:
     )
     assert bad.exit_code == 2
     assert "SERVICE=COUNT/SECONDS" in bad.stderr
+
+
+def test_generate_writes_a_servable_corpus_and_its_bibliography(
+    cli: typer.Typer, tmp_path: Path
+) -> None:
+    out = tmp_path / "demo"
+    result = CliRunner().invoke(
+        cli,
+        ["emulator", "generate", str(out), "--dois", "10", "--pmids", "4", "--arxiv-ids", "2"]
+        + ["--missing", "0.1"],
+    )
+    assert result.exit_code == 0, result.output
+    assert "16 references, 1 absent" in result.stdout
+    corpus = Corpus.from_dir(out)
+    assert len(corpus.crossref) == 10 - 1 + 3  # one absent, three spares
+    bib = (out / "references.bib").read_text(encoding="utf-8")
+    assert bib.count("@article{") == 16
+
+
+def test_generate_refuses_a_bad_fraction(cli: typer.Typer, tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["emulator", "generate", str(tmp_path), "--missing", "2"])
+    assert result.exit_code == 2
