@@ -14,7 +14,14 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from auditor import tables
-from auditor.compare.criteria import authors_rule, title_rule, year_rule
+from auditor.compare.criteria import (
+    AuthorsResult,
+    TitleResult,
+    YearResult,
+    authors_rule,
+    title_rule,
+    year_rule,
+)
 from auditor.errors import Reason
 from auditor.tables import RecordStatus, RowState, Verdict
 
@@ -110,27 +117,53 @@ def _scatter(values: np.ndarray, at: np.ndarray, n: int, type_: pa.DataType) -> 
     return pa.array(full, mask=~valid, type=type_)
 
 
+#: Rows compared per batch: bounds the working memory, and keeps hash tables cache-sized.
+CHUNK_ROWS = 1 << 16
+
+
+def _rules_in_chunks(
+    titles: tuple[pa.Array, pa.Array],
+    authors: tuple[pa.Array, pa.Array],
+    years: tuple[pa.Array, pa.Array],
+    rows: np.ndarray,
+) -> tuple[TitleResult, AuthorsResult, YearResult]:
+    """The three field rules over `rows`, a batch of `CHUNK_ROWS` at a time (never per row)."""
+    parts: list[tuple[TitleResult, AuthorsResult, YearResult]] = []
+    for lo in range(0, max(rows.size, 1), CHUNK_ROWS):
+        sel = pa.array(rows[lo : lo + CHUNK_ROWS], type=pa.int64())
+        parts.append(
+            (
+                title_rule(pc.take(titles[0], sel), pc.take(titles[1], sel)),
+                authors_rule(pc.take(authors[0], sel), pc.take(authors[1], sel)),
+                year_rule(pc.take(years[0], sel), pc.take(years[1], sel)),
+            )
+        )
+    cat = np.concatenate
+    return (
+        TitleResult(*(cat([getattr(p[0], f) for p in parts]) for f in ("match", "score", "empty"))),
+        AuthorsResult(*(cat([getattr(p[1], f) for p in parts]) for f in ("compared", "match"))),
+        YearResult(*(cat([getattr(p[2], f) for p in parts]) for f in ("compared", "match"))),
+    )
+
+
 def _field_columns(
     references: pa.Table, records: pa.Table, idx: np.ndarray, found_mask: np.ndarray
 ) -> tuple[dict[str, pa.Array], np.ndarray, pa.Array]:
     """Per-field columns for the found rows, their MATCHES/DIFFERS codes and their reasons."""
     n = len(idx)
     found = np.flatnonzero(found_mask)
-    sel = pa.array(found, type=pa.int64())
     cols = {
         "title_register": _take(records["title"], idx, found_mask),
         "authors_register": _take(records["surnames"], idx, found_mask),
         "year_register": _take(records["year"], idx, found_mask),
     }
-    title = title_rule(
-        pc.take(_as_array(references["title"]), sel), pc.take(cols["title_register"], sel)
+    rules = _rules_in_chunks(
+        (_as_array(references["title"]), cols["title_register"]),
+        (_as_array(references["authors"]), cols["authors_register"]),
+        (_as_array(references["year"]), cols["year_register"]),
+        found,
     )
-    authors = authors_rule(
-        pc.take(_as_array(references["authors"]), sel), pc.take(cols["authors_register"], sel)
-    )
-    year = year_rule(
-        pc.take(_as_array(references["year"]), sel), pc.take(cols["year_register"], sel)
-    )
+    title, authors, year = rules
     authors_ok = ~authors.compared | authors.match
     year_ok = ~year.compared | year.match
     codes = np.where(title.match & authors_ok & year_ok, _MATCHES, _DIFFERS)
