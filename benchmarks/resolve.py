@@ -17,7 +17,11 @@ Lower bound per service with n requests, limit N per T seconds and latency L:
 one latency per dependent DOI-system step (doiRA, then Handle) after Crossref. The run's bound is
 the slowest leg's. Both are lower than the true critical path, so the ratios are conservative.
 
-Usage: `python benchmarks/resolve.py [--quick] [--skip-unbatched] [--repeat N]
+A fifth run (unless `--skip-faults`) repeats the cold batched case with 20% of requests failing
+transiently (5xx, resets, stalls past a 0.5 s client timeout) and counts records that differ
+from the clean run's.
+
+Usage: `python benchmarks/resolve.py [--quick] [--skip-unbatched] [--skip-faults] [--repeat N]
 [--write-results FILE]`. `--quick` divides the bibliography by five (100 references); `--repeat`
 runs the cold batched case N times (default 3), each on a fresh cache, since a shared 2-core
 machine makes single timings noisy.
@@ -53,6 +57,7 @@ from auditor.transport.net import open_net
 
 LATENCY = 0.2
 TARGET = 1.25
+FAULTY = "cold batched, 20% transient faults"
 
 #: Emulator endpoint → the service whose limit paces it.
 SERVICE = {
@@ -76,6 +81,9 @@ class Run:
     statuses: dict[str, int]
     bounds: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    outcome: dict[tuple[str, str], tuple[str, str | None]] = field(default_factory=dict)
+    """(id_type, identifier) → (status, register title)."""
+    faults: dict[str, int] = field(default_factory=dict)
 
     @property
     def requests(self) -> int:
@@ -130,6 +138,14 @@ def measure(name: str, emu: Emulator, references: pa.Table, settings: Settings) 
     needed = Counter(e.endpoint for e in emu.log if e.status != 429)
     run.bounds = lower_bounds(dict(needed))
     run.notes = refusals(emu)
+    run.faults = {k: v for k, v in emu.fault_counts.items() if v}
+    cols = records.select(["id_type", "identifier", "status", "title"]).to_pydict()
+    run.outcome = {
+        (t, i): (st, ti)
+        for t, i, st, ti in zip(
+            cols["id_type"], cols["identifier"], cols["status"], cols["title"], strict=True
+        )
+    }
     return run
 
 
@@ -228,7 +244,7 @@ def verdict_lines(runs: list[Run]) -> list[str]:
     by = {r.name: r for r in runs}
     cold = by["cold batched"]
     out = []
-    colds = [r for r in runs if r.name.startswith("cold batched")]
+    colds = [r for r in runs if r.name.startswith("cold batched") and r.name != FAULTY]
     ratios = sorted(r.seconds / r.bounds["paced"] for r in colds)
     met = sum(x <= TARGET for x in ratios)
     out.append(
@@ -251,6 +267,15 @@ def verdict_lines(runs: list[Run]) -> list[str]:
     warm, edited = by["warm re-run"], by["one reference edited"]
     out.append(f"- Warm re-run requests: {warm.requests} (target 0).")
     out.append(f"- One edited reference requests: {edited.requests} (target 1).")
+    if FAULTY in by:
+        faulty = by[FAULTY]
+        differ = sum(faulty.outcome.get(k) != v for k, v in cold.outcome.items())
+        kinds = ", ".join(f"{k} {v}" for k, v in sorted(faulty.faults.items()))
+        out.append(
+            f"- 20% transient faults ({kinds} injected): {faulty.requests} requests, "
+            f"{faulty.seconds:.1f} s; records differing from the clean run: {differ} of "
+            f"{len(cold.outcome)}."
+        )
     wrong = [r.name for r in runs if r.statuses.get("unreachable")]
     out.append(f"- Runs with unreachable records: {', '.join(wrong) or 'none'}.")
     if "cold unbatched" in by:
@@ -281,6 +306,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--skip-unbatched", action="store_true", help="skip the batching-off run")
     parser.add_argument("--write-results", type=Path, help="update the ## resolve section here")
     parser.add_argument(
+        "--skip-faults", action="store_true", help="skip the 20%% transient-fault run"
+    )
+    parser.add_argument(
         "--repeat", type=int, default=3, help="cold batched runs, each on a fresh cache (3)"
     )
     args = parser.parse_args(argv)
@@ -306,6 +334,20 @@ def main(argv: list[str] | None = None) -> None:
         for k in range(2, args.repeat + 1):
             fresh = Settings(cache_dir=f"{tmp}/cache-{k}", **base)
             runs.append(measure(f"cold batched #{k}", emu, references, fresh))
+        if not args.skip_faults:
+            # 20% of requests get a transient 5xx, reset or stall; the client's timeout is cut
+            # to 0.5 s (stalls last 3 s) so the run stays short.
+            emu.config = EmulatorConfig(
+                latency=LATENCY,
+                rate_limits=dict(PUBLISHED_LIMITS),
+                fault_rate=0.2,
+                fault_kinds=("5xx", "reset", "timeout"),
+                seed=1,
+                hang_seconds=3.0,
+            )
+            faulty = Settings(cache_dir=f"{tmp}/cache-faults", timeout=0.5, **base)
+            runs.append(measure(FAULTY, emu, references, faulty))
+            emu.config = config
         if not args.skip_unbatched:
             off = Settings(cache_dir=f"{tmp}/cache-off", batching=False, **base)
             runs.append(measure("cold unbatched", emu, references, off))
