@@ -94,9 +94,12 @@ def generate(n: int, seed: int) -> tuple[pa.Table, pa.Table]:
         ]
         pos += k
         if i in han_rows:
-            claimed = "".join(HAN[j % len(HAN)] for j in range(i % 5 + 3))
+            # A Chinese title with a Latin run, unique per row; the register spells it with a
+            # terminal 。, identically, or with one character fewer.
+            han = "".join(HAN[j % len(HAN)] for j in range(i % 5 + 3))
+            claimed = f"{han}{title_words[i][0].upper()}{i}{HAN[i % len(HAN)]}"
             refs["title"].append(claimed)
-            recs["title"].append(claimed + "。" if i % 2 else claimed[:-1])
+            recs["title"].append((claimed + "。", claimed, claimed[:-1])[i % 3])
         else:
             refs["title"].append(" ".join(title_words[i]))
             recs["title"].append(_register_title(rng, title_words[i], vocab))

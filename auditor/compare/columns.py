@@ -26,6 +26,7 @@ __all__ = [
     "is_et_al_column",
     "normalize_codes",
     "normalize_column",
+    "normalize_distinct",
     "surname_cut_column",
 ]
 
@@ -86,20 +87,28 @@ def _map_strings(
     return pc.take(mapped, pa.array(where[encoded.indices.to_numpy(zero_copy_only=False)]))
 
 
-def normalize_codes(column: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
-    """`normalize_text` of a column as integer codes into a dictionary of normalized strings.
+def normalize_distinct(column: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
+    """`normalize_text` of a column as (codes, values): row `i` normalizes to `values[codes[i]]`.
 
-    Equal normalized strings get equal codes. The dictionary may hold extra unused entries.
+    Equal raw strings share a code; different raw strings may still normalize alike.
     """
     values = _as_array(column)
     if len(values) == 0:
         return np.zeros(0, dtype=np.int64), pa.array([], pa.string())
     encoded = pc.dictionary_encode(values)
     mapped, where = _map_distinct(encoded.dictionary, normalize_ascii, normalize_many)
+    return where[encoded.indices.to_numpy(zero_copy_only=False)], mapped
+
+
+def normalize_codes(column: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
+    """`normalize_text` of a column as integer codes into a dictionary of normalized strings.
+
+    Equal normalized strings get equal codes. The dictionary may hold extra unused entries.
+    """
+    codes, mapped = normalize_distinct(column)
     # Distinct raw strings can normalize alike ("Müller", "muller"): encode the results again.
     again = pc.dictionary_encode(mapped)
-    code_of_distinct = again.indices.to_numpy(zero_copy_only=False).astype(np.int64)[where]
-    return code_of_distinct[encoded.indices.to_numpy(zero_copy_only=False)], again.dictionary
+    return again.indices.to_numpy(zero_copy_only=False).astype(np.int64)[codes], again.dictionary
 
 
 def surname_cut_column(column: pa.Array | pa.ChunkedArray) -> pa.Array:

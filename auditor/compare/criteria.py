@@ -24,6 +24,7 @@ from auditor.compare.columns import (
     is_et_al_column,
     normalize_codes,
     normalize_column,
+    normalize_distinct,
     surname_cut_column,
 )
 from auditor.compare.text import han_title_form
@@ -147,8 +148,9 @@ def _han_override(
     if both.size == 0:
         return
     index = pa.array(both)
-    pairs = zip(pc.take(left, index).to_pylist(), pc.take(right, index).to_pylist(), strict=True)
-    match[differ[both]] = [han_title_form(a) == han_title_form(b) for a, b in pairs]
+    lefts, rights = pc.take(left, index).to_pylist(), pc.take(right, index).to_pylist()
+    form = {s: han_title_form(s) for s in {*lefts, *rights}}
+    match[differ[both]] = [form[a] == form[b] for a, b in zip(lefts, rights, strict=True)]
 
 
 def _normalized_sizes(
@@ -156,12 +158,17 @@ def _normalized_sizes(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """|A|, |B| and |A∩B| per row, by normalizing both columns."""
     n = len(claimed)
-    codes, dictionary = normalize_codes(pa.concat_arrays([claimed, register]))
+    codes, dictionary = normalize_distinct(pa.concat_arrays([claimed, register]))
     codes_a, codes_b = codes[:n], codes[n:]
     # Equal normalized titles have equal token sets: only the other rows need token sets.
     nonempty = pc.not_equal(dictionary, "").to_numpy(zero_copy_only=False)[codes_a]
     size_a, size_b, inter = (nonempty.astype(np.int64) for _ in range(3))
     differ = np.flatnonzero(codes_a != codes_b)
+    if differ.size:
+        # Different raw strings often normalize alike (case, punctuation): compare the forms.
+        left = pc.take(dictionary, pa.array(codes_a[differ]))
+        right = pc.take(dictionary, pa.array(codes_b[differ]))
+        differ = differ[pc.not_equal(left, right).to_numpy(zero_copy_only=False)]
     if differ.size:
         sizes = _token_set_sizes(codes_a[differ], codes_b[differ], dictionary)
         for full, part in zip((size_a, size_b, inter), sizes, strict=True):
