@@ -141,8 +141,18 @@ def _conform(table: pa.Table, schema: pa.Schema) -> pa.Table:
 
 
 def _peak_rss_mib() -> float:
-    # ru_maxrss is KiB on Linux.
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    """Peak resident memory of this process image, in MiB.
+
+    `VmHWM` is reset by `exec`, unlike `ru_maxrss`, which a spawned child inherits from the
+    (generating) parent on Linux.
+    """
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
 
 
 def _clocks() -> tuple[float, float]:
