@@ -132,7 +132,8 @@ def normalize_identifier(
 
 
 def _column(table: pa.Table, name: str) -> list[object]:
-    return table.column(name).to_pylist()
+    values: list[object] = table.column(name).to_pylist()
+    return values
 
 
 def _decide(
@@ -156,7 +157,8 @@ def _decide(
     generic_reason: str | None = None
     given = id_raw.strip() if isinstance(id_raw, str) else ""
     if given:
-        t, ident, generic_reason = normalize_identifier(given, declared)  # type: ignore[arg-type]
+        wanted = declared if isinstance(declared, str) else None
+        t, ident, generic_reason = normalize_identifier(given, wanted)
         if t is not None and found[t] is None:
             found[t], raws[t] = ident, given
     valid = [t for t in PRIORITY if found[t]]
@@ -166,9 +168,9 @@ def _decide(
     shown: str | None = given or None
     # `id_raw` shows the chosen identifier as written; an id the user typed explicitly (with
     # `declared_type`) stays as it is, since the type belongs to it and it may explain the reason
-    typed = isinstance(declared, str) and bool(declared.strip())
+    explicit = isinstance(declared, str) and bool(declared.strip())
     stale = not given or normalize_identifier(given)[:2] != (id_type, ident)
-    if id_type and stale and not typed:
+    if id_type and stale and not explicit:
         shown = raws.get(id_type, ident)
     state, reason = _state(parse_error, title, generic_reason, bad, bool(valid), chosen)
     columns = {t: found[t] or junk.get(t) for t in PRIORITY}

@@ -179,7 +179,7 @@ def _table(columns: dict[str, list[object]], paths: list[str], formats: list[str
     arrays = []
     for field in schema:
         if field.name == "row_id":
-            values: list[object] | range = range(n)
+            values: Sequence[object] = range(n)
         elif field.name == "source_path":
             values = paths
         elif field.name == "source_format":

@@ -134,7 +134,7 @@ class BibtexLoader(Loader):
 
     def load(self, text: str, path: str) -> tuple[Rows, list[Problem]]:
         """One row per `@entry` (failed and duplicate ones included), in file order."""
-        library = bibtexparser.parse_string(text, parse_stack=[])
+        library = bibtexparser.parse_string(text, parse_stack=[])  # type: ignore[attr-defined]
         blocks = library.blocks
         resolver = _Resolver(_macros(blocks))
         entries: list[tuple[int, Any]] = []  # (line, Entry | ParsingFailedBlock)
@@ -143,13 +143,13 @@ class BibtexLoader(Loader):
             if isinstance(block, (DuplicateBlockKeyBlock, DuplicateFieldKeyBlock)):  # noqa: UP038
                 entry = block.ignore_error_block
                 if isinstance(entry, Entry):
-                    entries.append((block.start_line, entry))
+                    entries.append((block.start_line or 0, entry))
                     if isinstance(block, DuplicateFieldKeyBlock):
                         dup_fields[id(entry)] = ", ".join(sorted(block.duplicate_keys))
             elif isinstance(block, (Entry, ParsingFailedBlock)):  # noqa: UP038 (tuples are faster)
-                entries.append((block.start_line, block))
-        fields_by_key: dict[str, dict[str, str]] = {}
-        parsed: list[tuple[int, Any, dict[str, str] | None]] = []
+                entries.append((block.start_line or 0, block))
+        fields_by_key: dict[str, dict[str, Any]] = {}
+        parsed: list[tuple[int, Any, dict[str, Any] | None]] = []
         for line, block in entries:
             if isinstance(block, Entry):
                 # a field given twice: the first one wins, as in BibTeX, and the row is flagged
@@ -158,15 +158,16 @@ class BibtexLoader(Loader):
                 parsed.append((line, block, fields))
             else:
                 parsed.append((line, block, None))
-        rows, problems = Rows(), []
+        rows, problems = Rows(), list[Problem]()
         lines_by_key: dict[str, list[int]] = {}
-        for line, block, fields in parsed:
-            if fields is not None:
+        for line, block, maybe_fields in parsed:
+            if maybe_fields is not None:
                 lines_by_key.setdefault(block.key.lower(), []).append(line + 1)
-        for line, block, fields in parsed:
-            if fields is None:
+        for line, block, raw_fields in parsed:
+            if raw_fields is None:
                 self._failed(rows, problems, path, line + 1, block)
                 continue
+            fields = raw_fields
             warnings = self._warnings(block.key, lines_by_key, line + 1)
             if id(block) in dup_fields:
                 warnings.append(f"field given more than once: {dup_fields[id(block)]}")
@@ -192,8 +193,8 @@ class BibtexLoader(Loader):
 
     @staticmethod
     def _inherit(
-        fields: dict[str, str], by_key: dict[str, dict[str, str]], warnings: list[str]
-    ) -> dict[str, str]:
+        fields: dict[str, Any], by_key: dict[str, dict[str, Any]], warnings: list[str]
+    ) -> dict[str, Any]:
         """BibTeX `crossref`: missing fields come from the parent (its title as our container)."""
         merged, seen = dict(fields), set()
         parent_key = _unwrap(fields.get("crossref", ""))

@@ -21,9 +21,9 @@ _ET_AL = frozenset({"others", "et al", "et al.", "et. al.", "etal", "et al..", "
 
 
 def _split_depth0(raw: str) -> list[str]:
-    parts = _AND_RE.split(raw)
-    if "{" not in raw or all(p.count("{") == p.count("}") for p in parts):
-        return parts  # no `and` sits inside braces
+    quick = _AND_RE.split(raw)
+    if "{" not in raw or all(p.count("{") == p.count("}") for p in quick):
+        return quick  # no `and` sits inside braces
     parts: list[str] = []
     depth, start, scan = 0, 0, 0
     for m in _AND_RE.finditer(raw):
