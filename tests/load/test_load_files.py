@@ -88,3 +88,11 @@ def test_garbage_collector_state_is_restored(tmp_path: Path) -> None:
         assert not gc.isenabled()  # a caller's choice is kept
     finally:
         gc.enable()
+
+
+def test_loaded_tables_are_already_classified() -> None:
+    from auditor.classify import classify
+
+    for name in ("features.bib", "sample.ris", "sample.csv"):
+        table = load_files([str(FIXTURES / name)]).table
+        assert classify(table).equals(table), name
