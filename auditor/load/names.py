@@ -4,7 +4,8 @@ BibTeX separates names with the word `and` (any case) at brace depth 0, so `{Bar
 and `{World Health Organization}` stay one (corporate) author. A trailing `and others` (or
 `et al.`) is not an author: it sets the et-al flag. Names are kept as written (LaTeX decoded), so
 the criteria's claimed-surname rule recovers the surname: `Last, First` and `von Last, Jr, First`
-→ the part before the first comma; `First Last` → the last token.
+→ the part before the first comma; `First Last` → the last token; and `First {Multi Word}` is
+written `Multi Word, First` so that its braced surname is not cut to its last word.
 """
 
 from __future__ import annotations
@@ -37,6 +38,24 @@ def _split_depth0(raw: str) -> list[str]:
     return parts
 
 
+def _braced_last(name: str) -> str:
+    """`Jean {de la Fontaine}` → `{de la Fontaine}, Jean`: a braced multi-word last name written
+    after the first names is moved before a comma, so the surname stays recoverable by the
+    criteria's rule (part before the comma, else the last token). Other names are unchanged."""
+    s = name.strip()
+    if not s.endswith("}") or "," in s:
+        return name
+    depth = 0
+    for i in range(len(s) - 1, -1, -1):
+        depth += {"}": 1, "{": -1}.get(s[i], 0)
+        if depth == 0:
+            first, last = s[:i].strip(), s[i:]
+            if first and " " in last.strip() and not first.endswith("\\"):
+                return f"{last}, {first}"
+            return name
+    return name
+
+
 def _is_et_al(name: str) -> bool:
     return name.strip().strip("{}").strip().lower() in _ET_AL
 
@@ -46,7 +65,8 @@ def split_bibtex_authors(raw: str) -> tuple[list[str], bool]:
     raw = raw.strip()
     if not raw:
         return [], False
-    return clean_author_list(latex_to_unicode(p) for p in _split_depth0(raw) if p.strip())
+    parts = (_braced_last(p) if p.endswith("}") else p for p in _split_depth0(raw))
+    return clean_author_list(latex_to_unicode(p) for p in parts if p.strip())
 
 
 def clean_author_list(names: Iterable[str]) -> tuple[list[str], bool]:

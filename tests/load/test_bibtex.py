@@ -62,7 +62,7 @@ def test_authors_corporate_von_and_et_al(rows) -> None:
     assert one(rows, "who2020")["authors"] == ["World Health Organization", "Barnes and Noble"]
     assert one(rows, "beethoven1810")["authors"] == [
         "van Beethoven, Jr, Ludwig",
-        "Jean de la Fontaine",
+        "de la Fontaine, Jean",
         "Čapek, Karel",
     ]
 

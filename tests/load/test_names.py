@@ -19,7 +19,19 @@ from auditor.load.names import clean_author_list, split_bibtex_authors
         (r"M{\"u}ller, H.", ["Müller, H."], False),
         ("Anderson, A.\n    and Brandon, B.", ["Anderson, A.", "Brandon, B."], False),
         ("", [], False),
-        ("Sandra Andersen", ["Sandra Andersen"], False),  # `and` inside a word is not a separator
+        ("Sandra Andersen", ["Sandra Andersen"], False),
+        ("Jean {de la Fontaine}", ["de la Fontaine, Jean"], False),
+        (
+            "Jean {de la Fontaine} and {World Health Organization}",
+            ["de la Fontaine, Jean", "World Health Organization"],
+            False,
+        ),
+        (r"Kurt G{\"o}del", ["Kurt Gödel"], False),
+        (
+            "{ACM} {Special Interest Group}",
+            ["Special Interest Group, ACM"],
+            False,
+        ),  # `and` inside a word is not a separator
     ],
 )
 def test_split_bibtex_authors(raw: str, authors: list[str], et_al: bool) -> None:
