@@ -124,12 +124,21 @@ _NOT_KEPT_BATCH = re.compile(r"[^\w\s\x00]+|_+")
 # The combining diacritics block: deleted by the rule (category Mn), and removing it first turns
 # most accented Latin into ASCII, where the letter/number/space test is a cheap byte class.
 _DIACRITICS = re.compile("[\u0300-\u036f]+")
-_NOT_KEPT_ASCII = re.compile(r"[^a-zA-Z0-9\t\n\x0b\x0c\r\x1c-\x1f ]+")
+# On ASCII the rule is a byte map: letters and digits stay (lowercased), every `str.isspace`
+# byte (\t \n \v \f \r \x1c-\x1f, space) becomes a space, everything else is deleted.
+_ASCII_KEEP = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+_ASCII_SPACE = frozenset(b"\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f ")
+_ASCII_TABLE = bytes(
+    32 if b in _ASCII_SPACE else ord(chr(b).lower()) if b in _ASCII_KEEP else b for b in range(256)
+)
+_ASCII_DELETE = bytes(b for b in range(256) if b not in _ASCII_KEEP and b not in _ASCII_SPACE)
 
 
 def _finish(part: str) -> str:
-    kept = _NOT_KEPT_ASCII.sub("", part) if part.isascii() else _NOT_KEPT.sub("", part)
-    return " ".join(kept.split())
+    if part.isascii():
+        kept = part.encode("ascii").translate(_ASCII_TABLE, _ASCII_DELETE)
+        return b" ".join(kept.split()).decode("ascii")
+    return " ".join(_NOT_KEPT.sub("", part).split())
 
 
 def normalize_many(values: list[str]) -> list[str]:
@@ -142,5 +151,4 @@ def normalize_many(values: list[str]) -> list[str]:
     if not values or any(_SEP in v for v in values):
         return [normalize_text(v) for v in values]
     joined = unicodedata.normalize("NFKD", _SEP.join(values)).lower()
-    joined = _DIACRITICS.sub("", joined)
-    return [_finish(part) for part in joined.split(_SEP)]
+    return [_finish(part) for part in _DIACRITICS.sub("", joined).split(_SEP)]
