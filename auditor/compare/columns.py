@@ -4,7 +4,7 @@ Each function maps an Arrow string column to a column (or integer codes) of the 
 with no Python loop over rows. Distinct strings are mapped once. ASCII strings (almost every
 Latin title and name) go through the byte kernels of `auditor.compare.ascii`, whose meaning on
 ASCII is unambiguous; the remaining non-ASCII strings go through `auditor.compare.text`
-(`normalize_many`), so Unicode details (NFKD, case mapping, letter categories) are decided by one
+(`fold_many`), so Unicode details (NFKD, case mapping, letter categories) are decided by one
 implementation only. A null input gives `""`.
 """
 
@@ -17,7 +17,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from auditor.compare.ascii import normalize_ascii, surname_part_ascii
-from auditor.compare.text import HAN_CLASS, normalize_many, normalize_text
+from auditor.compare.text import HAN_CLASS, finish_text, fold_many, normalize_text
 
 __all__ = [
     "ET_AL_MARKERS",
@@ -54,7 +54,7 @@ def _as_array(column: pa.Array | pa.ChunkedArray) -> pa.Array:
 def _map_distinct(
     distinct: pa.Array,
     ascii_fn: Callable[[pa.Array], pa.Array],
-    batch_fn: Callable[[list[str]], list[str]],
+    batch_fn: Callable[[list[str]], pa.Array],
 ) -> tuple[pa.Array, np.ndarray]:
     """Mapped values and, for each of `distinct`, the position of its result among them.
 
@@ -67,14 +67,31 @@ def _map_distinct(
     if other.size:
         done = batch_fn(pc.take(distinct, pa.array(other)).to_pylist())
         where[other] = len(distinct) + np.arange(other.size)
-        mapped = pa.concat_arrays([mapped, pa.array(done, pa.string())])
+        mapped = pa.concat_arrays([mapped, done])
     return mapped, where
+
+
+def _normalize_other(values: list[str]) -> pa.Array:
+    """`normalize_text` of non-ASCII strings: Unicode folding in Python over all of them at once,
+    then the byte kernel for those that folding left ASCII (most accented Latin)."""
+    folded = fold_many(values)
+    if folded is None:
+        return pa.array([normalize_text(v) for v in values], pa.string())
+    folded_arr = pa.array(folded, pa.string())
+    out = normalize_ascii(folded_arr)
+    still = np.flatnonzero(~pc.string_is_ascii(folded_arr).to_numpy(zero_copy_only=False))
+    if still.size == 0:
+        return out
+    done = pa.array([finish_text(folded[i]) for i in still.tolist()], pa.string())
+    where = np.arange(len(folded), dtype=np.int64)
+    where[still] = len(folded) + np.arange(still.size)
+    return pc.take(pa.concat_arrays([out, done]), pa.array(where))
 
 
 def _map_strings(
     column: pa.Array | pa.ChunkedArray,
     ascii_fn: Callable[[pa.Array], pa.Array],
-    batch_fn: Callable[[list[str]], list[str]],
+    batch_fn: Callable[[list[str]], pa.Array],
 ) -> pa.Array:
     """Map each distinct string once: `ascii_fn` on the ASCII ones, `batch_fn` on the others."""
     values = _as_array(column)
@@ -96,7 +113,7 @@ def normalize_distinct(column: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, 
     if len(values) == 0:
         return np.zeros(0, dtype=np.int64), pa.array([], pa.string())
     encoded = pc.dictionary_encode(values)
-    mapped, where = _map_distinct(encoded.dictionary, normalize_ascii, normalize_many)
+    mapped, where = _map_distinct(encoded.dictionary, normalize_ascii, _normalize_other)
     return where[encoded.indices.to_numpy(zero_copy_only=False)], mapped
 
 
@@ -128,7 +145,7 @@ def surname_cut_column(column: pa.Array | pa.ChunkedArray) -> pa.Array:
 
 def normalize_column(column: pa.Array | pa.ChunkedArray) -> pa.Array:
     """`normalize_text` over a whole string column."""
-    return _map_strings(column, normalize_ascii, normalize_many)
+    return _map_strings(column, normalize_ascii, _normalize_other)
 
 
 def _surname_part(name: str) -> str:

@@ -22,6 +22,8 @@ __all__ = [
     "han_title_form",
     "han_titles_equal",
     "has_han",
+    "finish_text",
+    "fold_many",
     "normalize_many",
     "normalize_text",
 ]
@@ -141,14 +143,28 @@ def _finish(part: str) -> str:
     return " ".join(_NOT_KEPT.sub("", part).split())
 
 
-def normalize_many(values: list[str]) -> list[str]:
-    """`normalize_text` of each string, with NFKD and lowercasing done once over all of them.
+def fold_many(values: list[str]) -> list[str] | None:
+    """NFKD, lowercase and diacritics removal of each string, in one pass over all of them.
 
-    NFKD and lowercasing act within a string (NUL has combining class 0, is neither cased nor
-    case-ignorable, so neither reordering nor final-sigma context crosses it); strings that
-    themselves contain NUL take the one-by-one path.
+    The first steps of `normalize_text`; what remains is the letter/number/space filter (see
+    `finish_text`). NFKD and lowercasing act within a string: NUL has combining class 0 and is
+    neither cased nor case-ignorable, so neither reordering nor final-sigma context crosses it.
+    `None` when a string itself contains NUL (the caller then goes one by one).
     """
-    if not values or any(_SEP in v for v in values):
-        return [normalize_text(v) for v in values]
+    if any(_SEP in v for v in values):
+        return None
     joined = unicodedata.normalize("NFKD", _SEP.join(values)).lower()
-    return [_finish(part) for part in _DIACRITICS.sub("", joined).split(_SEP)]
+    return _DIACRITICS.sub("", joined).split(_SEP)
+
+
+def finish_text(folded: str) -> str:
+    """The rest of `normalize_text` for a string `fold_many` has folded."""
+    return _finish(folded)
+
+
+def normalize_many(values: list[str]) -> list[str]:
+    """`normalize_text` of each string, with NFKD and lowercasing done once over all of them."""
+    folded = fold_many(values) if values else None
+    if folded is None:
+        return [normalize_text(v) for v in values]
+    return [_finish(part) for part in folded]

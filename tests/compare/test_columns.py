@@ -1,0 +1,39 @@
+"""Whole-column text rules agree with the scalar ones (`auditor.compare.columns`)."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from auditor.compare.columns import (
+    claimed_surname,
+    normalize_codes,
+    normalize_column,
+    surname_cut_column,
+)
+from auditor.compare.text import normalize_text
+
+TRICKY = list("ΣσςAaÉé \u0301\u0327İ\x00-_',.ǅ宫Ⅻ²\u3000\t")
+WORDS = st.sampled_from(["Müller", "MULLER", "muller", "naïve", "Naive", "van der Berg, A."])
+TEXT = st.none() | WORDS | st.text(alphabet=st.sampled_from(TRICKY) | st.characters(), max_size=12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(TEXT, max_size=15))
+def test_normalize_column_is_normalize_text(values: list[str | None]) -> None:
+    arr = pa.array(values, pa.string())
+    assert normalize_column(arr).to_pylist() == [normalize_text(v) for v in values]
+    codes, dictionary = normalize_codes(arr)
+    assert [dictionary[int(c)].as_py() for c in codes] == [normalize_text(v) for v in values]
+    # Equal normalized strings share one code.
+    by_form: dict[str, int] = {}
+    for value, code in zip(values, codes.tolist(), strict=True):
+        assert by_form.setdefault(normalize_text(value), code) == code
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(TEXT, max_size=15))
+def test_surname_cut_then_normalize_is_claimed_surname(values: list[str | None]) -> None:
+    got = normalize_column(surname_cut_column(pa.array(values, pa.string()))).to_pylist()
+    assert got == [claimed_surname(v) for v in values]
