@@ -31,7 +31,6 @@ __all__ = [
 #: Han ideograph code point ranges (URO, Ext A–H, compatibility ideographs), as a regex class body.
 HAN_CLASS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f\U00030000-\U000323af"
 _HAN = re.compile(f"[{HAN_CLASS}]")
-_WS_RUN = re.compile(r"\s+")
 # Whitespace is removed only where it touches a Han ideograph (spaces around Latin runs inside a
 # Chinese title are typesetting, spaces between two Latin tokens are meaning: "PD L1" ≠ "PDL 1").
 _WS_TOUCHING_HAN = re.compile(f"\\s+(?=[{HAN_CLASS}])|(?<=[{HAN_CLASS}])\\s+")
@@ -80,9 +79,10 @@ def han_title_form(s: str | None) -> str:
     """
     if not s:
         return ""
-    out = s.translate(_FULLWIDTH_FOLD)
-    out = _WS_RUN.sub(" ", out).strip()
-    out = _WS_TOUCHING_HAN.sub("", out)
+    # str.split() splits on exactly the `\s` (str.isspace) characters, U+3000 included.
+    out = " ".join(s.translate(_FULLWIDTH_FOLD).split())
+    if " " in out:
+        out = _WS_TOUCHING_HAN.sub("", out)
     out = _strip_terminal(out)
     out = _strip_wrapper(out)
     return _strip_terminal(out)
