@@ -325,6 +325,12 @@ async def open_net(
             connector=aiohttp.TCPConnector(limit=32),
             auto_decompress=True,
         )
+        # aiohttp silently resends an idempotent request once when a kept-alive connection
+        # drops; that resend bypasses our throttle and retry accounting and drew Crossref 429s
+        # after resets (benchmarks/resolve.py). Every attempt must be ours (aiohttp's own test
+        # client switches it off the same way).
+        if hasattr(session, "_retry_connection"):
+            session._retry_connection = False
     net = Net(
         settings=settings,
         session=session,
