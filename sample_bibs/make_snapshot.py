@@ -2,7 +2,8 @@
 
 The records were written by hand from the registers' public metadata of these real papers
 (Crossref works, PubMed esummary, arXiv API, doiRA), in the `records` table's shape, with the
-criteria's register surname and year rules already applied. Run: `python sample_bibs/make_snapshot.py`.
+criteria's register surname and year rules already applied.
+Run: `python sample_bibs/make_snapshot.py`.
 """
 
 from __future__ import annotations

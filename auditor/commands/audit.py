@@ -11,7 +11,17 @@ from typing import Annotated, assert_never
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
+from rich.text import Text
 
 from auditor.errors import ConfigError, InputError
 from auditor.settings import Settings, load_settings
@@ -190,6 +200,14 @@ def audit(
     raise typer.Exit(code)
 
 
+class _PaceColumn(ProgressColumn):
+    """Identifiers answered per second, as rich measures the updates."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text("" if speed is None else f"{speed:.1f} ids/s", style="progress.data.speed")
+
+
 class _progress:
     """Rich progress bars per register, fed by the stages' `progress(register, done, total)`."""
 
@@ -201,12 +219,13 @@ class _progress:
                 TextColumn("{task.description:>10}"),
                 BarColumn(),
                 MofNCompleteColumn(),
+                _PaceColumn(),
                 TimeElapsedColumn(),
                 console=console,
                 transient=True,
             )
         )
-        self._tasks: dict[str, int] = {}
+        self._tasks: dict[str, TaskID] = {}
 
     def __enter__(self) -> _progress | None:
         if self._bars is None:
