@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-__all__ = ["normalize_ascii", "surname_part_ascii"]
+__all__ = ["normalize_ascii", "split_normalized", "surname_part_ascii"]
 
 # Byte classes: 0 deleted, 1 kept (letter or digit), 2 whitespace.
 _CLASS = np.zeros(256, dtype=np.uint8)
@@ -156,3 +156,25 @@ def surname_part_ascii(arr: pa.Array) -> pa.Array:
     start = np.where(has_comma, offsets[:-1], tok_start)
     stop = np.where(has_comma, comma, tok_stop)
     return _gather(data, start, stop)
+
+
+def split_normalized(arr: pa.Array) -> tuple[np.ndarray, pa.Array]:
+    """Tokens of normalized strings (single spaces, trimmed; any UTF-8): (entry of each token,
+    tokens), without copying strings into lists. A space byte never occurs inside a multi-byte
+    UTF-8 character, so splitting bytes at 0x20 splits characters correctly."""
+    offsets, data = _parts(arr)
+    space = data == 32
+    starts = ~space
+    starts[1:] &= space[:-1]
+    nonempty = np.diff(offsets) > 0
+    starts[offsets[:-1][nonempty]] = True
+    first = np.flatnonzero(starts)
+    entry = np.searchsorted(offsets, first, side="right") - 1
+    # Before token k of entry e lie k tokens and, in all, k - (nonempty entries before e) spaces.
+    nonempty_before = np.cumsum(nonempty) - nonempty
+    new_starts = first - (np.arange(first.size) - nonempty_before[entry])
+    token_offsets = np.append(new_starts, data.size - int(space.sum())).astype(np.int32)
+    tokens = pa.StringArray.from_buffers(
+        first.size, pa.py_buffer(token_offsets.tobytes()), pa.py_buffer(data[~space].tobytes())
+    )
+    return entry.astype(np.int64), tokens

@@ -19,6 +19,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from auditor.compare.ascii import split_normalized
 from auditor.compare.columns import (
     han_mask,
     is_et_al_column,
@@ -98,9 +99,7 @@ def _filled(column: pa.Array | pa.ChunkedArray) -> pa.Array:
 
 def _token_sets(entries: pa.Array) -> tuple[np.ndarray, np.ndarray]:
     """Token sets of normalized strings as CSR: (offsets per entry, distinct token codes)."""
-    parents, tokens = _explode(pc.split_pattern(entries, " "))
-    keep = pc.not_equal(tokens, "").to_numpy(zero_copy_only=False)
-    parents, tokens = parents[keep], pc.filter(tokens, pa.array(keep))
+    parents, tokens = split_normalized(entries)
     codes = pc.dictionary_encode(tokens).indices.to_numpy(zero_copy_only=False).astype(np.int64)
     # pd.unique keeps first-occurrence order, so the pairs stay grouped by entry.
     pairs = pd.unique((parents << _SHIFT) | codes)

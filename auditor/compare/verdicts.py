@@ -130,12 +130,24 @@ def _rules_in_chunks(
     """The three field rules over `rows`, a batch of `CHUNK_ROWS` at a time (never per row)."""
     parts: list[tuple[TitleResult, AuthorsResult, YearResult]] = []
     for lo in range(0, max(rows.size, 1), CHUNK_ROWS):
-        sel = pa.array(rows[lo : lo + CHUNK_ROWS], type=pa.int64())
+        batch = rows[lo : lo + CHUNK_ROWS]
+        if batch.size and batch[-1] - batch[0] + 1 == batch.size:
+            # A run of consecutive rows (the usual case: most references resolve) is a slice.
+            start = int(batch[0])
+
+            def pick(col: pa.Array, start: int = start, size: int = batch.size) -> pa.Array:
+                return col.slice(start, size)
+        else:
+            sel = pa.array(batch, type=pa.int64())
+
+            def pick(col: pa.Array, sel: pa.Array = sel) -> pa.Array:
+                return pc.take(col, sel)
+
         parts.append(
             (
-                title_rule(pc.take(titles[0], sel), pc.take(titles[1], sel)),
-                authors_rule(pc.take(authors[0], sel), pc.take(authors[1], sel)),
-                year_rule(pc.take(years[0], sel), pc.take(years[1], sel)),
+                title_rule(pick(titles[0]), pick(titles[1])),
+                authors_rule(pick(authors[0]), pick(authors[1])),
+                year_rule(pick(years[0]), pick(years[1])),
             )
         )
     cat = np.concatenate

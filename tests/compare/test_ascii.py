@@ -6,7 +6,7 @@ import pyarrow as pa
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from auditor.compare.ascii import normalize_ascii, surname_part_ascii
+from auditor.compare.ascii import normalize_ascii, split_normalized, surname_part_ascii
 from auditor.compare.columns import claimed_surname
 from auditor.compare.text import normalize_text
 
@@ -49,3 +49,13 @@ def test_examples() -> None:
         "",
         "x y",
     ]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(max_size=20), max_size=12), st.integers(0, 3))
+def test_split_normalized_is_str_split(values: list[str], skip: int) -> None:
+    normalized = [normalize_text(v) for v in values]
+    arr = pa.array(["pad x"] * skip + normalized, pa.string()).slice(skip)
+    entry, tokens = split_normalized(arr)
+    want = [(i, tok) for i, v in enumerate(normalized) for tok in v.split(" ") if tok]
+    assert list(zip(entry.tolist(), tokens.to_pylist(), strict=True)) == want

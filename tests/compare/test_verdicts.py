@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pyarrow as pa
+import pytest
 
 from auditor import tables
-from auditor.compare import compare
+from auditor.compare import compare, verdicts
 
 
 def _ref(i: int, **fields: Any) -> dict[str, Any]:
@@ -136,3 +137,20 @@ def test_chunked_inputs() -> None:
     recs = tables.from_rows([_rec(0), _rec(1, title="Other")], tables.RECORDS)
     out = compare(chunked, pa.concat_tables([recs.slice(0, 1), recs.slice(1, 1)]))
     assert out.column("verdict").to_pylist() == ["RESOLVES-AND-MATCHES", "RESOLVES-BUT-DIFFERS"]
+
+
+def test_batches_of_rows_give_the_same_verdicts(monkeypatch: pytest.MonkeyPatch) -> None:
+    refs = [
+        _ref(i, year=2017 if i % 3 else 2016, authors=[["Vaswani, A"], ["Lee, K"]][i % 2])
+        for i in range(11)
+    ]
+    recs = [_rec(i) if i % 4 else _rec(i, status="not_found") for i in range(11)]
+    whole = _run(refs, recs)
+    # Batches of 3: runs of consecutive found rows are sliced, gapped ones are taken.
+    monkeypatch.setattr(verdicts, "CHUNK_ROWS", 3)
+    assert _run(refs, recs) == whole
+    assert {r["verdict"] for r in whole} == {
+        "RESOLVES-AND-MATCHES",
+        "RESOLVES-BUT-DIFFERS",
+        "DOES-NOT-RESOLVE",
+    }
