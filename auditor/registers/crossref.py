@@ -17,7 +17,16 @@ from urllib.parse import quote
 from auditor.compare.registers import crossref_surnames, crossref_year
 from auditor.errors import MalformedBody, Reason, Unreachable
 from auditor.registers.interface import RecordRow, Register
-from auditor.registers.records import Breaker, Sink, chunks, digest, failed, row, split_fetch
+from auditor.registers.records import (
+    Breaker,
+    Sink,
+    chunks,
+    digest,
+    failed,
+    fetch_groups,
+    row,
+    split_fetch,
+)
 from auditor.tables import IdType, RecordStatus
 from auditor.transport.net import Net, Response
 
@@ -191,19 +200,12 @@ class CrossrefRegister(Register):
         alone = set(loners)
         batchable = [d for d in ids if d not in alone]
         groups = chunks(batchable, size) + [[d] for d in loners]
-        out: dict[str, RecordRow] = {}
-        done = 0
-
-        async def run(group: list[str]) -> None:
-            nonlocal done
-            answer = await split_fetch(
-                group, lambda g: self._batch(g, net), self._fail, self._breaker
-            )
-            out.update(answer)
-            if self._sink is not None:
-                self._sink(answer)
-            done += len(group)
-            net.report(self.name, done, len(ids))
-
-        await asyncio.gather(*(run(g) for g in groups))
-        return out
+        return await fetch_groups(
+            self.name,
+            groups,
+            lambda g: self._batch(g, net),
+            self._fail,
+            self._breaker,
+            sink=self._sink,
+            report=net.report,
+        )

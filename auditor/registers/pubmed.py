@@ -8,14 +8,21 @@ to look for the batch, which is then split so one broken record costs only its o
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from auditor.compare.registers import pubmed_surnames, pubmed_year
 from auditor.errors import MalformedBody, Reason, Unreachable
 from auditor.registers.interface import RecordRow, Register
-from auditor.registers.records import Breaker, Sink, chunks, digest, failed, row, split_fetch
+from auditor.registers.records import (
+    Breaker,
+    Sink,
+    chunks,
+    digest,
+    failed,
+    fetch_groups,
+    row,
+)
 from auditor.tables import IdType, RecordStatus
 from auditor.transport.net import Net, Response
 
@@ -137,19 +144,12 @@ class PubmedRegister(Register):
     async def fetch(self, ids: Sequence[str], net: Net) -> dict[str, RecordRow]:
         """Rows for `ids` (digit strings); batches of `BATCH_SIZE`, or one a request."""
         size = BATCH_SIZE if net.settings.batching else 1
-        out: dict[str, RecordRow] = {}
-        done = 0
-
-        async def run(group: list[str]) -> None:
-            nonlocal done
-            answer = await split_fetch(
-                group, lambda g: self._batch(g, net), self._fail, self._breaker
-            )
-            out.update(answer)
-            if self._sink is not None:
-                self._sink(answer)
-            done += len(group)
-            net.report(self.name, done, len(ids))
-
-        await asyncio.gather(*(run(g) for g in chunks(list(ids), size)))
-        return out
+        return await fetch_groups(
+            self.name,
+            chunks(list(ids), size),
+            lambda g: self._batch(g, net),
+            self._fail,
+            self._breaker,
+            sink=self._sink,
+            report=net.report,
+        )

@@ -149,3 +149,35 @@ async def split_fetch(
         return merged
     breaker.success()
     return result
+
+
+async def fetch_groups(
+    register: str,
+    groups: list[list[str]],
+    fetch_batch: Callable[[list[str]], Awaitable[dict[str, RecordRow]]],
+    on_fail: Callable[[str, Reason], RecordRow],
+    breaker: Breaker,
+    *,
+    sink: Sink | None,
+    report: Callable[[str, int, int], None],
+) -> dict[str, RecordRow]:
+    """Run every group through `split_fetch` concurrently (the throttle paces them).
+
+    Each finished group goes to `sink` at once (so a killed run keeps it) and advances the
+    progress `report(register, done, total)`.
+    """
+    total = sum(len(g) for g in groups)
+    out: dict[str, RecordRow] = {}
+    done = 0
+
+    async def run(group: list[str]) -> None:
+        nonlocal done
+        answer = await split_fetch(group, fetch_batch, on_fail, breaker)
+        out.update(answer)
+        if sink is not None:
+            sink(answer)
+        done += len(group)
+        report(register, done, total)
+
+    await asyncio.gather(*(run(g) for g in groups))
+    return out
