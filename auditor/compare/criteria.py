@@ -25,6 +25,7 @@ from auditor.compare.columns import (
     is_et_al_column,
     normalize_codes,
     normalize_column,
+    normalize_distinct,
     surname_cut_column,
 )
 from auditor.compare.text import han_title_form
@@ -96,24 +97,41 @@ def _filled(column: pa.Array | pa.ChunkedArray) -> pa.Array:
     return pc.fill_null(column.cast(pa.string()), "")
 
 
-def _token_set_sizes(left: pa.Array, right: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """|A|, |B| and |A∩B| per row of two aligned columns of normalized strings."""
-    n = len(left)
-    rows_a, tokens_a = split_normalized(left)
-    rows_b, tokens_b = split_normalized(right)
-    codes = pc.dictionary_encode(pa.concat_arrays([tokens_a, tokens_b])).indices
-    codes = codes.to_numpy(zero_copy_only=False).astype(np.int64)
-    # A token set per row: the distinct (row, token) keys of each side.
-    keys_a = pd.unique((rows_a << _SHIFT) | codes[: len(tokens_a)])
-    keys_b = pd.unique((rows_b << _SHIFT) | codes[len(tokens_a) :])
+def _token_sets(entries: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """Token sets of normalized strings as CSR: (offsets per entry, distinct token codes)."""
+    parents, tokens = split_normalized(entries)
+    codes = pc.dictionary_encode(tokens).indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    # pd.unique keeps first-occurrence order, so the pairs stay grouped by entry.
+    pairs = pd.unique((parents << _SHIFT) | codes)
+    offsets = np.zeros(len(entries) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(pairs >> _SHIFT, minlength=len(entries)), out=offsets[1:])
+    return offsets, pairs & np.int64(0xFFFFFFFF)
+
+
+def _gather_sets(
+    offsets: np.ndarray, tokens: np.ndarray, entry: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """(row, token) keys of the token set of `entry[row]` for every row, and the set sizes."""
+    sizes = offsets[entry + 1] - offsets[entry]
+    out = np.zeros(sizes.size + 1, dtype=np.int64)
+    np.cumsum(sizes, out=out[1:])
+    index = np.arange(out[-1], dtype=np.int64) + np.repeat(offsets[entry] - out[:-1], sizes)
+    rows = np.repeat(np.arange(sizes.size, dtype=np.int64), sizes)
+    return (rows << _SHIFT) | tokens[index], sizes
+
+
+def _token_set_sizes(
+    codes_a: np.ndarray, codes_b: np.ndarray, dictionary: pa.Array
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """|A|, |B| and |A∩B| per row, for rows given as codes into the normalized `dictionary`."""
+    used, inverse = np.unique(np.concatenate([codes_a, codes_b]), return_inverse=True)
+    offsets, tokens = _token_sets(pc.take(dictionary, pa.array(used)))
+    keys_a, size_a = _gather_sets(offsets, tokens, inverse[: codes_a.size])
+    keys_b, size_b = _gather_sets(offsets, tokens, inverse[codes_a.size :])
     # Each side is a set per row, so a key present twice in both together is shared.
     merged = np.sort(np.concatenate([keys_a, keys_b]))
     shared = merged[1:][merged[1:] == merged[:-1]]
-    return (
-        np.bincount(keys_a >> _SHIFT, minlength=n),
-        np.bincount(keys_b >> _SHIFT, minlength=n),
-        np.bincount(shared >> _SHIFT, minlength=n),
-    )
+    return size_a, size_b, np.bincount(shared >> _SHIFT, minlength=codes_a.size)
 
 
 def _han_override(
@@ -139,15 +157,19 @@ def _normalized_sizes(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """|A|, |B| and |A∩B| per row, by normalizing both columns."""
     n = len(claimed)
-    both = normalize_column(pa.concat_arrays([claimed, register]))
-    norm_a, norm_b = both.slice(0, n), both.slice(n)
+    codes, dictionary = normalize_distinct(pa.concat_arrays([claimed, register]))
+    codes_a, codes_b = codes[:n], codes[n:]
     # Equal normalized titles have equal token sets: only the other rows need token sets.
-    nonempty = pc.not_equal(norm_a, "").to_numpy(zero_copy_only=False)
+    nonempty = pc.not_equal(dictionary, "").to_numpy(zero_copy_only=False)[codes_a]
     size_a, size_b, inter = (nonempty.astype(np.int64) for _ in range(3))
-    differ = np.flatnonzero(pc.not_equal(norm_a, norm_b).to_numpy(zero_copy_only=False))
+    differ = np.flatnonzero(codes_a != codes_b)
     if differ.size:
-        pick = pa.array(differ)
-        sizes = _token_set_sizes(pc.take(norm_a, pick), pc.take(norm_b, pick))
+        # Different raw strings often normalize alike (case, punctuation): compare the forms.
+        left = pc.take(dictionary, pa.array(codes_a[differ]))
+        right = pc.take(dictionary, pa.array(codes_b[differ]))
+        differ = differ[pc.not_equal(left, right).to_numpy(zero_copy_only=False)]
+    if differ.size:
+        sizes = _token_set_sizes(codes_a[differ], codes_b[differ], dictionary)
         for full, part in zip((size_a, size_b, inter), sizes, strict=True):
             full[differ] = part
     return size_a, size_b, inter
