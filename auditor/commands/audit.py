@@ -23,8 +23,9 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from auditor.commands.load import parse_map
 from auditor.errors import ConfigError, InputError
-from auditor.settings import Settings, load_settings
+from auditor.settings import load_settings
 
 
 class OutputStyle(StrEnum):
@@ -45,22 +46,6 @@ class InputFormat(StrEnum):
 def default_out(paths: list[str]) -> Path:
     """`reports/<stem of the first input>/` (or `reports/batch/` for several inputs)."""
     return Path("reports") / (Path(paths[0]).stem if len(paths) == 1 else "batch")
-
-
-def parse_map(pairs: list[str]) -> dict[str, str]:
-    """`--map title=Article Title` pairs → {field: column}; `ConfigError` on a malformed pair."""
-    mapping: dict[str, str] = {}
-    for pair in pairs:
-        name, sep, column = pair.partition("=")
-        if not sep or not name.strip() or not column.strip():
-            raise ConfigError(f"--map expects FIELD=COLUMN, got {pair!r}")
-        mapping[name.strip().lower()] = column.strip()
-    return mapping
-
-
-def build_settings(paths: list[str], config: str | None, flags: dict[str, object]) -> Settings:
-    """Resolve settings for this run: defaults < config/pipeline < env < flags."""
-    return load_settings(flags, config=config, inputs=paths)
 
 
 def audit(

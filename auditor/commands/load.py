@@ -7,23 +7,20 @@ file and line) goes to stderr; with `--out` the table is written as Parquet, ato
 from __future__ import annotations
 
 import logging
-import os
-import tempfile
 from collections import Counter
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, assert_never
 
-import pyarrow as pa
-import pyarrow.parquet as pq
 import typer
 from rich.console import Console
 from rich.markup import escape
 
 from auditor.errors import ConfigError, InputError
+from auditor.files import atomic_write_parquet
 from auditor.load import LoadOutcome, load_files
 
-__all__ = ["LoadFormat", "load", "register", "summarize", "write_parquet"]
+__all__ = ["LoadFormat", "load", "parse_map", "register", "summarize"]
 
 
 class LoadFormat(StrEnum):
@@ -46,7 +43,8 @@ def _format_name(fmt: LoadFormat | None) -> str | None:
     assert_never(fmt)
 
 
-def _parse_map(pairs: list[str]) -> dict[str, str]:
+def parse_map(pairs: list[str]) -> dict[str, str]:
+    """`--map title=Article Title` pairs → {field: column}; `ConfigError` on a malformed pair."""
     mapping: dict[str, str] = {}
     for pair in pairs:
         name, sep, column = pair.partition("=")
@@ -54,20 +52,6 @@ def _parse_map(pairs: list[str]) -> dict[str, str]:
             raise ConfigError(f"--map expects FIELD=COLUMN, got {pair!r}")
         mapping[name.strip().lower()] = column.strip()
     return mapping
-
-
-def write_parquet(table: pa.Table, path: str) -> None:
-    """Write `table` to `path` atomically (a temp file beside it, then `os.replace`)."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    os.close(fd)
-    try:
-        pq.write_table(table, tmp)
-        os.replace(tmp, target)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
 
 
 def summarize(outcome: LoadOutcome, console: Console, *, max_problems: int = 50) -> None:
@@ -120,14 +104,14 @@ def load(
     logging.getLogger("bibtexparser").setLevel(logging.ERROR)
     try:
         outcome = load_files(
-            paths, fmt=_format_name(format_), encoding=encoding, csv_map=_parse_map(map_ or [])
+            paths, fmt=_format_name(format_), encoding=encoding, csv_map=parse_map(map_ or [])
         )
     except (InputError, ConfigError) as exc:
         err.print(f"[red]error:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from exc
     summarize(outcome, err)
     if out:
-        write_parquet(outcome.table, out)
+        atomic_write_parquet(Path(out), outcome.table)
         err.print(f"wrote {escape(out)}")
 
 

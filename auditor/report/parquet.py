@@ -2,24 +2,14 @@
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
-import pyarrow as pa
-import pyarrow.parquet as pq
-
-from auditor.report.interface import ReportFormat, atomic_write_bytes
+from auditor.files import atomic_write_bytes, table_bytes
+from auditor.report.interface import ReportFormat
 from auditor.report.rows import report_verdicts
 from auditor.result import AuditResult
 
 __all__ = ["ParquetReport", "table_bytes"]
-
-
-def table_bytes(table: pa.Table) -> bytes:
-    """The Parquet file of `table` as bytes (schema and column types kept)."""
-    sink = io.BytesIO()
-    pq.write_table(table, sink)
-    return sink.getvalue()
 
 
 class ParquetReport(ReportFormat):

@@ -9,8 +9,6 @@ is no answer. Later files win over earlier ones for the same `(id_type, identifi
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -19,6 +17,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from auditor.errors import InputError
+from auditor.files import atomic_write_parquet
 from auditor.tables import RECORDS, RecordStatus, Tier, from_rows
 
 _DEFINITIVE = frozenset({RecordStatus.FOUND, RecordStatus.NOT_FOUND, RecordStatus.NOT_COVERED})
@@ -65,14 +64,5 @@ def write_snapshot(rows: Iterable[dict[str, Any]], out: str) -> int:
     ]
     clean.sort(key=lambda r: (str(r.get("id_type")), str(r.get("identifier"))))
     table = from_rows(clean, RECORDS)
-    target = Path(out)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    os.close(fd)
-    try:
-        pq.write_table(table, tmp)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    atomic_write_parquet(Path(out), table)
     return int(table.num_rows)
