@@ -171,7 +171,7 @@ def split_normalized(arr: pa.Array) -> tuple[np.ndarray, pa.Array]:
     first = np.flatnonzero(starts)
     entry = np.searchsorted(offsets, first, side="right") - 1
     # Before token k of entry e lie k tokens and, in all, k - (nonempty entries before e) spaces.
-    nonempty_before = np.cumsum(nonempty) - nonempty
+    nonempty_before: np.ndarray = np.cumsum(nonempty) - nonempty
     new_starts = first - (np.arange(first.size) - nonempty_before[entry])
     token_offsets = np.append(new_starts, data.size - int(space.sum())).astype(np.int32)
     tokens = pa.StringArray.from_buffers(

@@ -158,7 +158,7 @@ def _surname_part(name: str) -> str:
 def is_et_al_column(normalized: pa.Array) -> np.ndarray:
     """Boolean mask of normalized author entries that are `ET_AL_MARKERS`."""
     markers = pa.array(sorted(ET_AL_MARKERS), pa.string())
-    return pc.is_in(normalized, value_set=markers).to_numpy(zero_copy_only=False)
+    return np.asarray(pc.is_in(normalized, value_set=markers).to_numpy(zero_copy_only=False))
 
 
 def han_mask(column: pa.Array | pa.ChunkedArray) -> np.ndarray:

@@ -233,7 +233,8 @@ def _same_sequences(
     # Both flat arrays are grouped by row in order, so rows of equal length line up.
     in_c, in_r = same_len[rows_c], same_len[rows_r]
     differs = codes_c[in_c] != codes_r[in_r]
-    return same_len & (np.bincount(rows_c[in_c][differs], minlength=n) == 0)
+    same: np.ndarray = same_len & (np.bincount(rows_c[in_c][differs], minlength=n) == 0)
+    return same
 
 
 def _et_al_entries(names: pa.Array, codes: np.ndarray, dictionary: pa.Array) -> np.ndarray:

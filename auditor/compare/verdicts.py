@@ -9,6 +9,8 @@ record at all is UNCHECKED (`not_looked_up`): a failure to look is never reporte
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -63,7 +65,8 @@ def _record_index(references: pa.Table, records: pa.Table) -> np.ndarray:
     record_of = np.full(len(encoded.dictionary) + 1, -1, dtype=np.int64)  # last slot: null key
     distinct, first = np.unique(rec_codes[rec_codes >= 0], return_index=True)
     record_of[distinct] = np.flatnonzero(rec_codes >= 0)[first]
-    return record_of[ref_codes]
+    found: np.ndarray = record_of[ref_codes]
+    return found
 
 
 def _take(column: pa.ChunkedArray, index: np.ndarray, keep: np.ndarray) -> pa.Array:
@@ -85,7 +88,7 @@ def _status_outcomes(status: pa.Array, has_record: np.ndarray) -> np.ndarray:
     table = np.array([-1, *_STATUS_OUTCOME.values(), _UNCHECKED], dtype=np.int64)
     # An unknown status string (index -1 → last slot) is a failure to read, hence UNCHECKED.
     slot = pc.fill_null(pc.index_in(status, value_set=pa.array(known)), -1)
-    codes = table[slot.to_numpy(zero_copy_only=False)]
+    codes: np.ndarray = table[slot.to_numpy(zero_copy_only=False)]
     codes[~has_record] = _UNCHECKED
     return codes
 
@@ -121,6 +124,16 @@ def _scatter(values: np.ndarray, at: np.ndarray, n: int, type_: pa.DataType) -> 
 CHUNK_ROWS = 1 << 16
 
 
+def _picker(batch: np.ndarray) -> Callable[[pa.Array], pa.Array]:
+    """Select the `batch` rows of a column: a zero-copy slice when they are consecutive (the usual
+    case: most references resolve), else a `take`."""
+    if batch.size and batch[-1] - batch[0] + 1 == batch.size:
+        start, size = int(batch[0]), int(batch.size)
+        return lambda col: col.slice(start, size)
+    sel = pa.array(batch, type=pa.int64())
+    return lambda col: pc.take(col, sel)
+
+
 def _rules_in_chunks(
     titles: tuple[pa.Array, pa.Array],
     authors: tuple[pa.Array, pa.Array],
@@ -130,18 +143,7 @@ def _rules_in_chunks(
     """The three field rules over `rows`, a batch of `CHUNK_ROWS` at a time (never per row)."""
     parts: list[tuple[TitleResult, AuthorsResult, YearResult]] = []
     for lo in range(0, max(rows.size, 1), CHUNK_ROWS):
-        batch = rows[lo : lo + CHUNK_ROWS]
-        if batch.size and batch[-1] - batch[0] + 1 == batch.size:
-            # A run of consecutive rows (the usual case: most references resolve) is a slice.
-            start = int(batch[0])
-
-            def pick(col: pa.Array, start: int = start, size: int = batch.size) -> pa.Array:
-                return col.slice(start, size)
-        else:
-            sel = pa.array(batch, type=pa.int64())
-
-            def pick(col: pa.Array, sel: pa.Array = sel) -> pa.Array:
-                return pc.take(col, sel)
+        pick = _picker(rows[lo : lo + CHUNK_ROWS])
 
         parts.append(
             (

@@ -14,9 +14,11 @@ from auditor.compare.columns import (
 )
 from auditor.compare.text import normalize_text
 
+# Arrow strings are valid UTF-8, so lone surrogates cannot occur in a column.
+UTF8_CHARS = st.characters(exclude_categories=("Cs",))
 TRICKY = list("ΣσςAaÉé \u0301\u0327İ\x00-_',.ǅ宫Ⅻ²\u3000\t")
 WORDS = st.sampled_from(["Müller", "MULLER", "muller", "naïve", "Naive", "van der Berg, A."])
-TEXT = st.none() | WORDS | st.text(alphabet=st.sampled_from(TRICKY) | st.characters(), max_size=12)
+TEXT = st.none() | WORDS | st.text(alphabet=st.sampled_from(TRICKY) | UTF8_CHARS, max_size=12)
 
 
 @settings(max_examples=200, deadline=None)
