@@ -1,13 +1,15 @@
 """`auditor check`: check one reference from the command line and print the field-by-field report.
 
 The reference is built into a one-row `references` table and classified by `auditor.classify`; a
-`RecordSource` turns it into a `records` table; `auditor.compare.compare` decides. Today the only
-source is `--record FILE` (a JSON object of `records` columns); `check_reference` takes any
-`RecordSource`, so live resolvers can be plugged in without touching the comparison.
+`RecordSource` turns it into a `records` table; `auditor.compare.compare` decides. The source is
+the resolve stage (snapshot → cache → live registers, as in `auditor audit`, with the same
+settings), or `--record FILE` (a JSON object of `records` columns) to compare with a record you
+already have.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import unicodedata
 from collections.abc import Callable
@@ -21,7 +23,11 @@ from auditor import tables
 from auditor.classify import classify
 from auditor.compare import compare
 from auditor.compare.registers import arxiv_surnames
+from auditor.errors import ConfigError
+from auditor.resolve import resolve
+from auditor.settings import Settings, load_settings
 from auditor.tables import RowState, Verdict
+from auditor.transport.net import open_net
 
 #: A resolution step: classified one-row `references` → `records` (any number of rows).
 RecordSource = Callable[[pa.Table], pa.Table]
@@ -82,6 +88,19 @@ def record_from_json(data: object) -> RecordSource:
             return tables.from_rows([filled], tables.RECORDS)
         except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError) as exc:
             raise ValueError(f"record fields of the wrong type: {exc}") from None
+
+    return source
+
+
+def resolver_source(settings: Settings) -> RecordSource:
+    """A `RecordSource` asking the resolve stage (snapshot → cache → live) under `settings`."""
+
+    async def lookup(references: pa.Table) -> pa.Table:
+        async with open_net(settings) as net:
+            return await resolve(references, settings, net)
+
+    def source(references: pa.Table) -> pa.Table:
+        return asyncio.run(lookup(references))
 
     return source
 
@@ -192,9 +211,35 @@ def check(
         typer.Option("--record", help="JSON object of register record fields to compare with."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    config: Annotated[str | None, typer.Option(help="Config file (auditor.toml shape).")] = None,
+    offline: Annotated[
+        bool | None, typer.Option("--offline/--online", help="Never open a socket.")
+    ] = None,
+    snapshot: Annotated[
+        list[str] | None, typer.Option(help="Snapshot Parquet of register records (repeat).")
+    ] = None,
+    cache_dir: Annotated[str | None, typer.Option(help="Register response cache.")] = None,
+    mailto: Annotated[str | None, typer.Option(help="Contact sent to Crossref.")] = None,
 ) -> None:
-    """Check one reference and print the field-by-field report under reference-resolution/v1."""
-    source = _load_record(record) if record is not None else no_records
+    """Check one reference and print the field-by-field report under reference-resolution/v1.
+
+    Without `--record`, the identifier is resolved as `auditor audit` would (snapshots, cache,
+    then the live register; `--offline` stops before the network).
+    """
+    if record is not None:
+        source = _load_record(record)
+    else:
+        flags = {
+            "offline": offline,
+            "snapshots": tuple(snapshot or ()),
+            "cache_dir": cache_dir,
+            "mailto": mailto,
+        }
+        try:
+            source = resolver_source(load_settings(flags, config=config))
+        except ConfigError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(_USAGE) from None
     references = reference_table(ident, id_type, title, list(author or []), year)
     try:
         report = check_reference(references, source)

@@ -60,11 +60,14 @@ def test_not_found_record(tmp_path: Path) -> None:
     assert code == 1 and json.loads(out)["verdict"] == "DOES-NOT-RESOLVE"
 
 
-def test_without_record_nothing_is_looked_up() -> None:
-    result = CliRunner().invoke(app, [*BASE, "--json"], env={})
+def test_without_record_offline_resolves_from_snapshot_and_cache_only(tmp_path: Path) -> None:
+    # Live resolution is tested over the emulator in test_check_live.py; here no socket opens.
+    result = CliRunner().invoke(
+        app, [*BASE, "--json", "--offline", "--cache-dir", str(tmp_path / "c")], env={}
+    )
     assert result.exit_code == 3
     report = json.loads(result.output)
-    assert (report["verdict"], report["reason"]) == ("UNCHECKED", "not_looked_up")
+    assert (report["verdict"], report["reason"]) == ("UNCHECKED", "offline")
 
 
 def test_type_contradiction_is_invalid(tmp_path: Path) -> None:
