@@ -24,6 +24,8 @@ _NOT_ID = re.compile(r"[^A-Za-z0-9_.-]")
 #: Read at most this much of a saved page: enough past the contract's 131,072-byte HTML bound
 #: to report an oversized page (and most of its size) without reading a huge file whole.
 _HTML_READ_CAP = 131_072 * 4 + 1
+#: The contract's bound on one citation's HTML, in UTF-8 bytes.
+_HTML_MAX_BYTES = 131_072
 
 
 @dataclass(frozen=True)
@@ -35,7 +37,7 @@ class BatchBundle:
     keys: tuple[str, ...]
     """The citation key behind each citation, in order (ids may differ, see `citation_id`)."""
     skipped: tuple[str, ...]
-    """One line per reference left out, saying why."""
+    """One line per reference left out (or whose saved page was left out), saying why."""
 
 
 def citation_id(key: str | None, row_id: int, taken: set[str]) -> str:
@@ -94,7 +96,15 @@ def bundle_from_references(references: pa.Table, html_dir: Path | None, claim: s
         citation["url"] = url
         if html_dir is not None:
             html = _saved_html(html_dir, row["key"])
-            if html is not None:
+            size = len(html.encode("utf-8")) if html is not None else 0
+            if html is not None and size > _HTML_MAX_BYTES:
+                # One oversized page must not stop the batch: that citation is checked by its
+                # URL alone, and the user is told (many real article pages are this large).
+                skipped.append(
+                    f"{row['key']}: saved page is over the contract's {_HTML_MAX_BYTES:,}-byte "
+                    "HTML bound; its links were not read (checked by URL only)"
+                )
+            elif html is not None:
                 citation["html"] = html
         citations.append(citation)
         keys.append(row["key"] or f"row{row['row_id']}")
