@@ -87,7 +87,12 @@ async def doi_rows(
     )
     not_found: list[Cited] = []
     for ref, out, doi in istic_rows:
-        out.attempts.append(f"doi.org content negotiation (CSL-JSON) for {doi}")
+        stored = run.csl_stored.get(doi)
+        if stored is None:
+            out.attempts.append(f"doi.org content negotiation (CSL-JSON) for {doi}")
+        else:  # no request: the answer of an earlier look, disclosed as such
+            out.attempts.append(f"ISTIC CSL-JSON for {doi} from the {stored.tier}")
+            out.stored_tier, out.stored_at = str(stored.tier), stored.retrieved_at
         rec = records[doi]
         if isinstance(rec, RegisterError):
             fail(out, rec, "content negotiation")
@@ -99,6 +104,8 @@ async def doi_rows(
     exists.update(await run.handles(doi for _, _, doi in not_found))
     for _, out, doi in [*handle_rows, *not_found]:
         out.attempts.append(f"hdl.handle.net/api/handles/{doi}")
+        if doi in run.handle_probed:  # a live answer now shares in the outcome
+            out.stored_tier = out.stored_at = None
         answer = exists[doi]
         if isinstance(answer, RegisterError):
             fail(out, answer, "Handle probe")

@@ -142,6 +142,10 @@ class RowOutcome:
     attempts: list[str] = field(default_factory=list)
     """One line per request made on this row's behalf, in order."""
     links: list[str] = field(default_factory=list)
+    stored_tier: str | None = None
+    """`snapshot`/`cache` when the outcome rests on a stored answer and no live request."""
+    stored_at: str | None = None
+    """The as-of time of that stored answer."""
 
     def decide(self, outcome: Outcome) -> None:
         """Record the outcome, unless an earlier step already decided or gave up."""

@@ -35,6 +35,8 @@ def apply_outcomes(
 
     `retrieved_at` (ISO 8601 UTC) is the as-of time of the live answers the outcomes rest on;
     `None` when the stage made no request, so rows keep the tier and as-of of their records.
+    A row whose outcome rests on a stored ISTIC answer alone (`RowOutcome.stored_tier`) takes
+    that answer's tier and as-of instead.
     """
     by_row = {out.row_id: (ref, out) for ref, out in pairs}
     rows = verdicts.to_pylist()
@@ -53,7 +55,9 @@ def apply_outcomes(
             continue
         row["verdict"], row["reason"] = verdict_for(out.outcome), out.outcome.value
         row["register"] = "doi" if out.outcome in _DOI_PATH else "pubmed"
-        if retrieved_at is not None:  # else the answers came from records already fetched
+        if out.stored_tier is not None:  # decided from a snapshot/cache answer, no request
+            row["tier"], row["retrieved_at"] = out.stored_tier, out.stored_at
+        elif retrieved_at is not None:  # else the answers came from records already fetched
             row["tier"] = tables.Tier.LIVE.value
             row["retrieved_at"] = retrieved_at
         if out.outcome in _DOI_PATH and out.doi:

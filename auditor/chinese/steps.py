@@ -5,17 +5,20 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from auditor.chinese import cnki, istic, triage
+from auditor.chinese import cnki, csl_store, istic, triage
 from auditor.chinese.bridge import JournalBridge
 from auditor.chinese.lookups import Lookups
 from auditor.chinese.outcomes import RowOutcome
 from auditor.errors import RegisterError
+from auditor.registers.records import now_iso
 from auditor.settings import Settings
+from auditor.tables import Tier
+from auditor.transport.cache import RecordCache
 
 T = TypeVar("T")
 K = TypeVar("K")
@@ -69,14 +72,31 @@ def known_facts(records: pa.Table) -> Known:
 
 
 class Run:
-    """State of one waterfall run: settings, lookups, the rows and their outcomes."""
+    """State of one waterfall run: settings, lookups, the rows and their outcomes.
+
+    `istic_rows` are the snapshot rows of register `istic` (lowercased DOI → row) and `cache` the
+    run's record cache (`None`: none); both are consulted, in that order, before a CSL request.
+    """
 
     def __init__(
-        self, settings: Settings, lookups: Lookups, bridge: JournalBridge, known: Known
+        self,
+        settings: Settings,
+        lookups: Lookups,
+        bridge: JournalBridge,
+        known: Known,
+        *,
+        istic_rows: dict[str, dict[str, Any]] | None = None,
+        cache: RecordCache | None = None,
     ) -> None:
         self.s, self.lookups, self.bridge, self.known = settings, lookups, bridge, known
         self.agency: dict[str, str | None | RegisterError] = {}
         self._triage_lock = asyncio.Lock()
+        self.istic_rows = istic_rows or {}
+        self.cache = cache
+        self.csl_stored: dict[str, csl_store.Stored] = {}
+        """DOI (as asked) → the stored answer used instead of a CSL request."""
+        self.handle_probed: set[str] = set()
+        """DOIs whose Handle existence was asked live in this run."""
 
     async def route_agencies(self, dois: Iterable[str]) -> None:
         """Triage the prefixes not yet known, in ⌈n / batch⌉ doiRA requests.
@@ -97,9 +117,35 @@ class Run:
         """The agency triage found for `doi`'s prefix (or its failure)."""
         return self.agency.get(triage.prefix_of(doi))
 
+    def _stored_csl(self, doi: str) -> csl_store.Stored | None:
+        """The snapshot's answer, else the cache's (unless `refresh`), else `None`."""
+        key = doi.lower()
+        row = self.istic_rows.get(key)
+        if row is not None:
+            hit = csl_store.from_row(doi, row, Tier.SNAPSHOT)
+            if hit is not None:
+                return hit
+        if self.cache is None or self.s.refresh:
+            return None
+        cached = self.cache.get(csl_store.REGISTER, csl_store.API_VERSION, key)
+        return None if cached is None else csl_store.from_row(doi, cached, Tier.CACHE)
+
+    async def _csl_one(self, doi: str) -> istic.CslRecord | None:
+        stored = self._stored_csl(doi)
+        if stored is not None:
+            self.csl_stored[doi] = stored
+            return stored.record
+        record = await istic.fetch_csl(self.lookups, self.s.doi_url, doi)
+        if self.cache is not None:  # only a definitive answer gets here: failures raised
+            row = csl_store.to_row(doi, record, now_iso())
+            self.cache.put(csl_store.REGISTER, csl_store.API_VERSION, doi.lower(), row)
+        return record
+
     async def csl(self, dois: Iterable[str]) -> dict[str, istic.CslRecord | None | RegisterError]:
-        """One content negotiation per distinct DOI (`None` = the register's 404)."""
-        return await each(dois, lambda d: istic.fetch_csl(self.lookups, self.s.doi_url, d))
+        """The CSL answer per distinct DOI (`None` = the register's 404): from the snapshot's
+        `istic` rows, then the record cache, then one content negotiation (whose definitive
+        answer is cached). Which DOIs were answered from a store is kept in `csl_stored`."""
+        return await each(dois, self._csl_one)
 
     async def handles(self, dois: Iterable[str]) -> dict[str, bool | RegisterError]:
         """Handle existence per DOI: the resolve stage's answer when it has one, else a probe."""
@@ -108,6 +154,7 @@ class Run:
             known = self.known.handles.get(doi.lower())
             if known is not None:
                 return known
+            self.handle_probed.add(doi)
             return await cnki.handle_exists(self.lookups, self.s.handle_url, doi)
 
         return await each(dois, probe)

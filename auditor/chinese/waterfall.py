@@ -29,6 +29,7 @@ from auditor.chinese.report import apply_outcomes, build_items
 from auditor.chinese.steps import Run, known_facts
 from auditor.errors import Reason
 from auditor.settings import Settings
+from auditor.transport.snapshot import read_istic_snapshots
 
 if TYPE_CHECKING:
     from auditor.transport.net import Net
@@ -64,8 +65,10 @@ async def run_waterfall(
     `net` is the run's transport (`auditor.transport.net.Net`); with `net=None` (or offline
     settings) any row that needs a request becomes `UNCHECKED` (`offline`). `known_agencies`
     maps `row_id` to an agency the caller already established: it admits a romanized row with a
-    Chinese agency through the gate and spares its doiRA request. Raises only `ConfigError` (a bad
-    `journal_map` file).
+    Chinese agency through the gate and spares its doiRA request. Before any CSL request the
+    snapshot's `istic` rows, then `net.cache` (unless `settings.refresh`), are consulted; a live
+    definitive CSL answer is cached. Raises only `ConfigError` (a bad `journal_map` file) and
+    `InputError` (an unreadable snapshot, which the resolve stage reports first).
     """
     mask = gate(references, known_agencies)
     gated = references.filter(mask).to_pylist()
@@ -74,7 +77,9 @@ async def run_waterfall(
     bridge = load_bridge(settings.journal_map)
     lookups = Lookups(fetch_from_net(net, settings))
     known = known_facts(records)
-    run = Run(settings, lookups, bridge, known)
+    istic_rows = read_istic_snapshots(settings.snapshots) if settings.snapshots else {}
+    cache = net.cache if net is not None else None
+    run = Run(settings, lookups, bridge, known, istic_rows=istic_rows, cache=cache)
     with_doi: list[tuple[dict[str, Any], RowOutcome]] = []
     coord_rows: list[tuple[dict[str, Any], RowOutcome]] = []
     outcomes: list[tuple[dict[str, Any], RowOutcome]] = []

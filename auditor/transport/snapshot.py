@@ -5,11 +5,15 @@ such as the one shipped with `sample_bibs/` or one exported from the cache by
 `auditor cache export-snapshot`, so a CI job runs deterministically with no network. Only
 definitive rows are used (`found`, `not_found`, `not_covered`); a failure recorded in a snapshot
 is no answer. Later files win over earlier ones for the same `(id_type, identifier)`.
+
+Rows of a *side* register (`istic`: the ISTIC CSL-JSON answer the Chinese-literature waterfall
+asks about a DOI) answer a different question from the DOI's primary record, so they never shadow
+it: `read_snapshots` leaves them out and `read_istic_snapshots` gives them to the waterfall.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +25,9 @@ from auditor.files import atomic_write_parquet
 from auditor.tables import RECORDS, RecordStatus, Tier, from_rows
 
 _DEFINITIVE = frozenset({RecordStatus.FOUND, RecordStatus.NOT_FOUND, RecordStatus.NOT_COVERED})
+
+#: Registers whose rows sit beside a DOI's primary record rather than being it.
+SIDE_REGISTERS = frozenset({"istic"})
 
 
 def _conform(table: pa.Table) -> pa.Table:
@@ -34,12 +41,8 @@ def _conform(table: pa.Table) -> pa.Table:
     return pa.Table.from_arrays(columns, schema=RECORDS)
 
 
-def read_snapshots(paths: Sequence[str]) -> dict[tuple[str, str], dict[str, Any]]:
-    """Definitive rows of every snapshot, keyed by `(id_type, identifier)`, tier `snapshot`.
-
-    Raises `InputError` naming a file that cannot be read or lacks the identity columns.
-    """
-    rows: dict[tuple[str, str], dict[str, Any]] = {}
+def _definitive_rows(paths: Sequence[str]) -> Iterator[dict[str, Any]]:
+    """Definitive rows of every snapshot, in file order, with tier `snapshot`."""
     for path in paths:
         try:
             table = _conform(pq.read_table(path))
@@ -49,7 +52,35 @@ def read_snapshots(paths: Sequence[str]) -> dict[tuple[str, str], dict[str, Any]
             if record["status"] not in _DEFINITIVE:
                 continue
             record["tier"] = str(Tier.SNAPSHOT)
+            yield record
+
+
+def read_snapshots(paths: Sequence[str]) -> dict[tuple[str, str], dict[str, Any]]:
+    """Definitive primary rows of every snapshot, keyed by `(id_type, identifier)`, tier
+    `snapshot`; rows of `SIDE_REGISTERS` are left out (see `read_istic_snapshots`).
+
+    Raises `InputError` naming a file that cannot be read or lacks the identity columns.
+    """
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    for record in _definitive_rows(paths):
+        if record["register"] not in SIDE_REGISTERS:
             rows[(record["id_type"], record["identifier"])] = record
+    return rows
+
+
+def read_istic_snapshots(paths: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """The `istic` rows (`found` or `not_found`, id_type `doi`) keyed by lowercased DOI.
+
+    Later files win. Raises `InputError` like `read_snapshots`.
+    """
+    rows: dict[str, dict[str, Any]] = {}
+    for record in _definitive_rows(paths):
+        if (
+            record["register"] == "istic"
+            and record["id_type"] == "doi"
+            and record["status"] in (RecordStatus.FOUND, RecordStatus.NOT_FOUND)
+        ):
+            rows[record["identifier"].lower()] = record
     return rows
 
 

@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
+from auditor.chinese.outcomes import Outcome, verdict_for
 from auditor.cli import app
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_bibs"
@@ -49,14 +50,19 @@ def test_thesis_sample_offline_gives_the_expected_verdicts(clean_env: Path) -> N
         "dron2023apob": "RESOLVES-AND-MATCHES",
         "zhang2021quantum": "DOES-NOT-RESOLVE",  # fabricated DOI, condemned by the DOI system
         "willighagen2023shieldbugs": "NOT COVERED",  # DataCite dataset
-        "chu2010targeted": verdicts.set_index("key").loc["chu2010targeted", "verdict"],
+        # The snapshot's ISTIC CSL row: the DOI leg's title check is MATCH (DOI_TITLE_VERIFIED).
+        "chu2010targeted": "RESOLVES-AND-MATCHES",
         "who2020guidance": "RESOLVES-BUT-DIFFERS",
         "broken2019": "INVALID",
         "knuth1984texbook": "NOT COVERED",
     }
-    # The ISTIC DOI cannot be content-negotiated offline: a failure to look, never absence.
-    assert got["chu2010targeted"] in {"UNCHECKED", "NOT COVERED"}
     rows = verdicts.set_index("key")
+    # Decided offline from the snapshot's `istic` row, and the row says so.
+    assert rows.loc["chu2010targeted", "reason"] == "DOI_TITLE_VERIFIED"
+    assert got["chu2010targeted"] == verdict_for(Outcome.DOI_TITLE_VERIFIED)
+    assert rows.loc["chu2010targeted", "tier"] == "snapshot"
+    assert rows.loc["chu2010targeted", "retrieved_at"] == "2026-11-30T00:00:00+00:00"
+    assert rows.loc["chu2010targeted", "title_register"] == "恶性肿瘤个体化治疗靶向药物的临床表现"
     assert rows.loc["tosatto2014", "year_match"] == False  # noqa: E712
     assert rows.loc["tosatto2014", "title_match"] == True  # noqa: E712
     assert rows.loc["heeren2006tpi", "authors_match"] == False  # noqa: E712
@@ -77,9 +83,9 @@ def test_every_sample_row_appears_once_in_input_order(clean_env: Path) -> None:
     assert list(verdicts["row_id"]) == list(range(len(verdicts)))
     per_file = verdicts.groupby("source_path", sort=False).size().to_dict()
     assert per_file == {inputs[0]: 13, inputs[1]: 6, inputs[2]: 7}
-    # Every row with a snapshot record got a verdict; only the Chinese rows may stay unchecked.
+    # Every row with a snapshot record got a verdict; only a Chinese row may stay unchecked.
     unchecked = verdicts[verdicts["verdict"] == "UNCHECKED"]
-    assert set(unchecked["key"]) <= {"chu2010targeted", "wu2008beidou"}
+    assert set(unchecked["key"]) <= {"wu2008beidou"}
 
 
 def test_fail_on_policy_exits_1_and_annotates_the_right_lines(clean_env: Path) -> None:
