@@ -28,6 +28,12 @@ def keeps_verdict(out: RowOutcome, current: str | None) -> bool:
     return out.outcome is Outcome.DOI_RA_OUT_OF_SCOPE and current != Verdict.NOT_COVERED.value
 
 
+def consulted_a_register(out: RowOutcome) -> bool:
+    """Whether any step of `out` asked a register (or used a stored register answer)."""
+    local = ("no request", "journal bridge")
+    return any(not step.startswith(local) for step in out.attempts)
+
+
 def apply_outcomes(
     verdicts: pa.Table, pairs: list[Pair], retrieved_at: str | None = None
 ) -> pa.Table:
@@ -54,6 +60,11 @@ def apply_outcomes(
             row["verdict"], row["reason"] = RowState.UNCHECKED.value, out.unchecked
             continue
         row["verdict"], row["reason"] = verdict_for(out.outcome), out.outcome.value
+        if not consulted_a_register(out):
+            # Decided locally (journal bridge miss, refused coordinates): no register record is
+            # relied on, so none is named.
+            row["register"] = row["tier"] = row["retrieved_at"] = None
+            continue
         row["register"] = "doi" if out.outcome in _DOI_PATH else "pubmed"
         if out.stored_tier is not None:  # decided from a snapshot/cache answer, no request
             row["tier"], row["retrieved_at"] = out.stored_tier, out.stored_at

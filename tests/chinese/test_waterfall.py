@@ -223,6 +223,8 @@ async def test_unmapped_journal_is_p3_without_request(registers):
     assert r["outcome"]["reason_code"] == "NO_ISSN_MAPPING"
     assert r["items"][0]["priority"] == "P3"
     assert sum(registers.counts.values()) == 0
+    # Decided from the local journal bridge: no register is named as the source.
+    assert (r["verdict"]["register"], r["verdict"]["tier"]) == (None, None)
 
 
 async def test_counterexample_journal_is_not_indexed_without_request(registers):
