@@ -75,3 +75,11 @@ def test_readme_opens_with_the_two_commands() -> None:
 
 def test_public_names() -> None:
     assert auditor.__all__ == ["__version__"]
+
+
+def test_version_flag_prints_the_package_version() -> None:
+    from typer.testing import CliRunner
+
+    result = CliRunner().invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert result.output.strip() == f"auditor {auditor.__version__}"
