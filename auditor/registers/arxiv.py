@@ -26,6 +26,7 @@ from auditor.registers.records import (
     digest,
     failed,
     fetch_groups,
+    http_reason,
     row,
 )
 from auditor.tables import IdType, RecordStatus
@@ -169,7 +170,7 @@ class ArxivRegister(Register):
             return parse_feed(ids, response)
         if response.status == 400:
             return parse_error_feed(ids, response)
-        reason = Reason.HTTP_5XX if response.status >= 500 else Reason.HTTP_4XX
+        reason = http_reason(response.status)
         raise Unreachable(f"arxiv: HTTP {response.status}", reason)
 
     async def fetch(self, ids: Sequence[str], net: Net) -> dict[str, RecordRow]:

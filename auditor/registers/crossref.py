@@ -24,6 +24,7 @@ from auditor.registers.records import (
     digest,
     failed,
     fetch_groups,
+    http_reason,
     row,
     split_fetch,
 )
@@ -130,7 +131,7 @@ def parse_work_list(dois: Sequence[str], response: Response) -> dict[str, Record
 
 
 def _status_error(response: Response) -> Unreachable:
-    reason = Reason.HTTP_5XX if response.status >= 500 else Reason.HTTP_4XX
+    reason = http_reason(response.status)
     return Unreachable(f"crossref: HTTP {response.status} for {response.url}", reason)
 
 

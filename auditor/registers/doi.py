@@ -16,7 +16,7 @@ from urllib.parse import quote
 from auditor.errors import MalformedBody, Reason, RegisterError, Unreachable, registered_with
 from auditor.registers.handle import HandleRegister
 from auditor.registers.interface import RecordRow, Register
-from auditor.registers.records import Breaker, chunks, digest, row
+from auditor.registers.records import Breaker, chunks, digest, http_reason, row
 from auditor.tables import IdType, RecordStatus
 from auditor.transport.net import Net, Response
 
@@ -26,7 +26,7 @@ DOES_NOT_EXIST = "doi does not exist"
 def parse_doira(dois: Sequence[str], response: Response) -> dict[str, Mapping[str, object]]:
     """The doiRA row of each asked DOI it answered, keyed by the asked DOI (echo checked)."""
     if response.status != 200:
-        reason = Reason.HTTP_5XX if response.status >= 500 else Reason.HTTP_4XX
+        reason = http_reason(response.status)
         raise Unreachable(f"doiRA: HTTP {response.status}", reason)
     data = response.json()
     if not isinstance(data, list):

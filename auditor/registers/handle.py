@@ -14,7 +14,7 @@ from urllib.parse import quote
 
 from auditor.errors import MalformedBody, Reason, Unreachable
 from auditor.registers.interface import RecordRow, Register
-from auditor.registers.records import Breaker, digest, failed, row, split_fetch
+from auditor.registers.records import Breaker, digest, failed, http_reason, row, split_fetch
 from auditor.tables import IdType, RecordStatus
 from auditor.transport.net import Net, Response
 
@@ -22,7 +22,7 @@ from auditor.transport.net import Net, Response
 def parse_handle(doi: str, response: Response) -> RecordRow:
     """The row of a Handle API answer for `doi`; raises `RegisterError` when it is not one."""
     if response.status not in (200, 404):
-        reason = Reason.HTTP_5XX if response.status >= 500 else Reason.HTTP_4XX
+        reason = http_reason(response.status)
         raise Unreachable(f"handle: HTTP {response.status} for {doi}", reason)
     data = response.json()
     if not isinstance(data, Mapping):

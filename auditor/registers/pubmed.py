@@ -21,6 +21,7 @@ from auditor.registers.records import (
     digest,
     failed,
     fetch_groups,
+    http_reason,
     row,
 )
 from auditor.tables import IdType, RecordStatus
@@ -137,7 +138,7 @@ class PubmedRegister(Register):
                 "ncbi", url, params=form, retries=retries, follow_redirects=True
             )
         if response.status != 200:
-            reason = Reason.HTTP_5XX if response.status >= 500 else Reason.HTTP_4XX
+            reason = http_reason(response.status)
             raise Unreachable(f"pubmed: HTTP {response.status}", reason)
         return parse_esummary(pmids, response)
 

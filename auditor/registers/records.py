@@ -63,6 +63,11 @@ def failed(register: str, id_type: str, identifier: str, reason: Reason) -> Reco
     return row(register, id_type, identifier, RecordStatus.UNREACHABLE, reason)
 
 
+def http_reason(status: int) -> Reason:
+    """The reason code of an HTTP status that is not an answer (never `not_found`)."""
+    return Reason.HTTP_5XX if status >= 500 else Reason.HTTP_4XX
+
+
 def chunks(ids: Sequence[str], size: int) -> list[list[str]]:
     """`ids` in consecutive slices of at most `size` (at least 1)."""
     size = max(1, size)
