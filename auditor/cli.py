@@ -8,25 +8,10 @@ from __future__ import annotations
 
 import importlib
 import logging
-from enum import IntEnum
 
 import typer
 
 from auditor import __version__
-
-
-class ExitCode(IntEnum):
-    """Documented exit codes: findings are kept apart from failures to do the job."""
-
-    OK = 0
-    """Nothing at or above the `--fail-on` policy."""
-    FINDINGS = 1
-    """At least one row matched the `--fail-on` policy."""
-    USAGE = 2
-    """Bad invocation, config, or unreadable input."""
-    INCOMPLETE = 3
-    """`--fail-on-unchecked` was given and some rows are `UNCHECKED`."""
-
 
 app = typer.Typer(
     name="auditor",

@@ -6,7 +6,7 @@ A `--fail-on` list holds verdicts (`DOES-NOT-RESOLVE`, `RESOLVES-BUT-DIFFERS`, `
 `--fail-on-unchecked`: a failure to look is never counted as a finding, it gets its own code.
 An empty list means the default, `DEFAULT_FAIL_ON`; `none` means nothing fails.
 
-Exit codes follow `auditor.cli.ExitCode`: 0 nothing fails, 1 findings, 3 incomplete (rows are
+Exit codes follow `auditor.exitcodes.ExitCode`: 0 nothing fails, 1 findings, 3 incomplete (rows are
 `UNCHECKED` and the policy counts them). Findings win over incompleteness: a run with a
 condemned reference fails as a finding even when other rows could not be checked.
 """
@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import pyarrow as pa
 
 from auditor.errors import ConfigError
+from auditor.exitcodes import ExitCode
 from auditor.tables import RowState, Verdict
 
 __all__ = ["DEFAULT_FAIL_ON", "Policy", "exit_code", "failing_rows", "parse_fail_on"]
@@ -32,8 +33,7 @@ _VERDICTS = {
     for v in (*(x.value for x in Verdict), RowState.INVALID.value)
 }
 
-# Mirrors `auditor.cli.ExitCode` (importing cli would import every command module).
-_OK, _FINDINGS, _INCOMPLETE = 0, 1, 3
+_OK, _FINDINGS, _INCOMPLETE = ExitCode.OK, ExitCode.FINDINGS, ExitCode.INCOMPLETE
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,8 @@ import pyarrow as pa
 import pytest
 
 from auditor import tables
-from auditor.cli import ExitCode
 from auditor.errors import ConfigError
+from auditor.exitcodes import ExitCode
 from auditor.policy import DEFAULT_FAIL_ON, exit_code, failing_rows, parse_fail_on
 from auditor.tables import CRITERIA_ID
 

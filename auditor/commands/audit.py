@@ -25,6 +25,7 @@ from rich.text import Text
 
 from auditor.commands.load import parse_map
 from auditor.errors import ConfigError, InputError
+from auditor.exitcodes import ExitCode
 from auditor.settings import load_settings
 
 
@@ -161,7 +162,7 @@ def audit(
             )
     except (InputError, ConfigError) as exc:
         err.print(f"[bold red]error:[/] {exc}")
-        raise typer.Exit(2) from None
+        raise typer.Exit(ExitCode.USAGE) from None
 
     out_dir = Path(settings.out) if settings.out else default_out(paths)
     written = write_reports(result, out_dir)

@@ -12,12 +12,12 @@ from typing import Annotated
 import typer
 
 from auditor.errors import ConfigError
+from auditor.exitcodes import ExitCode
 from auditor.settings import Settings, load_settings
 from auditor.transport.cache import RecordCache
 from auditor.transport.snapshot import write_snapshot
 
-#: Same value as `cli.ExitCode.USAGE`, literal to avoid an import cycle (`cli` imports us).
-_USAGE = 2
+_USAGE = ExitCode.USAGE
 
 cache_app = typer.Typer(
     name="cache",

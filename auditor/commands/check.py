@@ -24,6 +24,7 @@ from auditor.classify import classify
 from auditor.compare import compare
 from auditor.compare.registers import arxiv_surnames
 from auditor.errors import ConfigError
+from auditor.exitcodes import ExitCode
 from auditor.resolve import resolve
 from auditor.settings import Settings, load_settings
 from auditor.tables import RowState, Verdict
@@ -32,8 +33,12 @@ from auditor.transport.net import open_net
 #: A resolution step: classified one-row `references` → `records` (any number of rows).
 RecordSource = Callable[[pa.Table], pa.Table]
 
-# Same values as `cli.ExitCode`, literal to avoid an import cycle (`cli` imports commands).
-_OK, _FINDINGS, _USAGE, _INCOMPLETE = 0, 1, 2, 3
+_OK, _FINDINGS, _USAGE, _INCOMPLETE = (
+    ExitCode.OK,
+    ExitCode.FINDINGS,
+    ExitCode.USAGE,
+    ExitCode.INCOMPLETE,
+)
 _MAX_RECORD_BYTES = 1 << 20
 
 

@@ -22,9 +22,9 @@ from auditor.emulator import (
     start_emulator,
 )
 from auditor.emulator.synthetic import synthetic, to_bibtex
+from auditor.exitcodes import ExitCode
 
-#: Usage errors (same code as `cli.ExitCode.USAGE`, literal to avoid an import cycle).
-_USAGE = 2
+_USAGE = ExitCode.USAGE
 
 emulator_app = typer.Typer(
     name="emulator",

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from auditor.errors import ConfigError, InputError
+from auditor.exitcodes import ExitCode
 from auditor.files import atomic_write_parquet
 from auditor.load import LoadOutcome, load_files
 
@@ -108,7 +109,7 @@ def load(
         )
     except (InputError, ConfigError) as exc:
         err.print(f"[red]error:[/red] {escape(str(exc))}")
-        raise typer.Exit(2) from exc
+        raise typer.Exit(ExitCode.USAGE) from exc
     summarize(outcome, err)
     if out:
         atomic_write_parquet(Path(out), outcome.table)

@@ -15,6 +15,7 @@ from typing import Annotated
 import typer
 
 from auditor.errors import InputError
+from auditor.exitcodes import ExitCode
 from auditor.overlap.contract import (
     BATCH_LIMITS,
     CONTRACT_LIMITS,
@@ -23,9 +24,8 @@ from auditor.overlap.contract import (
 )
 from auditor.overlap.result import encode_result
 
-#: Usage errors and invalid bundles (same code as `cli.ExitCode.USAGE`, kept literal to avoid a
-#: cycle: `cli` imports this module).
-_USAGE = 2
+#: Usage errors and invalid bundles.
+_USAGE = ExitCode.USAGE
 
 
 def _read_bundle(path: str) -> bytes:
