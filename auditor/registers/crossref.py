@@ -28,6 +28,7 @@ from auditor.registers.records import (
     row,
     split_fetch,
 )
+from auditor.registers.updates import crossref_updates
 from auditor.tables import IdType, RecordStatus
 from auditor.transport.net import Net, Response
 
@@ -86,6 +87,7 @@ def work_row(doi: str, message: Mapping[str, Any], body_digest: str) -> RecordRo
         doi=echoed.strip().lower(),
         language=_text(message.get("language")),
         agency="Crossref",
+        updates=crossref_updates(message, echoed.strip()),
         body_digest=body_digest,
     )
 

@@ -24,6 +24,7 @@ from auditor.registers.records import (
     http_reason,
     row,
 )
+from auditor.registers.updates import pubmed_updates
 from auditor.tables import IdType, RecordStatus
 from auditor.transport.net import Net, Response
 
@@ -88,6 +89,7 @@ def summary_row(pmid: str, summary: Mapping[str, Any], body_digest: str) -> Reco
         pages=_text(summary.get("pages")),
         doi=(_article_doi(summary) or "").lower() or None,
         language=_text(lang[0]) if isinstance(lang, list) and lang else None,
+        updates=pubmed_updates(summary),
         body_digest=body_digest,
     )
 
