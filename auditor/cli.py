@@ -32,6 +32,8 @@ COMMANDS: tuple[str, ...] = (
     "criteria",
     "check",
     "emulator",
+    "serve",
+    "verify",
 )
 
 
