@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from auditor.errors import MalformedBody, Reason, RegisterError
-from auditor.registers.interface import RecordRow
+from auditor.registers.interface import RecordRow, Sink
 from auditor.registers.validate import check_row
 from auditor.tables import RecordStatus
 
@@ -21,11 +21,6 @@ BREAKER_LIMIT = 6
 SPLIT_WAYS = 4
 #: Extra tries for a single id whose answer could not be parsed (batches are split instead).
 BODY_RETRIES = 2
-
-
-#: Called with the rows of each finished batch, so answers are kept as they arrive (a run killed
-#: half-way keeps what it already had).
-Sink = Callable[[dict[str, RecordRow]], None]
 
 
 def now_iso() -> str:
