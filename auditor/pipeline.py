@@ -64,7 +64,7 @@ async def run_audit(
     references = classify(loaded.table, closed_legs=closed_legs(settings))
     async with open_net(settings, progress=progress) as net:
         records = await resolve(references, settings, net)
-        verdicts = compare(references, records)
+        verdicts = compare(references, records, settings.criteria)
         waterfall = await run_waterfall(references, verdicts, records, settings, net)
     duplicates = find_duplicates(references, records)
     verdicts = attach_groups(waterfall.verdicts, duplicates)
@@ -85,6 +85,7 @@ async def run_audit(
         },
         tiers_used=tuple(tiers),
         offline=settings.offline,
+        criteria_id=settings.criteria,
     )
     return AuditResult(
         references=references,
