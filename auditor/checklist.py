@@ -60,6 +60,14 @@ _INVALID = (
     "P2",
     "The entry could not be checked as written ({reason}); correct the entry; pending human check.",
 )
+#: INVALID rows whose cause is the manuscript, not an entry's text.
+_INVALID_BY_REASON: dict[str, tuple[str, str]] = {
+    Reason.MISSING_ENTRY: (
+        "P1",
+        "The manuscript cites this key but no bibliography holds an entry for it; add the "
+        "entry or correct the key; pending human check.",
+    ),
+}
 _NOT_COVERED = (
     "P3",
     "No covered register checks this entry ({reason}); pending human check by hand.",
@@ -113,6 +121,8 @@ def _priority_and_text(verdict: str, reason: str | None) -> tuple[str, str] | No
         case RowState.UNCHECKED:
             return _UNCHECKED[0], _UNCHECKED[1].format(reason=shown)
         case RowState.INVALID:
+            if reason in _INVALID_BY_REASON:
+                return _INVALID_BY_REASON[reason]
             return _INVALID[0], _INVALID[1].format(reason=shown)
         case Verdict.NOT_COVERED:
             return _NOT_COVERED[0], _NOT_COVERED[1].format(reason=shown)
@@ -138,7 +148,11 @@ def item_for(ref: dict[str, Any], verdict: dict[str, Any]) -> dict[str, Any] | N
     if decided is None:
         return None
     priority, text = decided
-    if verdict["verdict"] == RowState.INVALID and ref.get("parse_error"):
+    if (
+        verdict["verdict"] == RowState.INVALID
+        and ref.get("parse_error")
+        and verdict.get("reason") not in _INVALID_BY_REASON
+    ):
         text = f"{text} Parser said: {ref['parse_error']}"
     return {
         "row_id": verdict["row_id"],

@@ -206,6 +206,10 @@ def _state(
     return not_covered, _NO_ID
 
 
+#: Row reasons set by the load stage itself, which classification keeps.
+_LOADER_REASONS = frozenset({Reason.MISSING_ENTRY.value})
+
+
 def classify(table: pa.Table, *, closed_legs: frozenset[str] = frozenset()) -> pa.Table:
     """Fill id_type, identifier, doi, pmid, arxiv, id_raw, row_state and row_reason of `table`.
 
@@ -219,8 +223,11 @@ def classify(table: pa.Table, *, closed_legs: frozenset[str] = frozenset()) -> p
         k: [] for k in ("id_type", "identifier", "row_state", "row_reason", "doi", "pmid", "arxiv")
     }
     out["id_raw"] = []
-    for row in zip(*cols, strict=True):
+    decided = _column(table, "row_reason")
+    for row, before in zip(zip(*cols, strict=True), decided, strict=True):
         id_type, ident, state, reason, found, shown = _decide(row, closed)
+        if before in _LOADER_REASONS:  # a row the loader made (a cited key with no entry)
+            state, reason = RowState.INVALID.value, before
         out["id_type"].append(id_type)
         out["identifier"].append(ident)
         out["row_state"].append(state)

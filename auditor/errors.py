@@ -67,6 +67,7 @@ class Reason(StrEnum):
     UNSUPPORTED_TYPE = "unsupported_type"
     UNRECOGNIZED_ID = "unrecognized_id"
     NO_IDENTIFIER = "no_identifier"
+    MISSING_ENTRY = "missing_entry"
     LEG_CLOSED = "leg_closed"
     # register answers
     NOT_FOUND = "not_found"

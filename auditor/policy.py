@@ -2,7 +2,8 @@
 
 A `--fail-on` list holds verdicts (`DOES-NOT-RESOLVE`, `RESOLVES-BUT-DIFFERS`, `NOT COVERED`,
 `INVALID`) and checklist priorities. A priority `Pn` fails every row with a checklist item at
-`Pn` or more urgent (`P1` means P0 and P1). `UNCHECKED` in the list is the same as
+`Pn` or more urgent (`P1` means P0 and P1). A reason code (`missing_entry`) fails every row with
+that reason. `UNCHECKED` in the list is the same as
 `--fail-on-unchecked`: a failure to look is never counted as a finding, it gets its own code.
 An empty list means the default, `DEFAULT_FAIL_ON`; `none` means nothing fails.
 
@@ -18,16 +19,22 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
-from auditor.errors import ConfigError
+from auditor.errors import ConfigError, Reason
 from auditor.exitcodes import ExitCode
 from auditor.tables import RowState, Verdict
 
 __all__ = ["DEFAULT_FAIL_ON", "Policy", "exit_code", "failing_rows", "parse_fail_on"]
 
 #: What fails a run when no `--fail-on` is given (the CI profile's rule too).
-DEFAULT_FAIL_ON: tuple[str, ...] = (Verdict.DOES_NOT_RESOLVE.value, Verdict.DIFFERS.value, "P0")
+DEFAULT_FAIL_ON: tuple[str, ...] = (
+    Verdict.DOES_NOT_RESOLVE.value,
+    Verdict.DIFFERS.value,
+    "P0",
+    Reason.MISSING_ENTRY.value,
+)
 
 _PRIORITIES = ("P0", "P1", "P2", "P3")
+_REASONS = frozenset(r.value for r in Reason)
 _VERDICTS = {
     "".join(c for c in v.upper() if c.isalnum()): v
     for v in (*(x.value for x in Verdict), RowState.INVALID.value)
@@ -46,6 +53,8 @@ class Policy:
     """Index in P0…P3 of the least urgent failing priority, or `None`."""
     unchecked: bool
     """`UNCHECKED` rows make the run incomplete (exit 3)."""
+    reasons: frozenset[str] = frozenset()
+    """Reason codes that fail a row whatever its verdict (a cited key with no entry)."""
 
 
 def parse_fail_on(tokens: Iterable[str], *, fail_on_unchecked: bool = False) -> Policy:
@@ -57,6 +66,7 @@ def parse_fail_on(tokens: Iterable[str], *, fail_on_unchecked: bool = False) -> 
     if not items:
         items = list(DEFAULT_FAIL_ON)
     verdicts: set[str] = set()
+    reasons: set[str] = set()
     max_priority: int | None = None
     unchecked = fail_on_unchecked
     for token in items:
@@ -70,10 +80,14 @@ def parse_fail_on(tokens: Iterable[str], *, fail_on_unchecked: bool = False) -> 
             max_priority = rank if max_priority is None else max(max_priority, rank)
         elif squashed in _VERDICTS:
             verdicts.add(_VERDICTS[squashed])
+        elif token.lower() in _REASONS:
+            reasons.add(token.lower())
         else:
-            known = ", ".join([*sorted(_VERDICTS.values()), *_PRIORITIES, "UNCHECKED", "none"])
+            known = ", ".join(
+                [*sorted(_VERDICTS.values()), *_PRIORITIES, "UNCHECKED", "a reason code", "none"]
+            )
             raise ConfigError(f"--fail-on: unknown value {token!r} (known: {known})")
-    return Policy(frozenset(verdicts), max_priority, unchecked)
+    return Policy(frozenset(verdicts), max_priority, unchecked, frozenset(reasons))
 
 
 def failing_rows(verdicts: pa.Table, checklist: pa.Table, policy: Policy) -> list[int]:
@@ -84,6 +98,12 @@ def failing_rows(verdicts: pa.Table, checklist: pa.Table, policy: Policy) -> lis
             verdicts["row_id"].to_pylist(), verdicts["verdict"].to_pylist(), strict=True
         ):
             if verdict in policy.verdicts:
+                failing.add(row_id)
+    if policy.reasons:
+        for row_id, reason in zip(
+            verdicts["row_id"].to_pylist(), verdicts["reason"].to_pylist(), strict=True
+        ):
+            if reason in policy.reasons:
                 failing.add(row_id)
     if policy.max_priority is not None and checklist.num_rows:
         urgent = set(_PRIORITIES[: policy.max_priority + 1])

@@ -44,10 +44,13 @@ class Settings:
     arxiv_url: str = "https://export.arxiv.org"
     doi_url: str = "https://doi.org"
     handle_url: str = "https://hdl.handle.net"
+    dblp_url: str = "https://dblp.org"
+    s2_url: str = "https://api.semanticscholar.org"
     # identification toward registers
     mailto: str | None = None
     ncbi_email: str | None = None
     ncbi_api_key: str | None = None
+    s2_api_key: str | None = None
     # legs (criteria D1 rule: each closable on its own)
     pmid_leg: bool = True
     doi_leg: bool = True
@@ -70,6 +73,8 @@ class Settings:
     arxiv_rate: float = 1 / 3  # arXiv asks for one request every three seconds
     doi_rate: float = 5.0
     handle_rate: float = 5.0
+    dblp_rate: float = 1.0  # DBLP asks for about one request a second
+    s2_rate: float = 1.0  # Semantic Scholar's pace without a key
     # chinese waterfall
     journal_map: str | None = None
     doira_batch_size: int = 20

@@ -101,6 +101,7 @@ REFERENCES = pa.schema(
         pa.field("row_reason", _str),  # `Reason` code for `row_state`
         pa.field("parse_error", _str),  # what was wrong with the entry, for the user
         pa.field("warnings", _strs),  # non-fatal problems (duplicate key, unknown field, …)
+        pa.field("cited_at", _str),  # `paper.tex:12`: first citation, when a manuscript is input
     ]
 )
 
@@ -153,6 +154,7 @@ VERDICTS = pa.schema(
         pa.field("year_register", pa.int32()),
         pa.field("year_match", pa.bool_()),
         pa.field("group_id", pa.int32()),  # duplicate group (same work under several keys)
+        pa.field("cited_at", _str),  # `paper.tex:12`: first citation, when a manuscript is input
     ]
 )
 

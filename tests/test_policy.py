@@ -30,12 +30,31 @@ def _checklist(*items: tuple[int, str]) -> pa.Table:
 
 
 def test_default_fails_on_does_not_resolve_differs_and_p0() -> None:
-    assert DEFAULT_FAIL_ON == ("DOES-NOT-RESOLVE", "RESOLVES-BUT-DIFFERS", "P0")
+    assert DEFAULT_FAIL_ON == ("DOES-NOT-RESOLVE", "RESOLVES-BUT-DIFFERS", "P0", "missing_entry")
     ok = _verdicts("RESOLVES-AND-MATCHES", "NOT COVERED", "UNCHECKED", "INVALID")
     assert exit_code(ok, _checklist((1, "P3"), (2, "P2")), [], False) == ExitCode.OK
     assert exit_code(_verdicts("DOES-NOT-RESOLVE"), _checklist(), [], False) == ExitCode.FINDINGS
     assert exit_code(_verdicts("RESOLVES-BUT-DIFFERS"), _checklist(), (), False) == 1
     assert exit_code(_verdicts("NOT COVERED"), _checklist((0, "P0")), [], False) == 1
+
+
+def test_reason_codes_fail_rows_with_that_reason() -> None:
+    rows = [
+        {"row_id": 0, "source_path": "p.tex", "verdict": "INVALID", "criteria_id": CRITERIA_ID},
+        {
+            "row_id": 1,
+            "source_path": "p.tex",
+            "verdict": "INVALID",
+            "reason": "missing_entry",
+            "criteria_id": CRITERIA_ID,
+        },
+    ]
+    table = tables.from_rows(rows, tables.VERDICTS)
+    assert exit_code(table, _checklist(), [], False) == ExitCode.FINDINGS
+    assert exit_code(table.slice(0, 1), _checklist(), [], False) == ExitCode.OK
+    assert exit_code(table, _checklist(), ["none"], False) == ExitCode.OK
+    with pytest.raises(ConfigError):
+        parse_fail_on(["no_such_reason_code"])
 
 
 def test_priority_fails_at_or_above() -> None:

@@ -259,6 +259,7 @@ def compare(
         "authors_claimed": references["authors"],
         "year_claimed": references["year"],
         "group_id": pa.nulls(n, pa.int32()),
+        "cited_at": references["cited_at"],
         **cols,
     }
     return pa.table({f.name: out[f.name] for f in tables.VERDICTS}, schema=tables.VERDICTS)

@@ -1,6 +1,7 @@
 """The aiohttp app: routes each request to its service, then applies limits, latency and faults.
 
-One path prefix per service: `/crossref`, `/eutils`, `/arxiv`, `/doi`, `/csl`, `/handle`.
+One path prefix per service: `/crossref`, `/eutils`, `/arxiv`, `/dblp`, `/s2`, `/doi`, `/csl`,
+`/handle`.
 Order per request: count it, check the service's rate limit at arrival, wait the latency, then
 answer (503 if the service is down, 429 if over the limit, else the fault plan's answer).
 """
@@ -20,7 +21,7 @@ from urllib.parse import unquote
 
 from aiohttp import web
 
-from auditor.emulator import arxiv, crossref, doi, eutils, faults, handle
+from auditor.emulator import arxiv, crossref, dblp, doi, eutils, faults, handle, s2
 from auditor.emulator.config import EmulatorConfig
 from auditor.emulator.corpus import Corpus
 from auditor.emulator.ratelimit import RateLimiter, retry_after_header
@@ -30,9 +31,13 @@ from auditor.emulator.reply import Reply, text_reply
 ENDPOINTS: tuple[str, ...] = (
     "crossref_work",
     "crossref_filter",
+    "crossref_search",
     "esummary",
     "esearch",
     "arxiv_query",
+    "arxiv_search",
+    "dblp_search",
+    "s2_match",
     "doira",
     "doi_csl",
     "csl",
@@ -43,9 +48,13 @@ ENDPOINTS: tuple[str, ...] = (
 SERVICE_OF: dict[str, str] = {
     "crossref_work": "crossref",
     "crossref_filter": "crossref",
+    "crossref_search": "crossref",
     "esummary": "eutils",
     "esearch": "eutils",
     "arxiv_query": "arxiv",
+    "arxiv_search": "arxiv",
+    "dblp_search": "dblp",
+    "s2_match": "s2",
     "doira": "doi",
     "doi_csl": "doi",
     "landing": "doi",
@@ -121,6 +130,9 @@ class Registers:
         if path.startswith("/crossref/works/"):
             d = path.removeprefix("/crossref/works/")
             return Routed("crossref_work", [d], lambda w: crossref.work(c, d, w))
+        if path in ("/crossref/works", "/crossref/works/") and crossref.is_search(params):
+            text = params.get("query.bibliographic", "")
+            return Routed("crossref_search", [text], lambda w: crossref.search(c, params, w))
         if path in ("/crossref/works", "/crossref/works/"):
             parsed = crossref.filter_dois(params)
             ids = parsed if isinstance(parsed, list) else []
@@ -131,10 +143,19 @@ class Registers:
         if path == "/eutils/esearch.fcgi":
             term = params.get("term", "")
             return Routed("esearch", [term], lambda w: eutils.esearch(c, params, w))
+        if path in ("/arxiv/api/query", "/arxiv/query") and not arxiv.id_list(params):
+            text = params.get("search_query", "")
+            return Routed("arxiv_search", [text], lambda w: arxiv.query(c, params, w))
         if path in ("/arxiv/api/query", "/arxiv/query"):
             ids = arxiv.id_list(params)
             bases = [s[0] for s in map(arxiv.split_id, ids) if s is not None]
             return Routed("arxiv_query", ids + bases, lambda w: arxiv.query(c, params, w))
+        if path in ("/dblp/search/publ/api", "/dblp/search/publ/api/"):
+            text = params.get("q", "")
+            return Routed("dblp_search", [text], lambda w: dblp.search(c, params, w))
+        if path == "/s2/graph/v1/paper/search/match":
+            text = params.get("query", "")
+            return Routed("s2_match", [text], lambda w: s2.match(c, params, w))
         for prefix in ("/handle/api/handles/", "/doi/api/handles/"):
             # doi.org serves the Handle proxy API too (`doi.org/api/handles/{doi}`).
             if path.startswith(prefix):

@@ -1,7 +1,9 @@
-"""arXiv API `api/query?id_list=…` as the 2026 backend answers: an Atom feed.
+"""arXiv API `api/query?id_list=…` and `api/query?search_query=ti:"…"`: an Atom feed (2026).
 
 Well-formed unknown ids are silently dropped (`totalResults` counts what was found); a malformed id
-gives HTTP 400 with a single error `<entry>`. `max_results` defaults to 10 as on arXiv.
+gives HTTP 400 with a single error `<entry>`. `max_results` defaults to 10 as on arXiv. A search
+ranks the corpus's `arxiv` index by token overlap with the query's terms (field prefixes such as
+`ti:`, `au:`, `all:` and the boolean words dropped) and always answers its top hits.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any
 from urllib.parse import quote
 from xml.sax.saxutils import escape, quoteattr
 
+from auditor.emulator import ranking
 from auditor.emulator.corpus import Corpus
 from auditor.emulator.reply import Reply, mangle
 
@@ -95,9 +98,27 @@ def _error_feed(raw_id: str) -> Reply:
     return Reply(400, text.encode("utf-8"), ATOM)
 
 
+_FIELD_PREFIX = re.compile(r"\b(?:ti|au|abs|all|co|jr|cat|rn|id):", re.IGNORECASE)
+_BOOLEAN = re.compile(r"\b(?:AND|OR|ANDNOT)\b")
+
+
+def search_terms(search_query: str) -> str:
+    """The free text of a `search_query` (`ti:"A B" AND au:C` → `A B C`)."""
+    return _BOOLEAN.sub(" ", _FIELD_PREFIX.sub(" ", search_query)).replace('"', " ")
+
+
+def _searched(corpus: Corpus, params: Mapping[str, str]) -> list[str]:
+    index = corpus.search.get("arxiv", [])
+    hits = ranking.rank(index, search_terms(params.get("search_query", "")), len(index))
+    ids = [str(index[i].get("id", "")) for i, _ in hits]
+    return [i for i in ids if i in corpus.arxiv]
+
+
 def query(corpus: Corpus, params: Mapping[str, str], wrong_echo: set[str]) -> Reply:
-    """The Atom feed answering `id_list` (search queries are not emulated: empty feed)."""
+    """The Atom feed answering `id_list`, or `search_query` when no `id_list` is given."""
     ids = id_list(params)
+    if not ids and params.get("search_query"):
+        ids = _searched(corpus, params)
     for raw in ids:
         if split_id(raw) is None:
             return _error_feed(raw)
@@ -113,12 +134,14 @@ def query(corpus: Corpus, params: Mapping[str, str], wrong_echo: set[str]) -> Re
         echo = mangle(base) if raw in wrong_echo or base in wrong_echo else base
         entries.append(_entry(raw, base, version or latest, rec, echo))
     page = entries[start : start + max_results]
+    asked = params.get("search_query", "")
+    listed = ",".join(id_list(params))
     link_query = escape(
-        f"search_query=&start={start}&max_results={max_results}&id_list={','.join(ids)}"
+        f"search_query={quote(asked)}&start={start}&max_results={max_results}&id_list={listed}"
     )
     text = (
         _HEAD + "  <id>https://arxiv.org/api/emulated</id>\n"
-        f"  <title>arXiv Query: {escape('search_query=&id_list=' + ','.join(ids))}</title>\n"
+        f"  <title>arXiv Query: {escape(f'search_query={asked}&id_list={listed}')}</title>\n"
         f"  <updated>{_STAMP}</updated>\n"
         f'  <link href="https://arxiv.org/api/query?{link_query}" type="application/atom+xml"/>\n'
         f"  <opensearch:itemsPerPage>{max_results}</opensearch:itemsPerPage>\n"

@@ -8,7 +8,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 #: Services, each one path prefix on the emulator and one rate-limit / fault scope.
-SERVICES: tuple[str, ...] = ("crossref", "eutils", "arxiv", "doi", "csl", "handle")
+SERVICES: tuple[str, ...] = (
+    "crossref",
+    "eutils",
+    "arxiv",
+    "dblp",
+    "s2",
+    "doi",
+    "csl",
+    "handle",
+)
 
 #: Fault kinds a request can be given (per identifier in `faults`, or at `fault_rate`).
 FAULT_KINDS: tuple[str, ...] = (
@@ -24,11 +33,14 @@ FAULT_KINDS: tuple[str, ...] = (
     "429",
 )
 
-#: The limits the real registers publish (Crossref polite pool, NCBI without a key, arXiv API).
+#: The limits the real registers publish (Crossref polite pool, NCBI without a key, arXiv API,
+#: DBLP's "about one request a second", Semantic Scholar without a key).
 PUBLISHED_LIMITS: dict[str, tuple[int, float]] = {
     "crossref": (10, 1.0),
     "eutils": (3, 1.0),
     "arxiv": (1, 3.0),
+    "dblp": (1, 1.0),
+    "s2": (1, 1.0),
 }
 
 

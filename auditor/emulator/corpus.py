@@ -20,7 +20,11 @@ SECTIONS: tuple[str, ...] = (
     "csl",
     "handles",
     "esearch",
+    "search",
 )
+
+#: The title-search indexes a corpus may hold, each served by its own search endpoint.
+SEARCH_INDEXES: tuple[str, ...] = ("crossref", "dblp", "arxiv", "s2", "pubmed")
 
 
 def doi_prefix(doi: str) -> str:
@@ -51,6 +55,11 @@ class Corpus:
     """DOIs registered in the Handle system (every crossref/csl DOI is too, implicitly)."""
     esearch: dict[str, list[str]] = field(default_factory=dict)
     """Exact ESearch term → PMIDs."""
+    search: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    """Index name (`SEARCH_INDEXES`) → the works a title search over it can return. Each entry
+    has a `text` (title, author names, venue) the emulator ranks by token overlap, and the hit
+    itself: `info` (DBLP hit `info`), `paper` (Semantic Scholar paper), `doi` (a pointer into
+    `crossref`), `id` (into `arxiv`) or `pmid` (into `pubmed`)."""
 
     def __post_init__(self) -> None:
         # DOIs are case-insensitive (DOI Handbook §2.4): normalize keys once, here.
@@ -59,6 +68,9 @@ class Corpus:
         self.csl = {k.lower(): v for k, v in self.csl.items()}
         self.handles = {h.lower() for h in self.handles}
         self.pubmed = {str(k): v for k, v in self.pubmed.items()}
+        unknown = set(self.search) - set(SEARCH_INDEXES)
+        if unknown:
+            raise ValueError(f"unknown search indexes: {sorted(unknown)}")
 
     @classmethod
     def from_json(cls, obj: dict[str, Any]) -> Corpus:
@@ -101,6 +113,7 @@ class Corpus:
             "csl": self.csl,
             "handles": sorted(self.handles),
             "esearch": self.esearch,
+            "search": self.search,
         }
 
     def write_dir(self, path: str | Path) -> None:

@@ -1,4 +1,4 @@
-"""Crossref REST: `/works/{doi}` and `/works?filter=doi:A,doi:B&rows=n`, in the real JSON shapes.
+"""Crossref REST: `/works/{doi}`, `/works?filter=doi:A,doi:B` and `/works?query.bibliographic=…`.
 
 Unknown DOI on `/works/{doi}` → HTTP 404 plain text `Resource not found.`; a DOI absent from a
 filter query is simply missing from `items`.
@@ -10,6 +10,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from auditor.emulator import ranking
 from auditor.emulator.corpus import Corpus
 from auditor.emulator.reply import Reply, json_reply, mangle, text_reply
 
@@ -98,3 +99,49 @@ def rate_headers(limit: tuple[int, float] | None) -> dict[str, str]:
     """`X-Rate-Limit-Limit`/`-Interval` as Crossref sends them: the enforced limit, else 50/1s."""
     count, per = limit if limit is not None else (50, 1.0)
     return {"X-Rate-Limit-Limit": str(count), "X-Rate-Limit-Interval": f"{per:g}s"}
+
+
+#: Query parameters that make `/works` a search rather than a DOI filter.
+QUERY_PARAMS: tuple[str, ...] = ("query.bibliographic", "query.title", "query")
+
+
+def is_search(query: Mapping[str, str]) -> bool:
+    """Whether a `/works` request is a free-text search (`query.bibliographic=…`)."""
+    return any(query.get(name) for name in QUERY_PARAMS)
+
+
+def search(corpus: Corpus, query: Mapping[str, str], wrong_echo: set[str]) -> Reply:
+    """`GET /works?query.bibliographic=…&rows=n`: the top hits of the `crossref` index.
+
+    Each item is the full work message plus Crossref's relevance `score`; `total-results`
+    counts every entry sharing a token with the query, as Crossref counts loose matches.
+    """
+    text = " ".join(query.get(name, "") for name in QUERY_PARAMS).strip()
+    rows_text = query.get("rows", "20")
+    if not rows_text.isdigit() or int(rows_text) > MAX_ROWS:
+        return _validation_failure(
+            "integer-not-valid",
+            rows_text,
+            f"Integer specified as {rows_text} but must be a positive integer less than or "
+            f"equal to {MAX_ROWS}. ",
+        )
+    index = corpus.search.get("crossref", [])
+    hits = ranking.rank(index, text, len(index))
+    items: list[dict[str, Any]] = []
+    for i, score in hits:
+        doi = str(index[i].get("doi", "")).lower()
+        if doi in corpus.crossref and len(items) < int(rows_text):
+            items.append({**_item(corpus, doi, wrong_echo), "score": round(score * 12.5, 3)})
+    body = {
+        "status": "ok",
+        "message-type": "work-list",
+        "message-version": "1.0.0",
+        "message": {
+            "facets": {},
+            "total-results": len(hits),
+            "items": items,
+            "items-per-page": int(rows_text),
+            "query": {"start-index": 0, "search-terms": text},
+        },
+    }
+    return json_reply(body, escape_slashes=True)

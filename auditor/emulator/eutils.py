@@ -4,7 +4,8 @@ An unknown PMID stays in `result.uids` with `{"uid":…,"error":"cannot get docu
 ESearch counts are strings. ESearch matches terms exactly against `Corpus.esearch` first; any
 other term that is a conjunction of fielded clauses (`[ta]`, `[vi]`, `[ip]`, `[pg]`, `[dp]`,
 `[1au]`, `[doi]`, `[uid]`) is answered from the corpus's PubMed documents, so journal coverage
-`"TA"[ta]` and coordinate queries work without a table entry.
+`"TA"[ta]` and coordinate queries work without a table entry. A term with `[ti]` clauses is a
+title search: the `pubmed` search index ranked by token overlap, top hits always answered.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from auditor.emulator import ranking
 from auditor.emulator.corpus import Corpus
 from auditor.emulator.reply import Reply, json_reply, mangle
 
@@ -113,9 +115,24 @@ def _fielded(corpus: Corpus, term: str) -> list[str]:
     return [uid for uid, doc in corpus.pubmed.items() if all(t(doc, v) for t, v in tests)]
 
 
+_TITLE_TAG = re.compile(r"\[(?:ti|title)\]", re.IGNORECASE)
+
+
+def _title_search(corpus: Corpus, term: str) -> list[str]:
+    """PMIDs of the `pubmed` index ranked by overlap with the words of a `[ti]` term."""
+    words = re.sub(r"\b(?:AND|OR|NOT)\b|[()\"]", " ", _TITLE_TAG.sub(" ", term))
+    index = corpus.search.get("pubmed", [])
+    hits = ranking.rank(index, words, len(index))
+    return [
+        str(index[i].get("pmid")) for i, _ in hits if str(index[i].get("pmid")) in corpus.pubmed
+    ]
+
+
 def _search(corpus: Corpus, term: str) -> list[str]:
     if term in corpus.esearch:
         return list(corpus.esearch[term])
+    if _TITLE_TAG.search(term):
+        return _title_search(corpus, term)
     return _fielded(corpus, term)
 
 

@@ -25,6 +25,8 @@ BASE_PATHS: dict[str, str] = {
     "crossref_url": "/crossref",
     "eutils_url": "/eutils",
     "arxiv_url": "/arxiv",
+    "dblp_url": "/dblp",
+    "s2_url": "/s2",
     "doi_url": "/doi",
     "handle_url": "/handle",
 }

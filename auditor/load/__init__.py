@@ -20,8 +20,10 @@ from auditor import tables
 from auditor.classify import classify
 from auditor.errors import InputError
 from auditor.load.bibtex import BibtexLoader
+from auditor.load.cited import select_cited
 from auditor.load.csv import CsvLoader
 from auditor.load.interface import ENTRY_COLUMNS, Loader, LoadOutcome, Problem, Rows
+from auditor.load.manuscript import is_manuscript, read_manuscript
 from auditor.load.ris import RisLoader
 from auditor.result import InputFile
 
@@ -131,9 +133,25 @@ def load_files(
     encoding (else UTF-8 with or without BOM, falling back to Latin-1 for BibTeX/RIS; CSV must
     be UTF-8); `csv_map` maps table fields to CSV column names (`{"title": "Article Title"}`).
     Raises `InputError` for a file that cannot be read or decoded; never for a bad entry.
+
+    A manuscript in `paths` (`.tex`, `.aux`, `.bbl`, Markdown) stands for the bibliographies it
+    names, and the table holds exactly the entries it cites (`auditor.load.cited`).
     """
+    manuscripts = [read_manuscript(p) for p in paths if is_manuscript(p)]
+    if not manuscripts:
+        with _bulk_allocation():
+            return _load_files(paths, fmt=fmt, encoding=encoding, csv_map=csv_map)
+    named = [p for p in paths if not is_manuscript(p)]
+    bibliographies = list(dict.fromkeys([b for m in manuscripts for b in m.bibliographies]))
     with _bulk_allocation():
-        return _load_files(paths, fmt=fmt, encoding=encoding, csv_map=csv_map)
+        outcome = _load_files(
+            list(dict.fromkeys([*bibliographies, *named])),
+            fmt=fmt,
+            encoding=encoding,
+            csv_map=csv_map,
+        )
+    table, problems = select_cited(outcome.table, manuscripts, keep_all=named)
+    return LoadOutcome(table, (*outcome.problems, *problems), outcome.inputs)
 
 
 def _load_files(

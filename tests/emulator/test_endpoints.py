@@ -19,6 +19,8 @@ async def test_base_urls_are_the_settings_fields_on_loopback(emu: Emulator) -> N
         "crossref_url",
         "eutils_url",
         "arxiv_url",
+        "dblp_url",
+        "s2_url",
         "doi_url",
         "handle_url",
     }

@@ -1,0 +1,145 @@
+"""Detection and false flags on the HALLMARK development split, through the loopback emulator.
+
+Starts the emulator on the split's corpus (`dev_public.corpus.json`: the registers' records and
+the search indexes), runs the real command `auditor audit dev_public.bib` in a subprocess with
+only the registers' base URLs (and, since the emulator imposes no pace, the per-host rates)
+changed, on a fresh cache, then scores the verdicts with the split's own
+`score.py --by-type`.
+
+Usage: `python benchmarks/hallmark.py [--split DIR] [--criteria ID] [--keep DIR]
+[--write-results FILE] [-- extra audit flags]`. Default split: `/work/shared/eval/hallmark-dev`
+(or `$AUDITOR_HALLMARK_DIR`). Only the dev split may be used here: tune on it, never on another.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+from auditor.emulator import run_emulator
+from auditor.emulator.hallmark import load_hallmark
+
+DEFAULT_SPLIT = Path(os.environ.get("AUDITOR_HALLMARK_DIR", "/work/shared/eval/hallmark-dev"))
+
+#: The emulator answers as fast as it can; the politeness paces of the real hosts only slow the
+#: run down, so they are raised for it (they are settings, not behaviour).
+FAST_RATES: dict[str, str] = {
+    "AUDITOR_CROSSREF_RATE": "200",
+    "AUDITOR_NCBI_RATE": "200",
+    "AUDITOR_ARXIV_RATE": "200",
+    "AUDITOR_DOI_RATE": "200",
+    "AUDITOR_HANDLE_RATE": "200",
+    "AUDITOR_DBLP_RATE": "200",
+    "AUDITOR_S2_RATE": "200",
+}
+
+
+def audit_env(base_urls: dict[str, str], cache_dir: str) -> dict[str, str]:
+    """The environment of the audit: ours minus any `AUDITOR_*`/leg setting, plus the URLs."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("AUDITOR_") and k not in {"PMID_LEG", "DOI_LEG", "ARXIV_LEG"}
+    }
+    env.update(FAST_RATES)
+    env.update({f"AUDITOR_{name.upper()}": url for name, url in base_urls.items()})
+    env["AUDITOR_CACHE_DIR"] = cache_dir
+    env["AUDITOR_FAIL_ON"] = "none"
+    return env
+
+
+def run(split: Path, out: Path, extra: list[str]) -> tuple[dict[str, object], float, str]:
+    """Audit the split into `out`; (score.py's JSON, audit wall seconds, audit command)."""
+    corpus = load_hallmark(split / "dev_public.corpus.json")
+    bib = split / "dev_public.bib"
+    command = [sys.executable, "-m", "auditor", "audit", str(bib), "--out", str(out), *extra]
+    with tempfile.TemporaryDirectory() as cache, run_emulator(corpus) as emu:
+        env = audit_env(emu.base_urls, cache)
+        started = time.perf_counter()
+        done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+        wall = time.perf_counter() - started
+        counts = {k: v for k, v in sorted(emu.counts.items()) if v}
+    if done.returncode not in (0, 1):
+        sys.stderr.write(done.stdout + done.stderr)
+        raise SystemExit(f"audit failed with exit code {done.returncode}")
+    verdicts = out / "verdicts.parquet"
+    scored = subprocess.run(
+        [sys.executable, str(split / "score.py"), str(verdicts), "--by-type"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    result: dict[str, object] = json.loads(scored.stdout)
+    result["requests"] = counts
+    shown = " ".join(["auditor", "audit", "dev_public.bib", *extra])
+    return result, wall, shown
+
+
+def markdown(result: dict[str, object], wall: float, shown: str, argv: list[str]) -> str:
+    """The `## hallmark` section of RESULTS.md."""
+    by_type = result.get("by_type", {})
+    assert isinstance(by_type, dict)
+    lines = [
+        "## hallmark",
+        "",
+        f"Command: `python benchmarks/hallmark.py {' '.join(argv)}`  ",
+        f"Date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC  ",
+        f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()} (shared with other jobs while measured)",
+        "",
+        f"Audit: `{shown}` against the loopback emulator serving the split's corpus, fresh "
+        f"cache, {wall:.1f} s wall. Requests: "
+        + ", ".join(f"{k} {v}" for k, v in dict(result.get("requests", {})).items())  # type: ignore[call-overload]
+        + ".",
+        "",
+        f"**DR {result['DR']}, FPR {result['FPR']}, F1 {result['F1']}** "
+        f"(tp {result['tp']}, fn {result['fn']}, fp {result['fp']}, tn {result['tn']})",
+        "",
+        "| hallucination type | detected |",
+        "| --- | ---: |",
+        *(f"| {k} | {v} |" for k, v in by_type.items()),
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def write_section(path: Path, section: str) -> None:
+    """Replace (or append) the `## hallmark` section of `path`."""
+    text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmark results\n"
+    head, sep, rest = text.partition("\n## hallmark\n")
+    tail = ""
+    if sep:
+        nxt = rest.find("\n## ")
+        tail = rest[nxt:] if nxt >= 0 else ""
+    path.write_text(head.rstrip("\n") + "\n\n" + section + tail, encoding="utf-8")
+
+
+def main(argv: list[str]) -> None:
+    """Parse flags, run once, print the score; optionally write RESULTS.md."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--split", type=Path, default=DEFAULT_SPLIT)
+    parser.add_argument("--keep", type=Path, help="write the audit's reports here")
+    parser.add_argument("--write-results", type=Path)
+    parser.add_argument("extra", nargs="*", help="extra `auditor audit` flags (after --)")
+    args = parser.parse_args(argv)
+    if args.split.name != "hallmark-dev":
+        raise SystemExit("only the HALLMARK dev split may be used for tuning")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = args.keep or Path(tmp) / "reports"
+        result, wall, shown = run(args.split, out, args.extra)
+    print(json.dumps(result))
+    print(f"audit wall time: {wall:.1f} s", file=sys.stderr)
+    if args.write_results:
+        write_section(args.write_results, markdown(result, wall, shown, argv))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
