@@ -20,6 +20,7 @@ from auditor.classify import classify
 from auditor.compare import compare
 from auditor.load import load_files
 from auditor.overlap.duplicates import find_duplicates
+from auditor.registers import registry
 from auditor.resolve import resolve
 from auditor.result import AuditResult, RunInfo
 from auditor.settings import Settings
@@ -76,13 +77,7 @@ async def run_audit(
         started_at=started,
         finished_at=_now(),
         inputs=loaded.inputs,
-        base_urls={
-            "crossref": settings.crossref_url,
-            "pubmed": settings.eutils_url,
-            "arxiv": settings.arxiv_url,
-            "doi": settings.doi_url,
-            "handle": settings.handle_url,
-        },
+        base_urls={r.name: r.host.base_url(settings) for r in registry.REGISTERS},
         tiers_used=tuple(tiers),
         offline=settings.offline,
         criteria_id=settings.criteria,

@@ -2,53 +2,43 @@
 
 Input is the `REFERENCES` table after classify; output is the `RECORDS` table with one row per
 distinct `(id_type, identifier)` among rows that have no `row_state`, in first-seen order. Each
-row carries its `tier` and `retrieved_at`. Legs run concurrently, each register batched and
-paced by the run's `Net`. A failure to look is a row with `status="unreachable"` and a reason,
-never `not_found`. A DOI that Crossref does not hold is settled by the DOI system; arXiv DOIs
-(`10.48550/arXiv.<id>`) go through the arXiv leg.
+row carries its `tier` and `retrieved_at`. Which register answers an identifier first is the
+registry's word (`registers/registry.py`); registers run concurrently, each batched and paced by
+the run's `Net`. A failure to look is a row with `status="unreachable"` and a reason, never
+`not_found`. A row a register refers on (Crossref's "not in Crossref") is settled by the register
+it names (the DOI system); arXiv DOIs (`10.48550/arXiv.<id>`) are claimed by arXiv.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import pyarrow as pa
 
 from auditor.errors import Reason
-from auditor.registers.arxiv import ArxivRegister, id_from_doi
-from auditor.registers.crossref import CrossrefRegister
-from auditor.registers.doi import DoiSystemRegister
-from auditor.registers.interface import RecordRow
-from auditor.registers.pubmed import PubmedRegister
-from auditor.registers.records import Sink, now_iso
+from auditor.registers import registry
+from auditor.registers.interface import RecordRow, Register, Sink
+from auditor.registers.records import now_iso
 from auditor.settings import Settings
 from auditor.tables import RECORDS, IdType, RecordStatus, Tier, from_rows
 from auditor.transport.cache import RecordCache
 from auditor.transport.net import Net
 from auditor.transport.snapshot import read_snapshots
 
-#: Cache namespace of each leg: (leg, api version). The DOI leg's row may come from Crossref or
-#: the DOI system; it is cached under the leg, as the answer to "what is this DOI".
-_LEGS: dict[str, tuple[str, str]] = {
-    "crossref": ("crossref", CrossrefRegister.api_version),
-    "pubmed": ("pubmed", PubmedRegister.api_version),
-    "arxiv": ("arxiv", ArxivRegister.api_version),
-}
-
 
 @dataclass(frozen=True)
 class Target:
-    """One distinct identifier to resolve and where to ask."""
+    """One distinct identifier to resolve and which register answers it first."""
 
     id_type: str
     identifier: str
-    leg: str
-    """`crossref`, `pubmed` or `arxiv`."""
-    lookup: str
-    """The id as the leg's register takes it (an arXiv DOI's arXiv id)."""
+    register: type[Register]
+    """The register asked first (`registry.first_for`); its name and version key the cache."""
+    asked: str
+    """The id as that register takes it (an arXiv DOI's arXiv id)."""
 
 
 def targets(references: pa.Table) -> list[Target]:
@@ -60,24 +50,14 @@ def targets(references: pa.Table) -> list[Target]:
     ):
         if state is not None or not id_type or not identifier or (id_type, identifier) in seen:
             continue
-        if id_type == IdType.DOI:
-            arxiv_id = id_from_doi(identifier)
-            target = (
-                Target(id_type, identifier, "arxiv", arxiv_id)
-                if arxiv_id
-                else Target(id_type, identifier, "crossref", identifier)
-            )
-        elif id_type == IdType.PMID:
-            target = Target(id_type, identifier, "pubmed", identifier)
-        elif id_type == IdType.ARXIV:
-            target = Target(id_type, identifier, "arxiv", identifier)
-        else:
-            continue
-        seen[(id_type, identifier)] = target
+        first = registry.first_for(id_type, identifier)
+        if first is not None:
+            seen[(id_type, identifier)] = Target(id_type, identifier, *first)
     return list(seen.values())
 
 
 def _leg_open(settings: Settings, id_type: str) -> bool:
+    """Whether the criteria's leg for `id_type` is open (the only meaning of "leg")."""
     return {
         IdType.DOI: settings.doi_leg,
         IdType.PMID: settings.pmid_leg,
@@ -95,42 +75,46 @@ def _as(target: Target, record: RecordRow, tier: Tier | None) -> RecordRow:
 
 
 def _unanswered(target: Target, reason: Reason, status: RecordStatus) -> RecordRow:
-    register = {"crossref": "crossref", "pubmed": "pubmed", "arxiv": "arxiv"}[target.leg]
-    return {"register": register, "status": str(status), "reason": str(reason)}
+    return {"register": target.register.name, "status": str(status), "reason": str(reason)}
 
 
-def _keeper(pending: Sequence[Target], cache: RecordCache) -> Callable[[str], Sink]:
-    """Per leg, a sink that caches each batch's definitive rows as soon as they arrive."""
-    by_lookup: dict[tuple[str, str], list[Target]] = {}
-    for target in pending:
-        by_lookup.setdefault((target.leg, target.lookup), []).append(target)
+class _Keeper:
+    """Caches each batch's definitive rows as soon as they arrive, under the first register."""
 
-    def for_leg(leg: str) -> Sink:
-        namespace, version = _LEGS[leg]
+    def __init__(self, pending: Sequence[Target], cache: RecordCache) -> None:
+        self._cache = cache
+        self._by_asked: dict[tuple[str, str], list[Target]] = {}
+        for target in pending:
+            key = (target.register.name, target.asked)
+            self._by_asked.setdefault(key, []).append(target)
+
+    def sink(self, first: Register) -> Sink:
+        """A sink for rows answering ids first asked of `first` (referrals are skipped)."""
 
         def keep(rows: dict[str, RecordRow]) -> None:
-            for lookup, record in rows.items():
-                if record.get("reason") == Reason.NOT_IN_CROSSREF:
-                    continue  # not an answer yet: the DOI system decides
-                for target in by_lookup.get((leg, lookup), []):
+            for asked, record in rows.items():
+                if first.referred(record):
+                    continue  # not an answer yet: the settling register decides
+                for target in self._by_asked.get((first.name, asked), []):
                     # The cache itself refuses failures to look.
-                    cache.put(namespace, version, lookup, _as(target, record, Tier.LIVE))
+                    self._cache.put(
+                        first.name, first.api_version, asked, _as(target, record, Tier.LIVE)
+                    )
 
         return keep
 
-    return for_leg
 
-
-async def _doi_leg(dois: list[str], net: Net, keep: Sink) -> dict[str, RecordRow]:
-    rows = await CrossrefRegister(sink=keep).fetch(dois, net)
-    misses = [
-        d
-        for d, r in rows.items()
-        if r["status"] == RecordStatus.NOT_FOUND and r["reason"] == Reason.NOT_IN_CROSSREF
-    ]
-    if misses:
-        # Crossref 404 is "not in Crossref": the DOI system decides whether the DOI exists.
-        settled = await DoiSystemRegister().fetch(misses, net)
+async def _ask(
+    kind: type[Register], ids: list[str], net: Net, keeper: _Keeper
+) -> dict[str, RecordRow]:
+    """`ids` asked of `kind`; the rows it refers on are settled by its `settled_by` register."""
+    first = kind()
+    keep = keeper.sink(first)
+    first.sink = keep
+    rows = await first.fetch(ids, net)
+    referred = [i for i, r in rows.items() if first.referred(r)]
+    if referred and kind.settled_by is not None:
+        settled = await registry.named(kind.settled_by)().fetch(referred, net)
         keep(settled)
         rows.update(settled)
     return rows
@@ -139,24 +123,19 @@ async def _doi_leg(dois: list[str], net: Net, keep: Sink) -> dict[str, RecordRow
 async def _live(
     pending: Sequence[Target], net: Net, cache: RecordCache
 ) -> dict[tuple[str, str], RecordRow]:
-    """Ask the registers for `pending`, all legs concurrently; keyed by `(leg, lookup)`."""
-    by_leg: dict[str, list[str]] = {}
+    """Ask the registers for `pending`, all concurrently; keyed by `(register, asked)`."""
+    by_register: dict[type[Register], list[str]] = {}
     for target in pending:
-        lookups = by_leg.setdefault(target.leg, [])
-        if target.lookup not in lookups:
-            lookups.append(target.lookup)
-    keeper = _keeper(pending, cache)
-    jobs: dict[str, Callable[[list[str]], Awaitable[dict[str, RecordRow]]]] = {
-        "crossref": lambda ids: _doi_leg(ids, net, keeper("crossref")),
-        "pubmed": lambda ids: PubmedRegister(sink=keeper("pubmed")).fetch(ids, net),
-        "arxiv": lambda ids: ArxivRegister(sink=keeper("arxiv")).fetch(ids, net),
-    }
-    legs = list(by_leg)
-    answers = await asyncio.gather(*(jobs[leg](by_leg[leg]) for leg in legs))
+        asked = by_register.setdefault(target.register, [])
+        if target.asked not in asked:
+            asked.append(target.asked)
+    keeper = _Keeper(pending, cache)
+    kinds = list(by_register)
+    answers = await asyncio.gather(*(_ask(k, by_register[k], net, keeper) for k in kinds))
     return {
-        (leg, lookup): record
-        for leg, answer in zip(legs, answers, strict=True)
-        for lookup, record in answer.items()
+        (kind.name, asked): record
+        for kind, answer in zip(kinds, answers, strict=True)
+        for asked, record in answer.items()
     }
 
 
@@ -198,8 +177,10 @@ async def _resolve(
         if hit is not None:
             answers[target] = _as(target, hit, Tier.SNAPSHOT)
             continue
-        leg, version = _LEGS[target.leg]
-        cached = None if settings.refresh else cache.get(leg, version, target.lookup)
+        first = target.register
+        cached = (
+            None if settings.refresh else cache.get(first.name, first.api_version, target.asked)
+        )
         if cached is not None:
             answers[target] = _as(target, cached, Tier.CACHE)
             continue
@@ -211,5 +192,6 @@ async def _resolve(
     elif pending and net is not None:
         live = await _live(pending, net, cache)
         for target in pending:
-            answers[target] = _as(target, live[(target.leg, target.lookup)], Tier.LIVE)
+            live_row = live[(target.register.name, target.asked)]
+            answers[target] = _as(target, live_row, Tier.LIVE)
     return from_rows([answers[t] for t in wanted], RECORDS)

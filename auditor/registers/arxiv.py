@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 from xml.etree.ElementTree import Element, ParseError
 
 from defusedxml import DefusedXmlException
@@ -18,10 +19,9 @@ from defusedxml.ElementTree import fromstring
 
 from auditor.compare.registers import arxiv_surnames, arxiv_year
 from auditor.errors import MalformedBody, Reason, Unreachable
-from auditor.registers.interface import RecordRow, Register
+from auditor.registers.interface import Host, RecordRow, Register, Sink
 from auditor.registers.records import (
     Breaker,
-    Sink,
     chunks,
     digest,
     failed,
@@ -30,7 +30,12 @@ from auditor.registers.records import (
     row,
 )
 from auditor.tables import IdType, RecordStatus
-from auditor.transport.net import Net, Response
+
+if TYPE_CHECKING:
+    from auditor.transport.net import Net, Response
+
+#: arXiv asks for one request every three seconds on a single connection.
+ARXIV = Host(name="arxiv", url_setting="arxiv_url", rate_setting="arxiv_rate", concurrency=1)
 
 #: The API's own ceiling for one slice of `id_list`.
 BATCH_SIZE = 2000
@@ -149,10 +154,20 @@ class ArxivRegister(Register):
 
     name = "arxiv"
     api_version = "atom-2026"
+    title = "arXiv"
+    host = ARXIV
+    id_type = IdType.ARXIV
 
     def __init__(self, sink: Sink | None = None) -> None:
+        super().__init__(sink)
         self._breaker = Breaker()
-        self._sink = sink
+
+    @classmethod
+    def claim(cls, id_type: str, identifier: str) -> str | None:
+        """arXiv ids, and arXiv DOIs (`10.48550/arXiv.<id>`) as their arXiv id."""
+        if id_type == IdType.DOI:
+            return id_from_doi(identifier)
+        return super().claim(id_type, identifier)
 
     def _fail(self, identifier: str, reason: Reason) -> RecordRow:
         return failed(self.name, IdType.ARXIV, identifier, reason)
@@ -160,8 +175,8 @@ class ArxivRegister(Register):
     async def _batch(self, ids: list[str], net: Net) -> dict[str, RecordRow]:
         params = {"id_list": ",".join(ids), "max_results": str(len(ids))}
         response = await net.get(
-            "arxiv",
-            f"{net.settings.arxiv_url}/api/query",
+            ARXIV.name,
+            f"{ARXIV.base_url(net.settings)}/api/query",
             params=params,
             retries=None if len(ids) == 1 else 1,
             follow_redirects=True,
@@ -182,6 +197,6 @@ class ArxivRegister(Register):
             lambda g: self._batch(g, net),
             self._fail,
             self._breaker,
-            sink=self._sink,
+            sink=self.sink,
             report=net.report,
         )

@@ -11,15 +11,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from auditor.compare.registers import crossref_surnames, crossref_year
 from auditor.errors import MalformedBody, Reason, Unreachable
-from auditor.registers.interface import RecordRow, Register
+from auditor.registers.interface import Host, RecordRow, Register, Sink
 from auditor.registers.records import (
     Breaker,
-    Sink,
     chunks,
     digest,
     failed,
@@ -28,13 +27,55 @@ from auditor.registers.records import (
     row,
     split_fetch,
 )
+from auditor.settings import Settings
 from auditor.tables import IdType, RecordStatus
-from auditor.transport.net import Net, Response
+
+if TYPE_CHECKING:
+    from auditor.transport.net import Net, Response
 
 #: The filter URL grows by about 40 characters a DOI; keep it well under common 8 KiB limits.
 MAX_FILTER_DOIS = 100
 #: A DOI that cannot sit in a comma-separated filter, or is too long for one, goes alone.
 _MAX_FILTER_DOI_LEN = 200
+
+
+def _pace(rate: float, settings: Settings) -> float:
+    """`crossref_rate`, or by default 10/s in the polite pool (with a mailto) and 5/s without."""
+    return rate or (10.0 if settings.mailto else 5.0)
+
+
+def _interval(text: str | None) -> float | None:
+    """`X-Rate-Limit-Interval` (`1s`, `1m`) in seconds."""
+    if not text:
+        return None
+    text = text.strip().lower()
+    scale = 60.0 if text.endswith("m") else 1.0
+    try:
+        return float(text.rstrip("sm")) * scale
+    except ValueError:
+        return None
+
+
+def rate_limit(headers: Mapping[str, str]) -> float | None:
+    """The pace Crossref's `X-Rate-Limit-Limit`/`-Interval` headers allow, in requests/s."""
+    limit = headers.get("x-rate-limit-limit")
+    interval = _interval(headers.get("x-rate-limit-interval"))
+    try:
+        return float(limit) / interval if limit and interval else None
+    except ValueError:
+        return None
+
+
+#: Crossref's REST API: asks for a mailto in the User-Agent and publishes its rate limit.
+CROSSREF = Host(
+    name="crossref",
+    url_setting="crossref_url",
+    rate_setting="crossref_rate",
+    concurrency_setting="crossref_concurrency",
+    wants_mailto=True,
+    rate=_pace,
+    rate_from_headers=rate_limit,
+)
 
 
 def _first_text(value: object) -> str | None:
@@ -140,18 +181,26 @@ class CrossrefRegister(Register):
 
     name = "crossref"
     api_version = "works-v1"
+    title = "Crossref"
+    host = CROSSREF
+    id_type = IdType.DOI
+    settled_by = "doi"
 
     def __init__(self, sink: Sink | None = None) -> None:
+        super().__init__(sink)
         self._breaker = Breaker()
-        self._sink = sink
+
+    def referred(self, row: RecordRow) -> bool:
+        """A 404 is "not in Crossref": the DOI system decides whether the DOI exists."""
+        return row.get("reason") == Reason.NOT_IN_CROSSREF
 
     def _fail(self, doi: str, reason: Reason) -> RecordRow:
         return failed(self.name, IdType.DOI, doi, reason)
 
     async def _one(self, dois: list[str], net: Net) -> dict[str, RecordRow]:
         (doi,) = dois
-        url = f"{net.settings.crossref_url}/works/{quote(doi, safe='/')}"
-        response = await net.get(self.name, url, follow_redirects=True)
+        url = f"{CROSSREF.base_url(net.settings)}/works/{quote(doi, safe='/')}"
+        response = await net.get(CROSSREF.name, url, follow_redirects=True)
         if response.status == 404:
             # Not in Crossref; only the DOI system may say the DOI does not exist.
             return {
@@ -177,8 +226,8 @@ class CrossrefRegister(Register):
         params = {"filter": ",".join(f"doi:{d}" for d in dois), "rows": str(len(dois))}
         # One retry, then split: a batch that keeps failing must not sink its neighbours.
         response = await net.get(
-            self.name,
-            f"{net.settings.crossref_url}/works",
+            CROSSREF.name,
+            f"{CROSSREF.base_url(net.settings)}/works",
             params=params,
             retries=1,
             follow_redirects=True,
@@ -207,6 +256,6 @@ class CrossrefRegister(Register):
             lambda g: self._batch(g, net),
             self._fail,
             self._breaker,
-            sink=self._sink,
+            sink=self.sink,
             report=net.report,
         )

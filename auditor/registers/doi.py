@@ -11,14 +11,20 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from auditor.errors import MalformedBody, Reason, RegisterError, Unreachable, registered_with
 from auditor.registers.handle import HandleRegister
-from auditor.registers.interface import RecordRow, Register
+from auditor.registers.interface import Host, RecordRow, Register, Sink
 from auditor.registers.records import Breaker, chunks, digest, http_reason, row
 from auditor.tables import IdType, RecordStatus
-from auditor.transport.net import Net, Response
+
+if TYPE_CHECKING:
+    from auditor.transport.net import Net, Response
+
+#: doi.org: doiRA and content negotiation share one pace.
+DOI_SYSTEM = Host(name="doi", url_setting="doi_url", rate_setting="doi_rate", concurrency=4)
 
 DOES_NOT_EXIST = "doi does not exist"
 
@@ -73,9 +79,12 @@ class DoiSystemRegister(Register):
 
     name = "doi"
     api_version = "doira-v1"
+    title = "DOI system"
+    host = DOI_SYSTEM
 
-    def __init__(self, handle: HandleRegister | None = None) -> None:
-        self._handle = handle or HandleRegister()
+    def __init__(self, sink: Sink | None = None) -> None:
+        super().__init__(sink)
+        self._handle = HandleRegister()
         self._breaker = Breaker()
 
     async def _batch(self, dois: list[str], net: Net) -> dict[str, RecordRow | str | None]:
@@ -84,8 +93,8 @@ class DoiSystemRegister(Register):
             return dict.fromkeys(dois)
         path = ",".join(quote(d, safe="/") for d in dois)
         try:
-            url = f"{net.settings.doi_url}/doiRA/{path}"
-            response = await net.get(self.name, url, follow_redirects=True)
+            url = f"{DOI_SYSTEM.base_url(net.settings)}/doiRA/{path}"
+            response = await net.get(DOI_SYSTEM.name, url, follow_redirects=True)
             answered = parse_doira(dois, response)
         except RegisterError as exc:
             # doiRA failing is not the end: the Handle API can still settle each DOI.

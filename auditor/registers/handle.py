@@ -10,13 +10,18 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from auditor.errors import MalformedBody, Reason, Unreachable
-from auditor.registers.interface import RecordRow, Register
+from auditor.registers.interface import Host, RecordRow, Register, Sink
 from auditor.registers.records import Breaker, digest, failed, http_reason, row, split_fetch
 from auditor.tables import IdType, RecordStatus
-from auditor.transport.net import Net, Response
+
+if TYPE_CHECKING:
+    from auditor.transport.net import Net, Response
+
+HANDLE = Host(name="handle", url_setting="handle_url", rate_setting="handle_rate", concurrency=4)
 
 
 def parse_handle(doi: str, response: Response) -> RecordRow:
@@ -60,8 +65,11 @@ class HandleRegister(Register):
 
     name = "handle"
     api_version = "api-handles-v1"
+    title = "Handle"
+    host = HANDLE
 
-    def __init__(self) -> None:
+    def __init__(self, sink: Sink | None = None) -> None:
+        super().__init__(sink)
         self._breaker = Breaker()
 
     def _fail(self, doi: str, reason: Reason) -> RecordRow:
@@ -69,8 +77,8 @@ class HandleRegister(Register):
 
     async def _one(self, dois: list[str], net: Net) -> dict[str, RecordRow]:
         (doi,) = dois
-        url = f"{net.settings.handle_url}/api/handles/{quote(doi, safe='/')}"
-        return {doi: parse_handle(doi, await net.get(self.name, url, follow_redirects=True))}
+        url = f"{HANDLE.base_url(net.settings)}/api/handles/{quote(doi, safe='/')}"
+        return {doi: parse_handle(doi, await net.get(HANDLE.name, url, follow_redirects=True))}
 
     async def fetch(self, ids: Sequence[str], net: Net) -> dict[str, RecordRow]:
         """Rows for `ids`: `not_found`, `not_covered` (exists) or `unreachable`."""

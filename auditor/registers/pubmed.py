@@ -9,14 +9,13 @@ to look for the batch, which is then split so one broken record costs only its o
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from auditor.compare.registers import pubmed_surnames, pubmed_year
 from auditor.errors import MalformedBody, Reason, Unreachable
-from auditor.registers.interface import RecordRow, Register
+from auditor.registers.interface import Host, RecordRow, Register, Sink
 from auditor.registers.records import (
     Breaker,
-    Sink,
     chunks,
     digest,
     failed,
@@ -24,8 +23,11 @@ from auditor.registers.records import (
     http_reason,
     row,
 )
+from auditor.settings import Settings
 from auditor.tables import IdType, RecordStatus
-from auditor.transport.net import Net, Response
+
+if TYPE_CHECKING:
+    from auditor.transport.net import Net, Response
 
 #: Ids per esummary request, and the count above which the request is a POST (NCBI's advice).
 BATCH_SIZE = 500
@@ -33,6 +35,32 @@ POST_ABOVE = 200
 
 #: The per-uid error esummary gives for a PMID it does not have.
 _NOT_FOUND_ERRORS = ("cannot get document summary", "invalid uid")
+
+
+def _pace(rate: float, settings: Settings) -> float:
+    """NCBI allows 3/s without an API key and 10/s with one; a setting above that is capped."""
+    return min(rate, 10.0 if settings.ncbi_api_key else 3.0)
+
+
+def identity(settings: Settings) -> dict[str, str]:
+    """What NCBI asks every E-utilities request to carry: `tool`, and `email`/`api_key` if set."""
+    params = {"tool": "auditor"}
+    if settings.ncbi_email:
+        params["email"] = settings.ncbi_email
+    if settings.ncbi_api_key:
+        params["api_key"] = settings.ncbi_api_key
+    return params
+
+
+#: Every E-utilities call (esummary here, the waterfall's esearch) shares this one pace.
+NCBI = Host(
+    name="ncbi",
+    url_setting="eutils_url",
+    rate_setting="ncbi_rate",
+    concurrency=3,
+    rate=_pace,
+    identify=identity,
+)
 
 
 def _text(value: object) -> str | None:
@@ -117,25 +145,26 @@ class PubmedRegister(Register):
 
     name = "pubmed"
     api_version = "esummary-0.3"
+    title = "PubMed (NCBI)"
+    host = NCBI
+    id_type = IdType.PMID
 
     def __init__(self, sink: Sink | None = None) -> None:
+        super().__init__(sink)
         self._breaker = Breaker()
-        self._sink = sink
 
     def _fail(self, pmid: str, reason: Reason) -> RecordRow:
         return failed(self.name, IdType.PMID, pmid, reason)
 
     async def _batch(self, pmids: list[str], net: Net) -> dict[str, RecordRow]:
-        url = f"{net.settings.eutils_url}/esummary.fcgi"
+        url = f"{NCBI.base_url(net.settings)}/esummary.fcgi"
         form = {"db": "pubmed", "retmode": "json", "id": ",".join(pmids)}
         retries = None if len(pmids) == 1 else 1
         if len(pmids) > POST_ABOVE:
-            response = await net.get(
-                "ncbi", url, data=form, method="POST", retries=retries, follow_redirects=True
-            )
+            response = await net.post(NCBI.name, url, form=form, retries=retries)
         else:
             response = await net.get(
-                "ncbi", url, params=form, retries=retries, follow_redirects=True
+                NCBI.name, url, params=form, retries=retries, follow_redirects=True
             )
         if response.status != 200:
             reason = http_reason(response.status)
@@ -151,6 +180,6 @@ class PubmedRegister(Register):
             lambda g: self._batch(g, net),
             self._fail,
             self._breaker,
-            sink=self._sink,
+            sink=self.sink,
             report=net.report,
         )

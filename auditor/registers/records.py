@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from auditor.errors import MalformedBody, Reason, RegisterError
-from auditor.registers.interface import RecordRow
+from auditor.registers.interface import RecordRow, Sink
 from auditor.tables import RecordStatus
 
 #: After this many failed requests in a row (no success between), a register is taken as down:
@@ -20,11 +20,6 @@ BREAKER_LIMIT = 6
 SPLIT_WAYS = 4
 #: Extra tries for a single id whose answer could not be parsed (batches are split instead).
 BODY_RETRIES = 2
-
-
-#: Called with the rows of each finished batch, so answers are kept as they arrive (a run killed
-#: half-way keeps what it already had).
-Sink = Callable[[dict[str, RecordRow]], None]
 
 
 def now_iso() -> str:

@@ -1,9 +1,12 @@
-"""The run's network: one aiohttp session, one throttle per register, retries, caps, redirects.
+"""The run's network: one aiohttp session, one throttle per register host, retries, caps, redirects.
 
-`open_net(settings)` builds a `Net` for one run; every register call goes through `Net.get`,
-which paces the call with the register's `Throttle`, checks the redirect policy on the request
-and on every hop before reading a body, caps the body, applies per-phase timeouts and retries
-what `retry.decide` says to. Failures raise `RegisterError` subclasses carrying a `Reason`;
+`open_net(settings)` builds a `Net` for one run; every register call goes through `Net.get` (or
+`Net.post`), which paces the call with the host's `Throttle`, checks the redirect policy on the
+request and on every hop before reading a body, caps the body, applies the timeout and retries
+what `retry.decide` says to. What differs between hosts (pace, concurrency, the query parameters
+a host asks every request to carry, who receives the mailto `User-Agent`, headers that lower the
+pace) is data each register declares in its `Host` (`registers/interface.py`); this module has
+no register of its own. Failures raise `RegisterError` subclasses carrying a `Reason`;
 non-retryable HTTP answers (200, 404, 400 …) are returned for the register to interpret.
 """
 
@@ -24,6 +27,8 @@ from yarl import URL
 
 from auditor import __version__
 from auditor.errors import MalformedBody, RateLimited, Reason, Unreachable
+from auditor.registers.interface import Host
+from auditor.registers.registry import hosts as registered_hosts
 from auditor.settings import Settings
 from auditor.transport import retry
 from auditor.transport.cache import RecordCache
@@ -33,9 +38,6 @@ from auditor.transport.throttle import Clock, Sleep, Throttle
 log = logging.getLogger("auditor.transport")
 
 Progress = Callable[[str, int, int], None]
-
-#: Registers `Net` knows, each with its own throttle.
-REGISTERS: tuple[str, ...] = ("crossref", "ncbi", "arxiv", "doi", "handle")
 
 #: Pace multiplier applied to a register each time it answers 429.
 SLOWDOWN_ON_429 = 0.85
@@ -71,30 +73,20 @@ class Response:
             raise MalformedBody(f"{self.url}: not JSON ({exc})", Reason.MALFORMED_BODY) from None
 
 
-def user_agent(settings: Settings) -> str:
-    """`auditor/<version> (mailto:…)`, as Crossref's etiquette asks."""
-    if settings.mailto:
+def user_agent(settings: Settings, host: Host | None = None) -> str:
+    """`auditor/<version>`, with `(mailto:…)` for a host that asks for it (Crossref)."""
+    if settings.mailto and host is not None and host.wants_mailto:
         return f"auditor/{__version__} (mailto:{settings.mailto})"
     return f"auditor/{__version__}"
 
 
-def build_throttles(settings: Settings, clock: Clock, sleep: Sleep) -> dict[str, Throttle]:
-    """One throttle per register, paced per DESIGN's table and the settings."""
-    crossref_rate = settings.crossref_rate or (10.0 if settings.mailto else 5.0)
-    # NCBI allows 3/s without an API key and 10/s with one; a setting above that is capped.
-    ncbi_rate = min(settings.ncbi_rate, 10.0 if settings.ncbi_api_key else 3.0)
-    plan = {
-        "crossref": (crossref_rate, settings.crossref_concurrency),
-        # all NCBI calls (esummary, esearch, the waterfall's lookups) share one pace
-        "ncbi": (ncbi_rate, 3),
-        # arXiv asks for one request every three seconds on a single connection
-        "arxiv": (settings.arxiv_rate, 1),
-        "doi": (settings.doi_rate, 4),
-        "handle": (settings.handle_rate, 4),
-    }
+def build_throttles(
+    settings: Settings, hosts: Mapping[str, Host], clock: Clock, sleep: Sleep
+) -> dict[str, Throttle]:
+    """One throttle per host, at the pace and concurrency the host declares for `settings`."""
     return {
-        name: Throttle(name, rate, conc, clock=clock, sleep=sleep)
-        for name, (rate, conc) in plan.items()
+        name: Throttle(name, host.pace(settings), host.slots(settings), clock=clock, sleep=sleep)
+        for name, host in hosts.items()
     }
 
 
@@ -108,16 +100,17 @@ def _fault_reason(failure: retry.Failure) -> Reason:
     return Reason.HTTP_5XX
 
 
-def _parse_interval(text: str | None) -> float | None:
-    """Crossref's `X-Rate-Limit-Interval` (`1s`) in seconds."""
-    if not text:
-        return None
-    text = text.strip().lower()
-    scale = 60.0 if text.endswith("m") else 1.0
-    try:
-        return float(text.rstrip("sm")) * scale
-    except ValueError:
-        return None
+@dataclass(frozen=True)
+class _Request:
+    """What one `get`/`post` call asks for (the same on every retry)."""
+
+    method: str
+    url: str
+    params: Mapping[str, str] | None
+    headers: Mapping[str, str] | None
+    accept: str | None
+    form: Mapping[str, str] | None
+    follow_redirects: bool
 
 
 @dataclass
@@ -126,6 +119,7 @@ class Net:
 
     settings: Settings
     session: aiohttp.ClientSession | None
+    hosts: Mapping[str, Host]
     throttles: dict[str, Throttle]
     policy: RedirectPolicy
     cache: RecordCache | None = None
@@ -148,13 +142,11 @@ class Net:
         *,
         params: Mapping[str, str] | None = None,
         headers: Mapping[str, str] | None = None,
-        data: Mapping[str, str] | None = None,
-        method: str = "GET",
         accept: str | None = None,
         follow_redirects: bool = False,
         retries: int | None = None,
     ) -> Response:
-        """Send one request to `register` with pacing, retries, caps and the redirect policy.
+        """GET `url` from host `register` with pacing, retries, caps and the redirect policy.
 
         `retries` overrides `settings.max_retries` (a batch is split rather than retried long).
 
@@ -162,27 +154,41 @@ class Net:
         connection error, 5xx after retries), `RateLimited`, `MalformedBody` (body too large,
         bad `Content-Length`) or `UnsafeRedirect`.
         """
+        request = _Request("GET", url, params, headers, accept, None, follow_redirects)
+        return await self._send(register, request, retries)
+
+    async def post(
+        self,
+        register: str,
+        url: str,
+        *,
+        form: Mapping[str, str],
+        headers: Mapping[str, str] | None = None,
+        accept: str | None = None,
+        retries: int | None = None,
+    ) -> Response:
+        """POST `form` to `url` (esummary above 200 ids); otherwise exactly like `get`.
+
+        Redirects are followed under the policy: 307/308 repeat the POST, 301/302/303 become a
+        GET without a body (as browsers do).
+        """
+        request = _Request("POST", url, None, headers, accept, form, True)
+        return await self._send(register, request, retries)
+
+    async def _send(self, register: str, request: _Request, retries: int | None) -> Response:
         if self.settings.offline or self.session is None:
             raise Unreachable(f"{register}: offline", Reason.OFFLINE)
+        host = self.hosts[register]
         throttle = self.throttles[register]
-        self.policy.check(url)
-        params = dict(params or {})
-        if register == "ncbi":
-            # NCBI asks every E-utilities client to identify itself.
-            params.setdefault("tool", "auditor")
-            if self.settings.ncbi_email:
-                params.setdefault("email", self.settings.ncbi_email)
-            if self.settings.ncbi_api_key:
-                params.setdefault("api_key", self.settings.ncbi_api_key)
-        hdrs = dict(headers or {})
-        if accept:
-            hdrs["Accept"] = accept
+        self.policy.check(request.url)
+        params = {**host.identify(self.settings), **(request.params or {})}
+        hdrs = {"User-Agent": user_agent(self.settings, host), **(request.headers or {})}
+        if request.accept:
+            hdrs["Accept"] = request.accept
         attempt = 0
         while True:
             async with throttle.slot():
-                outcome = await self._attempt(
-                    register, method, url, params, hdrs, data, follow_redirects
-                )
+                outcome = await self._attempt(host, request, params, hdrs)
             if isinstance(outcome, Response):
                 return outcome
             budget = self.settings.max_retries if retries is None else retries
@@ -190,31 +196,29 @@ class Net:
             if delay is None:
                 reason = _fault_reason(outcome)
                 cls = RateLimited if reason is Reason.RATE_LIMITED else Unreachable
-                raise cls(f"{register}: {url} failed after {attempt + 1} attempts", reason)
+                raise cls(f"{register}: {request.url} failed after {attempt + 1} attempts", reason)
             if outcome.status == 429:
-                # We were too fast for the server's clock: slow this register down for the rest
+                # We were too fast for the server's clock: slow this host down for the rest
                 # of the run (lychee's adaptive backoff), never below a tenth of its start pace.
                 throttle.limit_to(max(throttle.max_rate / 10, throttle.rate * SLOWDOWN_ON_429))
             if outcome.retry_after is not None:
-                # The server's word paces the whole register, not just this request.
+                # The server's word paces the whole host, not just this request.
                 throttle.penalize(delay)
-            log.debug("%s: retry %d of %s in %.2fs", register, attempt + 1, url, delay)
+            log.debug("%s: retry %d of %s in %.2fs", register, attempt + 1, request.url, delay)
             await self.sleep(delay)
             attempt += 1
 
     async def _attempt(
         self,
-        register: str,
-        method: str,
-        url: str,
+        host: Host,
+        request: _Request,
         params: Mapping[str, str],
         headers: Mapping[str, str],
-        data: Mapping[str, str] | None,
-        follow_redirects: bool,
     ) -> Response | retry.Failure:
         """One try, following allowed redirects; a retryable problem comes back as `Failure`."""
         assert self.session is not None
-        current = url
+        register, method, data = host.name, request.method, request.form
+        current = request.url
         query: Mapping[str, str] | None = params or None
         for _ in range(MAX_HOPS + 1):
             self.requests[register] = self.requests.get(register, 0) + 1
@@ -228,7 +232,7 @@ class Net:
                     allow_redirects=False,
                 ) as resp:
                     resp_headers = {k.lower(): v for k, v in resp.headers.items()}
-                    if follow_redirects and resp.status in REDIRECT_STATUSES:
+                    if request.follow_redirects and resp.status in REDIRECT_STATUSES:
                         # Checked before the redirect body (or the next hop's) is read.
                         current = self.policy.next_hop(str(resp.url), resp_headers.get("location"))
                         # The Location carries its own query; 301/302/303 become GET without a
@@ -244,8 +248,10 @@ class Net:
                         )
                     self.policy.check(str(resp.url))
                     body = await self._read_capped(resp, resp_headers)
-                    if register == "crossref":
-                        self._adapt_crossref(resp_headers)
+                    allowed = host.rate_from_headers and host.rate_from_headers(resp_headers)
+                    if allowed:
+                        # Never exceed what the host says it allows (Crossref's X-Rate-Limit-*).
+                        self.throttles[register].limit_to(allowed)
                     return Response(resp.status, resp_headers, body, str(resp.url))
             except (TimeoutError, aiohttp.ServerTimeoutError):
                 return retry.Failure(fault="timeout")
@@ -253,7 +259,9 @@ class Net:
                 return retry.Failure(fault="connection")
             except aiohttp.ClientResponseError:
                 return retry.Failure(fault="connection")
-        raise Unreachable(f"{register}: more than {MAX_HOPS} redirects from {url}", Reason.HTTP_4XX)
+        raise Unreachable(
+            f"{register}: more than {MAX_HOPS} redirects from {request.url}", Reason.HTTP_4XX
+        )
 
     async def _read_capped(self, resp: aiohttp.ClientResponse, headers: Mapping[str, str]) -> bytes:
         cap = self.settings.max_body_bytes
@@ -275,27 +283,10 @@ class Net:
             chunks.append(chunk)
         return b"".join(chunks)
 
-    def _adapt_crossref(self, headers: Mapping[str, str]) -> None:
-        """Never exceed what Crossref's `X-Rate-Limit-Limit`/`-Interval` headers allow."""
-        limit = headers.get("x-rate-limit-limit")
-        interval = _parse_interval(headers.get("x-rate-limit-interval"))
-        try:
-            allowed = float(limit) / interval if limit and interval else None
-        except ValueError:
-            allowed = None
-        if allowed:
-            self.throttles["crossref"].limit_to(allowed)
 
-
-def trusted_bases(settings: Settings) -> list[str]:
-    """The configured base URLs, which the redirect policy trusts."""
-    return [
-        settings.crossref_url,
-        settings.eutils_url,
-        settings.arxiv_url,
-        settings.doi_url,
-        settings.handle_url,
-    ]
+def trusted_bases(settings: Settings, hosts: Mapping[str, Host] | None = None) -> list[str]:
+    """The configured base URL of every host, which the redirect policy trusts."""
+    return [h.base_url(settings) for h in (hosts or registered_hosts()).values()]
 
 
 @asynccontextmanager
@@ -305,23 +296,22 @@ async def open_net(
     progress: Progress | None = None,
     clock: Clock = time.monotonic,
     sleep: Sleep = asyncio.sleep,
+    hosts: Mapping[str, Host] | None = None,
 ) -> AsyncIterator[Net]:
-    """A `Net` for one run; the session and cache are closed on exit.
+    """A `Net` for one run over `hosts` (default: every registered one); closed on exit.
 
     With `settings.offline` no session is created, so no socket can be opened. The cache is
     opened from `settings.cache_dir`; a cache that cannot be opened costs speed, not the run.
     """
+    hosts = dict(hosts or registered_hosts())
     cache = RecordCache.open(settings.cache_dir, ttl_days=settings.cache_ttl_days)
     session: aiohttp.ClientSession | None = None
     if not settings.offline:
-        timeout = aiohttp.ClientTimeout(
-            total=settings.timeout * 2,
-            sock_connect=settings.timeout,
-            sock_read=settings.timeout,
-        )
+        # `--timeout` bounds one attempt from connecting to the last byte of the body; each
+        # retry and redirect hop is an attempt of its own.
+        timeout = aiohttp.ClientTimeout(total=settings.timeout)
         session = aiohttp.ClientSession(
             timeout=timeout,
-            headers={"User-Agent": user_agent(settings)},
             connector=aiohttp.TCPConnector(limit=32),
             auto_decompress=True,
         )
@@ -334,8 +324,9 @@ async def open_net(
     net = Net(
         settings=settings,
         session=session,
-        throttles=build_throttles(settings, clock, sleep),
-        policy=RedirectPolicy(trusted_bases(settings)),
+        hosts=hosts,
+        throttles=build_throttles(settings, hosts, clock, sleep),
+        policy=RedirectPolicy(trusted_bases(settings, hosts)),
         cache=cache,
         clock=clock,
         sleep=sleep,
@@ -350,4 +341,4 @@ async def open_net(
             cache.close()
 
 
-__all__ = ["Net", "Response", "open_net", "user_agent", "build_throttles", "REGISTERS"]
+__all__ = ["Net", "Response", "open_net", "user_agent", "build_throttles", "trusted_bases"]

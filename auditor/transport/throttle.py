@@ -87,12 +87,3 @@ class Throttle:
         async with self._semaphore:
             await self._wait_turn()
             yield
-
-    def pace(self, window: float = 10.0) -> float:
-        """Observed starts per second over the last `window` seconds (for progress displays)."""
-        now = self._clock()
-        recent = [t for t in self.starts if now - t <= window]
-        if len(recent) < 2:
-            return 0.0
-        span = max(recent[-1] - recent[0], 1e-9)
-        return (len(recent) - 1) / span

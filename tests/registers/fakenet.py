@@ -40,18 +40,16 @@ class FakeNet:
         self.progress.append((register, done, total))
 
     async def get(
-        self,
-        register: str,
-        url: str,
-        *,
-        params: Mapping[str, str] | None = None,
-        data: Mapping[str, str] | None = None,
-        method: str = "GET",
-        **_: Any,
+        self, register: str, url: str, *, params: Mapping[str, str] | None = None, **_: Any
     ) -> Response:
+        return self._send(Call(register, url, dict(params or {}), None, "GET"))
+
+    async def post(self, register: str, url: str, *, form: Mapping[str, str], **_: Any) -> Response:
+        return self._send(Call(register, url, {}, dict(form), "POST"))
+
+    def _send(self, call: Call) -> Response:
         if self.settings.offline:
             raise Unreachable("offline", Reason.OFFLINE)
-        call = Call(register, url, dict(params or {}), dict(data) if data else None, method)
         self.calls.append(call)
         return self.handler(call)
 

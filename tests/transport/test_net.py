@@ -112,11 +112,33 @@ async def test_ok_identifies_itself(server, tmp_path, clock):
     assert resp.content_type == "application/json"
     request = script.seen[0]
     assert request.headers["User-Agent"].startswith("auditor/")
-    assert "mailto:ops@example.org" in request.headers["User-Agent"]
+    assert "mailto" not in request.headers["User-Agent"]  # NCBI gets its own tool/email
     assert request.query["tool"] == "auditor"
     assert request.query["email"] == "ops@example.org"
     assert request.query["api_key"] == "k"
     assert net.requests == {"ncbi": 1}
+
+
+async def test_only_a_host_that_asks_for_it_receives_the_mailto(server, tmp_path, clock):
+    srv, script = server
+    settings = _settings(srv, tmp_path)
+    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+        for host in ("crossref", "arxiv", "doi", "handle"):
+            await net.get(host, f"{settings.crossref_url}/{host}")
+    agents = {r.path.strip("/"): r.headers["User-Agent"] for r in script.seen}
+    assert "mailto:ops@example.org" in agents["crossref"]
+    assert all("mailto" not in agents[h] for h in ("arxiv", "doi", "handle"))
+    assert all("tool" not in r.query for r in script.seen)  # NCBI's parameters stay NCBI's
+
+
+async def test_post_sends_the_form_and_get_never_posts(server, tmp_path, clock):
+    srv, script = server
+    settings = _settings(srv, tmp_path)
+    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+        await net.post("ncbi", f"{settings.eutils_url}/esummary.fcgi", form={"id": "1,2"})
+        await net.get("ncbi", f"{settings.eutils_url}/esummary.fcgi", params={"id": "3"})
+    assert [r.method for r in script.seen] == ["POST", "GET"]
+    assert script.seen[0].query["tool"] == "auditor"  # identification rides on the URL
 
 
 async def test_5xx_is_retried_then_succeeds(server, tmp_path, clock):

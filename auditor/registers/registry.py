@@ -1,0 +1,55 @@
+"""The one list of registers. The resolve stage, the transport and the docs test all read it.
+
+Adding a register is one module behind `registers/interface.py` plus one line here (see the
+README section "How to add a register" for what the module must declare).
+"""
+
+from __future__ import annotations
+
+from auditor.registers.arxiv import ArxivRegister
+from auditor.registers.crossref import CrossrefRegister
+from auditor.registers.doi import DoiSystemRegister
+from auditor.registers.handle import HandleRegister
+from auditor.registers.interface import Host, Register, SearchRegister
+from auditor.registers.pubmed import PubmedRegister
+
+#: Lookup registers. Order matters once: the first whose `claim` accepts an identifier answers
+#: it first, so arXiv (which claims arXiv DOIs) comes before Crossref (which claims every DOI).
+REGISTERS: tuple[type[Register], ...] = (
+    ArxivRegister,
+    CrossrefRegister,
+    PubmedRegister,
+    DoiSystemRegister,
+    HandleRegister,
+)
+
+#: Title-search registers (none yet: the slot for Crossref `query.bibliographic`, DBLP, …).
+SEARCH_REGISTERS: tuple[type[SearchRegister], ...] = ()
+
+
+def hosts() -> dict[str, Host]:
+    """Every host a register talks to, by name; registers sharing a host share one object."""
+    out: dict[str, Host] = {}
+    declared = [r.host for r in REGISTERS] + [r.host for r in SEARCH_REGISTERS]
+    for host in declared:
+        known = out.setdefault(host.name, host)
+        if known is not host:
+            raise AssertionError(f"two different hosts are named {known.name!r}")
+    return out
+
+
+def named(name: str) -> type[Register]:
+    """The lookup register called `name`; `KeyError` when there is none."""
+    for register in REGISTERS:
+        if register.name == name:
+            return register
+    raise KeyError(name)
+
+
+def first_for(id_type: str, identifier: str) -> tuple[type[Register], str] | None:
+    """The register that answers `(id_type, identifier)` first, and the id as it takes it."""
+    for register in REGISTERS:
+        asked = register.claim(id_type, identifier)
+        if asked is not None:
+            return register, asked
+    return None
