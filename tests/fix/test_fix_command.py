@@ -109,3 +109,18 @@ def test_no_upgrade_keeps_preprints_as_they_are(workdir: Path) -> None:
     assert _fix("--no-upgrade")[0] == 0
     fixed = (workdir / "refs.fixed.bib").read_text(encoding="utf-8")
     assert _entries(fixed)["vaswani2017"] == _entries(BIB)["vaswani2017"]
+
+
+def test_interactive_asks_per_change(workdir: Path) -> None:
+    # he2016wrongyear: year (n), pages (y); silver2016order: author (a = all authors), then q.
+    result = CliRunner().invoke(
+        app,
+        ["fix", "refs.bib", "--offline", "--snapshot", "snap.parquet", "--interactive"],
+        input="n\ny\na\nq\n",
+    )
+    assert result.exit_code == 0, result.output
+    fixed = _entries((workdir / "refs.fixed.bib").read_text(encoding="utf-8"))
+    assert "year    = {2019}," in fixed["he2016wrongyear"]  # declined
+    assert "pages   = {770--778}" in fixed["he2016wrongyear"]  # accepted
+    assert "Silver, David and Huang, Aja" in fixed["silver2016order"]  # all of this kind
+    assert "Year = 2016," in fixed["silver2016order"] and "Volume" not in fixed["silver2016order"]
