@@ -12,24 +12,33 @@ from pathlib import Path
 from auditor.report.csv import CsvReport
 from auditor.report.html import HtmlReport
 from auditor.report.interface import ReportFormat
-from auditor.report.json import JsonReport
+from auditor.report.json import JsonReport, JsonSummaryReport
 from auditor.report.parquet import ParquetReport
 from auditor.result import AuditResult
 
-__all__ = ["FORMATS", "write_reports"]
+__all__ = ["FORMATS", "LARGE_FORMATS", "LISTED_ROWS", "write_reports"]
 
 #: The file formats `write_reports` writes, in order.
 FORMATS: tuple[ReportFormat, ...] = (ParquetReport(), CsvReport(), HtmlReport(), JsonReport())
+#: Above this many rows a page or a JSON list of every row helps nobody (a million rows make a
+#: page no browser opens): the tables carry every row, `report.json` the totals.
+LISTED_ROWS = 50_000
+#: The formats written for a run of more than `LISTED_ROWS` rows.
+LARGE_FORMATS: tuple[ReportFormat, ...] = (ParquetReport(), CsvReport(), JsonSummaryReport())
 
 
 def write_reports(result: AuditResult, out_dir: Path) -> list[Path]:
     """Write verdicts/checklist (and duplicates, when any) as Parquet and CSV, `report.html` and
-    `report.json` into `out_dir`, each atomically; return the paths written.
+    `report.json` into `out_dir`, each atomically; return the paths written. A run of more than
+    `LISTED_ROWS` rows gets no `report.html`, and its `report.json` holds the totals only.
 
     Raises `OSError` when `out_dir` cannot be created or written.
     """
     out_dir.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
-    for fmt in FORMATS:
+    large = result.verdicts.num_rows > LISTED_ROWS
+    if large:
+        (out_dir / "report.html").unlink(missing_ok=True)  # a smaller run's page would mislead
+    for fmt in LARGE_FORMATS if large else FORMATS:
         written += fmt.write(result, out_dir)
     return written

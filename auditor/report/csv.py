@@ -14,17 +14,19 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from auditor.report.interface import ReportFormat, atomic_write_text
+from auditor.files import atomic_write_bytes
+from auditor.report.interface import ReportFormat
 from auditor.report.rows import report_verdicts
 from auditor.report.words import update_text
 from auditor.result import AuditResult
 
-__all__ = ["CsvReport", "LIST_SEPARATOR", "table_csv"]
+__all__ = ["CsvReport", "LIST_SEPARATOR", "csv_bytes", "table_csv"]
 
 #: How list cells (authors, links, sources tried) are joined.
 LIST_SEPARATOR = "; "
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_FORMULA_FIRST = pa.array(_FORMULA_START, pa.string())
 
 
 def _defuse(value: str | None) -> str | None:
@@ -32,6 +34,12 @@ def _defuse(value: str | None) -> str | None:
     if value and value.startswith(_FORMULA_START):
         return "'" + value
     return value
+
+
+def _defuse_column(column: pa.ChunkedArray | pa.Array) -> pa.ChunkedArray | pa.Array:
+    """`_defuse` over a whole column."""
+    risky = pc.is_in(pc.utf8_slice_codeunits(column, 0, 1), value_set=_FORMULA_FIRST)
+    return pc.if_else(risky, pc.binary_join_element_wise("'", column, ""), column)
 
 
 def _flatten(table: pa.Table) -> pa.Table:
@@ -53,7 +61,7 @@ def _flatten(table: pa.Table) -> pa.Table:
             column = pc.binary_join(column, LIST_SEPARATOR)
             field = pa.field(field.name, pa.string())
         if pa.types.is_string(field.type):
-            column = pa.array([_defuse(v) for v in column.to_pylist()], pa.string())
+            column = _defuse_column(column)
         columns.append(column)
         fields.append(field.with_nullable(True))
     return pa.Table.from_arrays(columns, schema=pa.schema(fields))
@@ -61,9 +69,16 @@ def _flatten(table: pa.Table) -> pa.Table:
 
 def table_csv(table: pa.Table) -> str:
     """`table` as CSV text (header row, lists joined, formulas defused), without a BOM."""
+    return csv_bytes(table).decode("utf-8")
+
+
+def csv_bytes(table: pa.Table, *, bom: bool = False) -> bytes:
+    """`table_csv` as UTF-8 bytes (with a byte-order mark when `bom`), never decoded to text."""
     sink = io.BytesIO()
+    if bom:
+        sink.write(b"\xef\xbb\xbf")
     pacsv.write_csv(_flatten(table), sink, pacsv.WriteOptions(quoting_style="needed"))
-    return sink.getvalue().decode("utf-8")
+    return sink.getvalue()
 
 
 class CsvReport(ReportFormat):
@@ -71,16 +86,10 @@ class CsvReport(ReportFormat):
 
     def write(self, result: AuditResult, out_dir: Path) -> list[Path]:
         """Write the CSV files, each UTF-8 with BOM; `duplicates.csv` only when there are groups."""
-        written = [
-            atomic_write_text(
-                out_dir / "verdicts.csv", table_csv(report_verdicts(result)), bom=True
-            ),
-            atomic_write_text(out_dir / "checklist.csv", table_csv(result.checklist), bom=True),
-        ]
+        tables = {"verdicts": report_verdicts(result), "checklist": result.checklist}
         if result.duplicates.num_rows:
-            written.append(
-                atomic_write_text(
-                    out_dir / "duplicates.csv", table_csv(result.duplicates), bom=True
-                )
-            )
-        return written
+            tables["duplicates"] = result.duplicates
+        return [
+            atomic_write_bytes(out_dir / f"{name}.csv", csv_bytes(table, bom=True))
+            for name, table in tables.items()
+        ]
