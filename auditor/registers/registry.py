@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from auditor.registers.arxiv import ArxivRegister
 from auditor.registers.crossref import CrossrefRegister
+from auditor.registers.csl import CslRegister
 from auditor.registers.doi import DoiSystemRegister
 from auditor.registers.handle import HandleRegister
 from auditor.registers.interface import Host, Register, SearchRegister
@@ -21,6 +22,7 @@ REGISTERS: tuple[type[Register], ...] = (
     PubmedRegister,
     DoiSystemRegister,
     HandleRegister,
+    CslRegister,
 )
 
 #: Title-search registers (none yet: the slot for Crossref `query.bibliographic`, DBLP, …).

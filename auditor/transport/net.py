@@ -47,6 +47,9 @@ MAX_HOPS = 5
 
 _READ_CHUNK = 64 * 1024
 
+#: Decoded JSON nested deeper than this is refused (no register answer is deeper than ~10).
+MAX_JSON_DEPTH = 32
+
 
 @dataclass(frozen=True)
 class Response:
@@ -65,12 +68,42 @@ class Response:
         value = self.headers.get("content-type")
         return value.split(";")[0].strip().lower() if value else None
 
-    def json(self) -> Any:
-        """The body as JSON; raises `MalformedBody` (reason `malformed_body`) when it is not."""
+    def json(self, max_bytes: int | None = None) -> Any:
+        """The body as strict JSON; raises `MalformedBody` when it is not.
+
+        Refuses non-UTF-8, non-JSON, `NaN`/`Infinity` literals, nesting deeper than
+        `MAX_JSON_DEPTH` (reason `malformed_body`) and, when `max_bytes` is given, a longer body
+        (reason `body_too_large`).
+        """
+        if max_bytes is not None and len(self.body) > max_bytes:
+            raise MalformedBody(f"{self.url}: body over {max_bytes} bytes", Reason.BODY_TOO_LARGE)
         try:
-            return json.loads(self.body.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as exc:
+            value = json.loads(self.body.decode("utf-8"), parse_constant=_no_constant)
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:
             raise MalformedBody(f"{self.url}: not JSON ({exc})", Reason.MALFORMED_BODY) from None
+        if _depth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
+            raise MalformedBody(f"{self.url}: JSON nested too deeply", Reason.MALFORMED_BODY)
+        return value
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"non-standard JSON literal {name}")
+
+
+def _depth(value: Any, limit: int) -> int:
+    """Nesting depth of decoded JSON, stopping once past `limit`."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    deepest = 0
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if deepest > limit:
+            return deepest
+        if isinstance(node, dict):
+            stack.extend((v, depth + 1) for v in node.values())
+        elif isinstance(node, list):
+            stack.extend((v, depth + 1) for v in node)
+    return deepest
 
 
 def user_agent(settings: Settings, host: Host | None = None) -> str:

@@ -258,3 +258,26 @@ async def test_ncbi_rate_is_capped_by_the_api_key(tmp_path, clock):
         settings = Settings(cache_dir=str(tmp_path / "c"), ncbi_api_key=key, ncbi_rate=asked)
         async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
             assert net.throttles["ncbi"].rate == expected
+
+
+@pytest.mark.parametrize("body", [b"NaN", b'{"a": Infinity}', b"\xff", b"[" * 40 + b"]" * 40])
+def test_response_json_is_strict(body):
+    from auditor.transport.net import Response
+
+    with pytest.raises(MalformedBody):
+        Response(200, {}, body, "u").json()
+
+
+def test_response_json_refuses_deep_nesting_without_a_recursion_error():
+    from auditor.transport.net import Response
+
+    with pytest.raises(MalformedBody):
+        Response(200, {}, b"[" * 5000 + b"]" * 5000, "u").json()
+
+
+def test_response_json_caps_size_when_asked():
+    from auditor.transport.net import Response
+
+    with pytest.raises(MalformedBody) as info:
+        Response(200, {}, b" " * 11, "u").json(max_bytes=10)
+    assert info.value.reason is Reason.BODY_TOO_LARGE
