@@ -1,9 +1,10 @@
 """The checklist stage: one human-confirmation item for every applicable non-matched outcome.
 
 A priority orders a person's work; it is never a suspicion score. P0 belongs to the Chinese
-waterfall's fabrication-grade cases only; this stage words ordinary outcomes at P1-P3 and always
-says "pending human check" without suggesting fabrication. `human_result` is left empty for the
-person who does the check.
+waterfall's fabrication-grade cases and to a cited work that was retracted, withdrawn or removed
+(read from the record's `updates`, whatever its verdict); this stage words ordinary outcomes at
+P1-P3 and always says "pending human check" without suggesting fabrication. `human_result` is
+left empty for the person who does the check.
 """
 
 from __future__ import annotations
@@ -15,9 +16,17 @@ import pyarrow as pa
 
 from auditor import tables
 from auditor.errors import Reason
-from auditor.tables import RowState, Verdict
+from auditor.registers.updates import CONCERN_TYPES, CORRECTION_TYPES, RETRACTION_TYPES
+from auditor.tables import RowState, UpdateRelation, Verdict
 
-__all__ = ["PRIORITY_ORDER", "build_checklist", "duplicate_items", "item_for", "links_for"]
+__all__ = [
+    "PRIORITY_ORDER",
+    "build_checklist",
+    "duplicate_items",
+    "item_for",
+    "links_for",
+    "update_items",
+]
 
 #: Priorities from most to least urgent; unknown priorities sort last.
 PRIORITY_ORDER: tuple[str, ...] = ("P0", "P1", "P2", "P3")
@@ -155,19 +164,108 @@ def item_for(ref: dict[str, Any], verdict: dict[str, Any]) -> dict[str, Any] | N
     ):
         text = f"{text} Parser said: {ref['parse_error']}"
     return {
+        **_base_item(ref, verdict),
+        "priority": priority,
+        "reason_code": verdict.get("reason") or verdict["verdict"],
+        "text": text,
+    }
+
+
+_PAST = {"retraction": "retracted", "withdrawal": "withdrawn", "removal": "removed"}
+
+
+def _notice(update: dict[str, Any]) -> str:
+    if update.get("doi"):
+        return f"doi:{update['doi']}"
+    if update.get("pmid"):
+        return f"PMID {update['pmid']}"
+    return "not named by the register"
+
+
+def _when(update: dict[str, Any]) -> str:
+    return f"on {update['date']}" if update.get("date") else "(the register gives no date)"
+
+
+def _update_wording(update: dict[str, Any]) -> tuple[str, str, str] | None:
+    """(priority, reason code, sentence) for one update, or `None` when it needs no item."""
+    kind = str(update.get("type") or "")
+    if update.get("relation") == UpdateRelation.UPDATE_TO:
+        if kind in RETRACTION_TYPES | CONCERN_TYPES | CORRECTION_TYPES:
+            what = kind.replace("_", " ")
+            return (
+                "P1",
+                Reason.CITED_UPDATE_NOTICE.value,
+                f"the cited identifier is itself a notice of {what} ({_when(update)}) of "
+                f"{_notice(update).replace('not named by the register', 'an unnamed work')}, "
+                "not the work it concerns",
+            )
+        return None
+    if kind in RETRACTION_TYPES:
+        return (
+            "P0",
+            Reason.WORK_RETRACTED.value,
+            f"the cited work was {_PAST[kind]} {_when(update)}; notice: {_notice(update)}",
+        )
+    if kind in CONCERN_TYPES:
+        what = kind.replace("_", " ")
+        return (
+            "P1",
+            Reason.WORK_UNDER_CONCERN.value,
+            f"the cited work carries a {what} {_when(update)}; notice: {_notice(update)}",
+        )
+    if kind in CORRECTION_TYPES:
+        what = "superseded" if kind == "obsoleted" else f"given a {kind.replace('_', ' ')}"
+        return (
+            "P3",
+            Reason.WORK_CORRECTED.value,
+            f"the cited work was {what} {_when(update)}; notice: {_notice(update)}",
+        )
+    return None
+
+
+def update_items(ref: dict[str, Any], verdict: dict[str, Any]) -> list[dict[str, Any]]:
+    """CHECKLIST items for the updates of the record a verdict relied on, one per reason code.
+
+    A retraction, withdrawal or removal is P0 even when every field matches; an expression of
+    concern or partial retraction P1; a correction P3; a cited identifier that is itself a
+    retraction or correction notice P1. Several updates of one kind share one item.
+    """
+    by_reason: dict[str, tuple[str, list[str]]] = {}
+    for update in verdict.get("updates") or []:
+        worded = _update_wording(update)
+        if worded is None:
+            continue
+        priority, reason, sentence = worded
+        sentences = by_reason.setdefault(reason, (priority, []))[1]
+        if sentence not in sentences:
+            sentences.append(sentence)
+    items = []
+    for reason, (priority, sentences) in by_reason.items():
+        text = "; ".join(sentences)
+        items.append(
+            {
+                **_base_item(ref, verdict),
+                "priority": priority,
+                "reason_code": reason,
+                "text": f"{text[0].upper()}{text[1:]}; pending human check.",
+            }
+        )
+    return items
+
+
+def _base_item(ref: dict[str, Any], verdict: dict[str, Any]) -> dict[str, Any]:
+    """The identity, cited fields, sources and links every item of a row shares."""
+    return {
         "row_id": verdict["row_id"],
         "source_path": verdict.get("source_path") or ref.get("source_path"),
         "source_line": verdict.get("source_line", ref.get("source_line")),
         "key": verdict.get("key") or ref.get("key"),
-        "priority": priority,
-        "reason_code": verdict.get("reason") or verdict["verdict"],
         "outcome": verdict["verdict"],
         "cited_title": ref.get("title"),
         "cited_authors": ref.get("authors"),
         "cited_year": ref.get("year"),
         "cited_id": ref.get("id_raw") or verdict.get("identifier"),
         "sources_tried": _sources_tried(verdict),
-        "text": text,
         "links": _row_links(ref, verdict),
         "human_result": None,
     }
@@ -203,9 +301,11 @@ def build_checklist(
     for verdict in verdicts.to_pylist():
         if (verdict["row_id"], verdict.get("reason")) in decided_elsewhere:
             continue
-        item = item_for(refs.get(verdict["row_id"], {}), verdict)
+        ref = refs.get(verdict["row_id"], {})
+        item = item_for(ref, verdict)
         if item is not None:
             items.append(item)
+        items += update_items(ref, verdict)
     order = {row_id: pos for pos, row_id in enumerate(verdicts["row_id"].to_pylist())}
     merged = [*items, *({**row, "human_result": None} for row in extra_rows)]
     merged.sort(key=lambda it: (_rank(it["priority"]), order.get(it["row_id"], it["row_id"])))

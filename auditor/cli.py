@@ -31,6 +31,8 @@ COMMANDS: tuple[str, ...] = (
     "criteria",
     "check",
     "emulator",
+    "serve",
+    "verify",
 )
 
 

@@ -100,6 +100,11 @@ class Reason(StrEnum):
     YEAR_DIFFERS = "year_differs"
     # checklist
     DUPLICATE_REFERENCE = "duplicate_reference"
+    # updates to the cited work, read from its record (auditor.registers.updates)
+    WORK_RETRACTED = "work_retracted"
+    WORK_UNDER_CONCERN = "work_under_concern"
+    WORK_CORRECTED = "work_corrected"
+    CITED_UPDATE_NOTICE = "cited_update_notice"
 
 
 def registered_with(agency: str) -> Reason:

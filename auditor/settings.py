@@ -21,7 +21,7 @@ from typing import Any
 from auditor.errors import ConfigError
 
 #: Settings whose values are filesystem paths (resolved against the config file's folder).
-_PATH_KEYS = frozenset({"cache_dir", "snapshots", "journal_map", "out"})
+_PATH_KEYS = frozenset({"cache_dir", "snapshots", "journal_map", "out", "signing_key"})
 
 #: Environment names that the criteria fix, not `AUDITOR_*`.
 _ENV_OVERRIDES = {"pmid_leg": "PMID_LEG", "doi_leg": "DOI_LEG", "arxiv_leg": "ARXIV_LEG"}
@@ -31,6 +31,12 @@ def _default_cache_dir() -> str:
     from platformdirs import user_cache_dir
 
     return user_cache_dir("auditor")
+
+
+def _default_signing_key() -> str:
+    from platformdirs import user_config_dir
+
+    return str(Path(user_config_dir("auditor")) / "signing_key.pem")
 
 
 @dataclass(frozen=True)
@@ -83,6 +89,12 @@ class Settings:
     fail_on: tuple[str, ...] = ()
     fail_on_unchecked: bool = False
     out: str | None = None
+    # signed reports and `auditor serve`
+    signing_key: str = field(default_factory=_default_signing_key)
+    precheck_interval: float = 5.0  # seconds between two /precheck calls of one caller
+    precheck_daily: int = 100  # /precheck calls per caller per UTC day
+    caller_concurrency: int = 8  # register lookups in flight per caller
+    upload_max_bytes: int = 5 * 1024 * 1024  # largest bibliography the upload page takes
 
 
 _FIELDS = {f.name: f for f in fields(Settings)}
@@ -90,7 +102,7 @@ _FIELDS = {f.name: f for f in fields(Settings)}
 
 def _coerce(name: str, value: Any, origin: str) -> Any:
     """Turn a config/env/flag value into the field's type, or raise `ConfigError` naming it."""
-    default = getattr(Settings(), name) if name != "cache_dir" else ""
+    default = getattr(Settings(), name) if name not in ("cache_dir", "signing_key") else ""
     try:
         if isinstance(default, bool):
             if isinstance(value, bool):

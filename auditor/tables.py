@@ -62,6 +62,30 @@ class Tier(StrEnum):
 _str = pa.string()
 _strs = pa.list_(pa.string())
 
+
+class UpdateRelation(StrEnum):
+    """Which way an update points, seen from the record it was read from."""
+
+    UPDATED_BY = "updated_by"
+    """The cited work received the update (a retraction notice names it)."""
+    UPDATE_TO = "update_to"
+    """The record is itself the notice: it updates (retracts, corrects) another work."""
+
+
+#: One update of a record (Crossref `updated-by`/`update-to`, PubMed `pubtype`/`references`,
+#: DataCite `relatedIdentifiers`), read from the record already fetched.
+UPDATE = pa.struct(
+    [
+        pa.field("type", _str),  # retraction, withdrawal, removal, expression_of_concern, …
+        pa.field("relation", _str),  # see `UpdateRelation`
+        pa.field("date", _str),  # ISO date of the update when the register gives one
+        pa.field("doi", _str),  # the other record's DOI: the notice, or the work it updates
+        pa.field("pmid", _str),  # the other record's PMID (PubMed references)
+        pa.field("source", _str),  # publisher | retraction-watch | pubmed | datacite …
+    ]
+)
+_updates = pa.list_(UPDATE)
+
 REFERENCES = pa.schema(
     [
         pa.field("row_id", pa.int64(), nullable=False),  # position in the whole run, 0-based
@@ -116,6 +140,7 @@ RECORDS = pa.schema(
         pa.field("doi", _str),  # a DOI the record names (arXiv journal_ref DOI, PubMed doi)
         pa.field("language", _str),
         pa.field("agency", _str),  # DOI registration agency when known
+        pa.field("updates", _updates),  # retractions, corrections … (see `UPDATE`)
         pa.field("body_digest", _str),  # sha256 of the raw body the record was read from
     ]
 )
@@ -144,6 +169,7 @@ VERDICTS = pa.schema(
         pa.field("year_claimed", pa.int32()),
         pa.field("year_register", pa.int32()),
         pa.field("year_match", pa.bool_()),
+        pa.field("updates", _updates),  # of the record relied on (see `UPDATE`)
         pa.field("group_id", pa.int32()),  # duplicate group (same work under several keys)
         pa.field("cited_at", _str),  # `paper.tex:12`: first citation, when a manuscript is input
     ]

@@ -111,6 +111,12 @@ def audit(
     json_: Annotated[
         bool, typer.Option("--json", help="Print the summary as JSON on stdout.")
     ] = False,
+    sign: Annotated[
+        bool, typer.Option("--sign", help="Sign report.json with the local Ed25519 key.")
+    ] = False,
+    signing_key: Annotated[
+        str | None, typer.Option(help="Ed25519 private key for --sign (made on first use).")
+    ] = None,
 ) -> None:
     """Audit bibliographies against the registers and write verdicts, checklist and reports."""
     from auditor import policy
@@ -148,6 +154,7 @@ def audit(
         "fail_on": fail_on,
         "fail_on_unchecked": fail_on_unchecked,
         "journal_map": journal_map,
+        "signing_key": signing_key,
     }
     try:
         settings = load_settings(flags, config=config, pipeline=pipeline, inputs=paths)
@@ -166,6 +173,15 @@ def audit(
 
     out_dir = Path(settings.out) if settings.out else default_out(paths)
     written = write_reports(result, out_dir)
+    if sign:
+        from auditor.report.json import sign_report_file
+        from auditor.signing import SigningError, load_or_create_key
+
+        try:
+            sign_report_file(out_dir / "report.json", load_or_create_key(settings.signing_key))
+        except SigningError as exc:
+            err.print(f"[bold red]error:[/] {exc}")
+            raise typer.Exit(ExitCode.USAGE) from None
     if junit:
         write_junit(result, Path(junit), settings.fail_on)
     match format_:

@@ -20,13 +20,12 @@ import pyarrow as pa
 import typer
 
 from auditor import tables
-from auditor.classify import classify
-from auditor.compare import compare
 from auditor.compare.registers import arxiv_surnames
 from auditor.errors import ConfigError
 from auditor.exitcodes import ExitCode
 from auditor.resolve import resolve
 from auditor.settings import Settings, load_settings
+from auditor.single import check_report, reference_table
 from auditor.tables import RowState, Verdict
 from auditor.transport.net import open_net
 
@@ -41,21 +40,7 @@ _OK, _FINDINGS, _USAGE, _INCOMPLETE = (
 )
 _MAX_RECORD_BYTES = 1 << 20
 
-
-def reference_table(
-    ident: str, id_type: str | None, title: str | None, authors: list[str], year: int | None
-) -> pa.Table:
-    """A classified one-row `references` table for the reference given on the command line."""
-    row = {
-        "row_id": 0,
-        "source_path": "<command line>",
-        "id_raw": ident,
-        "declared_type": id_type,
-        "title": title,
-        "authors": authors or None,
-        "year": year,
-    }
-    return classify(tables.from_rows([row], tables.REFERENCES))
+__all__ = ["check_reference", "record_from_json", "reference_table", "resolver_source"]
 
 
 def _surnames_for(register: str, authors: list[str]) -> list[str]:
@@ -117,37 +102,7 @@ def no_records(references: pa.Table) -> pa.Table:
 
 def check_reference(references: pa.Table, source: RecordSource) -> dict[str, Any]:
     """Resolve and compare the one-row `references`; the report as a JSON-ready dict."""
-    verdict = compare(references, source(references)).to_pylist()[0]
-    ref = references.to_pylist()[0]
-    fields = [
-        {
-            "field": "title",
-            "claimed": verdict["title_claimed"],
-            "register": verdict["title_register"],
-            "match": verdict["title_match"],
-            "score": verdict["title_score"],
-        },
-        {
-            "field": "authors",
-            "claimed": verdict["authors_claimed"],
-            "register": verdict["authors_register"],
-            "match": verdict["authors_match"],
-        },
-        {
-            "field": "year",
-            "claimed": verdict["year_claimed"],
-            "register": verdict["year_register"],
-            "match": verdict["year_match"],
-        },
-    ]
-    keys = ("verdict", "reason", "register", "tier", "retrieved_at", "criteria_id")
-    return {
-        "id": ref["id_raw"],
-        "id_type": verdict["id_type"],
-        "identifier": verdict["identifier"],
-        **{k: verdict[k] for k in keys},
-        "fields": fields,
-    }
+    return check_report(references, source(references))
 
 
 def _safe(value: object) -> str:

@@ -248,6 +248,9 @@ def compare(references: pa.Table, records: pa.Table) -> pa.Table:
         "register": _take(records["register"], idx, consulted),
         "tier": _take(records["tier"], idx, consulted),
         "retrieved_at": _take(records["retrieved_at"], idx, consulted),
+        # Updates (retractions, corrections) belong to the record that was found, whatever the
+        # fields say: a matching citation of a retracted work is still a finding.
+        "updates": _take(records["updates"], idx, consulted & found_mask),
         "criteria_id": pc.take(pa.array([tables.CRITERIA_ID]), pa.array(np.zeros(n, np.int64))),
         "title_claimed": references["title"],
         "authors_claimed": references["authors"],

@@ -7,9 +7,9 @@ An unreadable file raises `InputError` naming it; a broken entry is a row with `
 
 from __future__ import annotations
 
-import codecs
 import gc
 import hashlib
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,6 +22,7 @@ from auditor.errors import InputError
 from auditor.load.bibtex import BibtexLoader
 from auditor.load.cited import select_cited
 from auditor.load.csv import CsvLoader
+from auditor.load.encoding import decode_bytes
 from auditor.load.interface import ENTRY_COLUMNS, Loader, LoadOutcome, Problem, Rows
 from auditor.load.manuscript import is_manuscript, read_manuscript
 from auditor.load.ris import RisLoader
@@ -33,56 +34,40 @@ __all__ = [
     "Loader",
     "Problem",
     "Rows",
+    "aggregate",
     "decode_bytes",
     "detect_format",
     "load_files",
 ]
 
-#: Format name → file extensions that select it.
+#: Format name → file extensions that select it when the content does not say.
 FORMATS: dict[str, tuple[str, ...]] = {
     "bibtex": (".bib", ".bibtex", ".biblatex"),
-    "ris": (".ris", ".nbib", ".enw", ".txt"),
+    "ris": (".ris",),
     "csv": (".csv", ".tsv"),
 }
+#: Extensions whose format is never second-guessed from the content.
+_TRUSTED = (".bib", ".bibtex", ".biblatex", ".csv", ".tsv")
+_SIGNATURES = (
+    (re.compile(r"^@\s*[A-Za-z]+\s*[{(]", re.M), "bibtex"),
+    (re.compile(r"^TY  ?-", re.M), "ris"),
+)
 
 
 def detect_format(path: str, head: str) -> str:
-    """The format of `path`: by extension, else by content (`@type{`, `TY  -`, else CSV)."""
-    suffix = Path(path).suffix.lower()
-    for name, suffixes in FORMATS.items():
-        if suffix in suffixes and suffix != ".txt":
-            return name
-    sample = head.lstrip("\ufeff \t\r\n")
-    if sample.startswith("@") or "\n@" in head[:4096]:
-        return "bibtex"
-    if "TY  -" in head[:4096] or "PMID-" in head[:4096]:
-        return "ris"
-    return "csv"
+    """The format of `path`: by a trusted extension, else by content, else by extension, else CSV.
 
-
-def decode_bytes(data: bytes, path: str, encoding: str | None = None) -> str:
-    """Decode a file's bytes: `encoding` if given, else UTF-8 (BOM or not), else Latin-1 for
-    BibTeX/RIS written by older tools (Latin-1 decodes any byte, so it is tried last).
-
-    Raises `InputError` naming the file and the encoding when `encoding` does not fit.
+    Content signatures are looked for at line starts in `head` (the first 4 KiB of the text):
+    `@type{` → bibtex, `TY  -` → ris.
     """
-    if encoding:
-        try:
-            codecs.lookup(encoding)
-        except LookupError as exc:
-            raise InputError(f"{path}: unknown encoding {encoding!r}") from exc
-        try:
-            text = data.decode(encoding)
-        except UnicodeDecodeError as exc:
-            raise InputError(
-                f"{path}: not valid {encoding} (byte {exc.start}: {exc.reason}); "
-                "pass the file's encoding with --encoding"
-            ) from exc
-        return text.removeprefix("\ufeff")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
+    suffix = Path(path).suffix.lower()
+    if suffix in _TRUSTED:
+        return next(name for name, sfx in FORMATS.items() if suffix in sfx)
+    sample = head[:4096].lstrip("\ufeff")
+    for pattern, name in _SIGNATURES:
+        if pattern.search(sample):
+            return name
+    return next((name for name, sfx in FORMATS.items() if suffix in sfx), "csv")
 
 
 def _loader(fmt: str, csv_map: Mapping[str, str] | None) -> Loader:
@@ -92,7 +77,7 @@ def _loader(fmt: str, csv_map: Mapping[str, str] | None) -> Loader:
         return RisLoader()
     if fmt == "csv":
         return CsvLoader(csv_map or {})
-    raise InputError(f"unknown format {fmt!r} (choose bibtex, ris or csv)")
+    raise InputError(f"unknown format {fmt!r} (choose {', '.join(FORMATS)})")
 
 
 def _read(path: str) -> bytes:
@@ -130,8 +115,9 @@ def load_files(
     """Load every entry of every file in `paths` into one classified `references` table.
 
     `fmt` forces a format for all files (else by extension/content); `encoding` forces a text
-    encoding (else UTF-8 with or without BOM, falling back to Latin-1 for BibTeX/RIS; CSV must
-    be UTF-8); `csv_map` maps table fields to CSV column names (`{"title": "Article Title"}`).
+    encoding (else by BOM, then UTF-8 line by line with a Windows-1252/Latin-1 fallback per line
+    that is named in a warning; CSV must be UTF-8); `csv_map` maps table fields to CSV column
+    names (`{"title": "Article Title"}`).
     Raises `InputError` for a file that cannot be read or decoded; never for a bad entry.
 
     A manuscript in `paths` (`.tex`, `.aux`, `.bbl`, Markdown) stands for the bibliographies it
@@ -154,6 +140,22 @@ def load_files(
     return LoadOutcome(table, (*outcome.problems, *problems), outcome.inputs)
 
 
+def _decode(
+    data: bytes, path: str, fmt: str | None, encoding: str | None
+) -> tuple[str, str, list[Problem]]:
+    """`(format, text, file-level warnings)` of one file's bytes."""
+    decoded = decode_bytes(data, path, encoding)
+    name = fmt or detect_format(path, decoded.text[:4096])
+    if name == "csv" and decoded.fallback_lines:
+        # spreadsheets save a whole file in one encoding: a mixed guess would be a silent mess
+        raise InputError(
+            f"{path}: CSV is not UTF-8 (line {decoded.fallback_lines[0]}); "
+            "save it as UTF-8 or pass --encoding"
+        )
+    warnings = [Problem(path, None, w, "warning", "encoding") for w in decoded.warnings()]
+    return name, decoded.text, warnings
+
+
 def _load_files(
     paths: Sequence[str],
     *,
@@ -166,29 +168,55 @@ def _load_files(
     formats: list[str] = []
     problems: list[Problem] = []
     inputs: list[InputFile] = []
+    files: list[tuple[str, str, bytes, str, list[Problem]]] = []
     for path in paths:
         data = _read(path)
-        name = fmt or detect_format(path, data[:4096].decode("latin-1"))
-        if name == "csv" and not encoding:
-            try:
-                text = data.decode("utf-8-sig")
-            except UnicodeDecodeError as exc:
-                raise InputError(
-                    f"{path}: CSV is not UTF-8 (byte {exc.start}: {exc.reason}); "
-                    "save it as UTF-8 or pass --encoding"
-                ) from exc
-        else:
-            text = decode_bytes(data, path, encoding)
-        rows, file_problems = _loader(name, csv_map).load(text, path)
+        name, text, warnings = _decode(data, path, fmt, encoding)
+        files.append((path, name, data, text, warnings))
+    # each format reads all its files at once, in order: BibTeX files are one database
+    loaded: dict[int, tuple[Rows, list[Problem]]] = {}
+    for name in dict.fromkeys(f[1] for f in files):
+        which = [i for i, f in enumerate(files) if f[1] == name]
+        results = _loader(name, csv_map).load_all([(files[i][3], files[i][0]) for i in which])
+        loaded.update(zip(which, results, strict=True))
+    for i, (path, name, data, _text, warnings) in enumerate(files):
+        rows, file_problems = loaded[i]
         for key, values in rows.columns.items():
             columns[key].extend(values)
         n = len(rows)
         source_paths.extend([path] * n)
         formats.extend([name] * n)
-        problems.extend(sorted(file_problems, key=lambda p: p.line or 0))
+        problems.extend(warnings)
+        problems.extend(aggregate(sorted(file_problems, key=lambda p: p.line or 0)))
         inputs.append(InputFile(path, hashlib.sha256(data).hexdigest(), name, n))
     table = _table(columns, source_paths, formats)
     return LoadOutcome(classify(table), tuple(problems), tuple(inputs))
+
+
+_KIND_RE = re.compile(r"[:'(`\"]")
+
+
+def aggregate(problems: Sequence[Problem], *, keep: int = 5) -> list[Problem]:
+    """Collapse one file's problems of one kind beyond `keep` into one line with their count.
+
+    A file with 20,000 duplicate keys gives five `duplicate key` lines and one
+    `duplicate key: 19,995 more like this (on lines …)`; each row still carries its own warning.
+    """
+    counts: dict[tuple[str, str], int] = {}
+    out: list[Problem] = []
+    rest: dict[tuple[str, str], list[Problem]] = {}
+    for p in problems:
+        k = (p.kind or _KIND_RE.split(p.message, maxsplit=1)[0].strip(), p.severity)
+        counts[k] = counts.get(k, 0) + 1
+        if counts[k] <= keep:
+            out.append(p)
+        else:
+            rest.setdefault(k, []).append(p)
+    for (kind, severity), more in rest.items():
+        lines = ", ".join(str(p.line) for p in more[:5] if p.line)
+        message = f"{kind}: {len(more):,} more like this (on lines {lines}, …)"
+        out.append(Problem(more[0].path, more[0].line, message, severity, kind))
+    return out
 
 
 def _table(columns: dict[str, list[object]], paths: list[str], formats: list[str]) -> pa.Table:

@@ -9,6 +9,7 @@ That keeps the whole load near the cost of bibtexparser's bare parse (see `bench
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import bibtexparser
@@ -25,7 +26,7 @@ from auditor.load.interface import Loader, Problem, Rows
 from auditor.load.latex import latex_to_unicode, plain_value
 from auditor.load.names import split_bibtex_authors
 
-__all__ = ["BibtexLoader"]
+__all__ = ["MAX_CROSSREF_DEPTH", "MAX_VALUE", "BibtexLoader", "ExpansionError"]
 
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _MONTH_MACROS = {m: str(i) for i, m in enumerate(_MONTHS, 1)}
@@ -38,6 +39,19 @@ _USED = frozenset(
         "doi", "pmid", "eprint", "archiveprefix", "eprinttype", "arxiv", "arxivid", "note",
         "annote", "annotation", "howpublished", "addendum", "comment", "year", "date",
         "volume", "number", "issue", "pages", "issn", "language",
+    }
+)  # fmt: skip
+#: The longest value a macro expansion may produce (the longest real `@string` is a few hundred).
+MAX_VALUE = 100_000
+#: The longest `crossref` chain followed (biber follows chains; BibTeX only one level).
+MAX_CROSSREF_DEPTH = 8
+#: Fields a `crossref` child never takes from its parent: the parent's identifiers name the
+#: parent (a proceedings volume, a book), not the child.
+_NOT_INHERITED = frozenset(
+    {
+        "crossref", "ids", "doi", "url", "ee", "pmid", "eprint", "eprinttype", "archiveprefix",
+        "arxiv", "arxivid", "note", "howpublished", "annote", "annotation", "addendum",
+        "comment", "biburl", "bibsource", "isbn", "key",
     }
 )  # fmt: skip
 _NOTE_FIELDS = ("note", "annote", "annotation", "howpublished", "addendum", "journal", "comment")
@@ -76,12 +90,32 @@ def _split_concat(value: str) -> list[str]:
     return parts
 
 
-class _Resolver:
-    """Turns raw field values into their LaTeX text: enclosure removed, macros expanded."""
+class ExpansionError(ValueError):
+    """A value whose `@string` expansion would pass `MAX_VALUE` characters (a macro bomb)."""
 
-    def __init__(self, macros: dict[str, str]) -> None:
-        self.macros = macros
+
+class _Resolver:
+    """Turns raw field values into their LaTeX text: enclosure removed, macros expanded.
+
+    No expansion grows past `MAX_VALUE` characters: `m1 = m0 # m0` forty times would need a
+    terabyte. A macro that would is kept as a poisoned name, and a field using it raises
+    `ExpansionError` naming the macro and its line, which makes that entry's row a parse error.
+    """
+
+    def __init__(self) -> None:
+        self.macros: dict[str, str] = {}
+        self.poisoned: dict[str, str] = {}  # macro → where it was defined
         self.undefined: set[str] = set()
+
+    def define(self, name: str, raw: str, where: str) -> None:
+        """`@string{name = raw}` at `where`: later definitions win; earlier macros are used."""
+        low = name.lower()
+        try:
+            self.macros[low] = self.value(raw)
+            self.poisoned.pop(low, None)
+        except ExpansionError:
+            self.macros.pop(low, None)
+            self.poisoned[low] = where
 
     def value(self, raw: str) -> str:
         inner = _enclosed(raw)
@@ -91,7 +125,14 @@ class _Resolver:
             return raw
         if "#" not in raw:
             return self._piece(raw)
-        return "".join(self._piece(p) for p in _split_concat(raw))
+        pieces, size = [], 0
+        for part in _split_concat(raw):
+            piece = self._piece(part)
+            size += len(piece)
+            if size > MAX_VALUE:
+                raise ExpansionError(f"expands past {MAX_VALUE:,} characters")
+            pieces.append(piece)
+        return "".join(pieces)
 
     def _piece(self, piece: str) -> str:
         inner = _enclosed(piece)
@@ -102,22 +143,32 @@ class _Resolver:
         low = piece.lower()
         if low in self.macros:
             return self.macros[low]
+        if low in self.poisoned:
+            raise ExpansionError(
+                f"@string {piece!r} ({self.poisoned[low]}) expands past {MAX_VALUE:,} characters"
+            )
         if low in _MONTH_MACROS:
             return _MONTH_MACROS[low]
         self.undefined.add(piece)
         return piece  # an undefined macro: keep its name rather than lose the text
 
 
-def _macros(blocks: list[Any]) -> dict[str, str]:
-    macros: dict[str, str] = {}
-    resolver = _Resolver(macros)
-    for block in blocks:
-        if isinstance(block, DuplicateBlockKeyBlock):
-            block = block.ignore_error_block
-        if isinstance(block, String):
-            # later definitions win; a macro may use earlier macros
-            macros[block.key.lower()] = resolver.value(str(block.value).strip())
-    return macros
+def _duplicates(
+    key: str, where_by_key: dict[str, list[tuple[str, int]]], path: str, line: int
+) -> list[str]:
+    """The duplicate-key warning of one entry, naming at most three other places."""
+    places = where_by_key.get(key.lower(), [])
+    if len(places) < 2:
+        return []
+    others = []  # the first three other places only: 20,000 copies of a key stay linear
+    for p, n in places:
+        if (p, n) != (path, line):
+            others.append(str(n) if p == path else f"{p}:{n}")
+            if len(others) == 3:
+                break
+    more = len(places) - 1 - len(others)
+    shown = ", ".join(others) + (f" and {more:,} more" if more > 0 else "")
+    return [f"duplicate key {key!r} (also on line {shown})"]
 
 
 def _year(text: str | None) -> int | None:
@@ -127,78 +178,123 @@ def _year(text: str | None) -> int | None:
     return int(m.group(1)) if m else None
 
 
+def _entries(blocks: list[Any]) -> list[tuple[int, Any, dict[str, Any] | None, str | None]]:
+    """`(1-based line, block, fields or None for a failed block, duplicated field names)`."""
+    out: list[tuple[int, Any, dict[str, Any] | None, str | None]] = []
+    for block in blocks:
+        dup = None
+        if isinstance(block, (DuplicateBlockKeyBlock, DuplicateFieldKeyBlock)):  # noqa: UP038
+            entry = block.ignore_error_block
+            if not isinstance(entry, Entry):
+                continue
+            if isinstance(block, DuplicateFieldKeyBlock):
+                dup = ", ".join(sorted(block.duplicate_keys))
+            line = block.start_line or 0
+        elif isinstance(block, (Entry, ParsingFailedBlock)):  # noqa: UP038 (tuples are faster)
+            entry, line = block, block.start_line or 0
+        else:
+            continue
+        if isinstance(entry, Entry):
+            # a field given twice: the first one wins, as in BibTeX, and the row is flagged
+            fields = {f.key.lower(): f.value for f in reversed(entry.fields)}
+            out.append((line + 1, entry, fields, dup))
+        else:
+            out.append((line + 1, entry, None, None))
+    return out
+
+
 class BibtexLoader(Loader):
-    """Loads `.bib` files with bibtexparser v2."""
+    """Loads `.bib` files with bibtexparser v2; several files in one run are one database."""
 
     format: ClassVar[str] = "bibtex"
 
     def load(self, text: str, path: str) -> tuple[Rows, list[Problem]]:
         """One row per `@entry` (failed and duplicate ones included), in file order."""
-        library = bibtexparser.parse_string(text, parse_stack=[])  # type: ignore[attr-defined]
-        blocks = library.blocks
-        resolver = _Resolver(_macros(blocks))
-        entries: list[tuple[int, Any]] = []  # (line, Entry | ParsingFailedBlock)
-        dup_fields: dict[int, str] = {}  # id(entry) → the duplicated field names
-        for block in blocks:
-            if isinstance(block, (DuplicateBlockKeyBlock, DuplicateFieldKeyBlock)):  # noqa: UP038
-                entry = block.ignore_error_block
-                if isinstance(entry, Entry):
-                    entries.append((block.start_line or 0, entry))
-                    if isinstance(block, DuplicateFieldKeyBlock):
-                        dup_fields[id(entry)] = ", ".join(sorted(block.duplicate_keys))
-            elif isinstance(block, (Entry, ParsingFailedBlock)):  # noqa: UP038 (tuples are faster)
-                entries.append((block.start_line or 0, block))
+        return self.load_all([(text, path)])[0]
+
+    def load_all(self, files: Sequence[tuple[str, str]]) -> list[tuple[Rows, list[Problem]]]:
+        """Each file's rows, with the files read as one BibTeX database in the order given.
+
+        As in BibTeX and biber, `@string` macros of a file are seen by the files after it, and a
+        `crossref` target may sit in any file; a key used twice anywhere is a duplicate.
+        """
+        parsed = [
+            (path, bibtexparser.parse_string(text, parse_stack=[]).blocks)  # type: ignore[attr-defined]
+            for text, path in files
+        ]
+        by_file = [(path, blocks, _entries(blocks)) for path, blocks in parsed]
         fields_by_key: dict[str, dict[str, Any]] = {}
-        parsed: list[tuple[int, Any, dict[str, Any] | None]] = []
-        for line, block in entries:
-            if isinstance(block, Entry):
-                # a field given twice: the first one wins, as in BibTeX, and the row is flagged
-                fields = {f.key.lower(): f.value for f in reversed(block.fields)}
-                fields_by_key.setdefault(block.key.lower(), fields)
-                parsed.append((line, block, fields))
-            else:
-                parsed.append((line, block, None))
+        where_by_key: dict[str, list[tuple[str, int]]] = {}
+        for path, _blocks, entries in by_file:
+            for line, block, fields, _dup in entries:
+                if fields is not None:
+                    key = block.key.lower()
+                    fields_by_key.setdefault(key, fields)
+                    where_by_key.setdefault(key, []).append((path, line))
+        resolver = _Resolver()
+        results = []
+        for path, blocks, entries in by_file:
+            for block in blocks:
+                if isinstance(block, DuplicateBlockKeyBlock):
+                    block = block.ignore_error_block
+                if isinstance(block, String):
+                    where = f"line {(block.start_line or 0) + 1}"
+                    resolver.define(block.key, str(block.value).strip(), where)
+            resolver.undefined = set()
+            results.append(self._file(path, entries, resolver, fields_by_key, where_by_key))
+        return results
+
+    def _file(
+        self,
+        path: str,
+        entries: list[tuple[int, Any, dict[str, Any] | None, str | None]],
+        resolver: _Resolver,
+        fields_by_key: dict[str, dict[str, Any]],
+        where_by_key: dict[str, list[tuple[str, int]]],
+    ) -> tuple[Rows, list[Problem]]:
         rows, problems = Rows(), list[Problem]()
-        lines_by_key: dict[str, list[int]] = {}
-        for line, block, maybe_fields in parsed:
-            if maybe_fields is not None:
-                lines_by_key.setdefault(block.key.lower(), []).append(line + 1)
-        for line, block, raw_fields in parsed:
-            if raw_fields is None:
-                self._failed(rows, problems, path, line + 1, block)
+        for line, block, fields, dup in entries:
+            if fields is None:
+                self._failed(rows, problems, path, line, block)
                 continue
-            fields = raw_fields
-            warnings = self._warnings(block.key, lines_by_key, line + 1)
-            if id(block) in dup_fields:
-                warnings.append(f"field given more than once: {dup_fields[id(block)]}")
+            warnings = _duplicates(block.key, where_by_key, path, line)
+            if dup:
+                warnings.append(f"field given more than once: {dup}")
             if "crossref" in fields:
                 fields = self._inherit(fields, fields_by_key, warnings)
             # only the fields a row uses are resolved and decoded (abstracts, files, keywords
             # are skipped): most of the per-entry cost saved on real exports
-            used = {k: resolver.value(str(fields[k]).strip()) for k in fields.keys() & _USED}
-            self._entry(rows, block, used, line + 1, warnings)
-            problems.extend(Problem(path, line + 1, w, "warning") for w in warnings)
+            try:
+                used = {k: resolver.value(str(fields[k]).strip()) for k in fields.keys() & _USED}
+            except ExpansionError as exc:
+                message = f"entry {block.key!r}: {exc}"
+                rows.add(
+                    source_line=line,
+                    key=block.key,
+                    entry_type=block.entry_type.lower(),
+                    parse_error=message,
+                )
+                problems.append(Problem(path, line, message, "error", "macro expansion"))
+                continue
+            self._entry(rows, block, used, line, warnings)
+            problems.extend(Problem(path, line, w, "warning") for w in warnings)
         if resolver.undefined:
             names = ", ".join(sorted(resolver.undefined)[:10])
             problems.append(Problem(path, None, f"undefined @string macros: {names}", "warning"))
         return rows, problems
 
     @staticmethod
-    def _warnings(key: str, lines_by_key: dict[str, list[int]], line: int) -> list[str]:
-        lines = lines_by_key.get(key.lower(), [])
-        if len(lines) < 2:
-            return []
-        others = ", ".join(str(n) for n in lines if n != line)
-        return [f"duplicate key {key!r} (also on line {others})"]
-
-    @staticmethod
     def _inherit(
         fields: dict[str, Any], by_key: dict[str, dict[str, Any]], warnings: list[str]
     ) -> dict[str, Any]:
-        """BibTeX `crossref`: missing fields come from the parent (its title as our container)."""
-        merged, seen = dict(fields), set()
+        """BibTeX `crossref`: missing fields come from the parent (its title as our container),
+        except the parent's identifiers and notes (`_NOT_INHERITED`)."""
+        merged, seen = dict(fields), set[str]()
         parent_key = _unwrap(fields.get("crossref", ""))
         while parent_key and parent_key not in seen:
+            if len(seen) == MAX_CROSSREF_DEPTH:
+                warnings.append(f"crossref chain longer than {MAX_CROSSREF_DEPTH}: not followed")
+                break
             seen.add(parent_key)
             parent = by_key.get(parent_key)
             if parent is None:
@@ -207,7 +303,7 @@ class BibtexLoader(Loader):
             for k, v in parent.items():
                 if k == "title":
                     merged.setdefault("booktitle", v)
-                elif k not in ("crossref", "ids"):
+                elif k not in _NOT_INHERITED:
                     merged.setdefault(k, v)
             parent_key = _unwrap(parent.get("crossref", ""))
         return merged

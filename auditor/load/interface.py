@@ -8,6 +8,7 @@ becomes a row with `parse_error` set, and the loader goes on with the next entry
 from __future__ import annotations
 
 import abc
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -30,6 +31,9 @@ class Problem:
     """What is wrong, for a person."""
     severity: str = "error"
     """`error` (the row is `INVALID`) or `warning` (the row still counts)."""
+    kind: str | None = None
+    """A short name for problems of one kind (`duplicate key`), so many can be counted as one;
+    `None`: the message's words before its first quote, colon or parenthesis."""
 
 
 @dataclass(frozen=True)
@@ -86,3 +90,10 @@ class Loader(abc.ABC):
     @abc.abstractmethod
     def load(self, text: str, path: str) -> tuple[Rows, list[Problem]]:
         """Parse `text` (the decoded file named `path`) into one row per entry, never raising."""
+
+    def load_all(self, files: Sequence[tuple[str, str]]) -> list[tuple[Rows, list[Problem]]]:
+        """Parse several `(text, path)` files of this format given in one run, in order.
+
+        Files are independent unless a format says otherwise (BibTeX: one database).
+        """
+        return [self.load(text, path) for text, path in files]

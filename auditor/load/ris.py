@@ -92,8 +92,11 @@ class RisLoader(Loader):
                 continue
             rec = parsed[0]
             unknown = rec.get("unknown_tag") or {}
-            if unknown:
-                warnings.append(f"unknown RIS tags: {', '.join(sorted(unknown))}")
+            if None in unknown:  # rispy files untagged text before the first tag under None
+                warnings.append("text without a tag after `TY  -` (ignored)")
+            tags = sorted(t for t in unknown if isinstance(t, str))
+            if tags:
+                warnings.append(f"unknown RIS tags: {', '.join(tags)}")
             self._row(rows, rec, line, warnings)
             problems.extend(Problem(path, line, w, "warning") for w in warnings)
         return rows, problems

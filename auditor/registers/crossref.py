@@ -27,6 +27,7 @@ from auditor.registers.records import (
     row,
     split_fetch,
 )
+from auditor.registers.updates import crossref_updates
 from auditor.settings import Settings
 from auditor.tables import IdType, RecordStatus
 
@@ -127,6 +128,7 @@ def work_row(doi: str, message: Mapping[str, Any], body_digest: str) -> RecordRo
         doi=echoed.strip().lower(),
         language=_text(message.get("language")),
         agency="Crossref",
+        updates=crossref_updates(message, echoed.strip()),
         body_digest=body_digest,
     )
 

@@ -23,6 +23,7 @@ from auditor.registers.records import (
     http_reason,
     row,
 )
+from auditor.registers.updates import pubmed_updates
 from auditor.settings import Settings
 from auditor.tables import IdType, RecordStatus
 
@@ -114,6 +115,7 @@ def summary_row(pmid: str, summary: Mapping[str, Any], body_digest: str) -> Reco
         pages=_text(summary.get("pages")),
         doi=(_article_doi(summary) or "").lower() or None,
         language=_text(lang[0]) if isinstance(lang, list) and lang else None,
+        updates=pubmed_updates(summary),
         body_digest=body_digest,
     )
 

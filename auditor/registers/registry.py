@@ -7,12 +7,17 @@ README section "How to add a register" for what the module must declare).
 from __future__ import annotations
 
 from auditor.registers.arxiv import ArxivRegister
+from auditor.registers.arxiv_search import ArxivSearchRegister
 from auditor.registers.crossref import CrossrefRegister
+from auditor.registers.crossref_search import CrossrefSearchRegister
 from auditor.registers.csl import CslRegister
+from auditor.registers.dblp import DblpRegister
 from auditor.registers.doi import DoiSystemRegister
 from auditor.registers.handle import HandleRegister
 from auditor.registers.interface import Host, Register, SearchRegister
 from auditor.registers.pubmed import PubmedRegister
+from auditor.registers.pubmed_search import PubmedSearchRegister
+from auditor.registers.s2 import SemanticScholarRegister
 
 #: Lookup registers. Order matters once: the first whose `claim` accepts an identifier answers
 #: it first, so arXiv (which claims arXiv DOIs) comes before Crossref (which claims every DOI).
@@ -25,8 +30,14 @@ REGISTERS: tuple[type[Register], ...] = (
     CslRegister,
 )
 
-#: Title-search registers (none yet: the slot for Crossref `query.bibliographic`, DBLP, …).
-SEARCH_REGISTERS: tuple[type[SearchRegister], ...] = ()
+#: Title-search registers (the title-search stage, `auditor/search/`, routes rows to them).
+SEARCH_REGISTERS: tuple[type[SearchRegister], ...] = (
+    CrossrefSearchRegister,
+    DblpRegister,
+    ArxivSearchRegister,
+    SemanticScholarRegister,
+    PubmedSearchRegister,
+)
 
 
 def hosts() -> dict[str, Host]:

@@ -16,6 +16,7 @@ import pyarrow.csv as pacsv
 
 from auditor.report.interface import ReportFormat, atomic_write_text
 from auditor.report.rows import report_verdicts
+from auditor.report.words import update_text
 from auditor.result import AuditResult
 
 __all__ = ["CsvReport", "LIST_SEPARATOR", "table_csv"]
@@ -38,7 +39,17 @@ def _flatten(table: pa.Table) -> pa.Table:
     columns: list[pa.Array | pa.ChunkedArray] = []
     fields: list[pa.Field] = []
     for field, column in zip(table.schema, table.columns, strict=True):
-        if pa.types.is_list(field.type):
+        if pa.types.is_list(field.type) and pa.types.is_struct(field.type.value_type):
+            # Update lists (retractions, corrections) read as one line per update.
+            column = pa.array(
+                [
+                    None if v is None else LIST_SEPARATOR.join(map(update_text, v))
+                    for v in column.to_pylist()
+                ],
+                pa.string(),
+            )
+            field = pa.field(field.name, pa.string())
+        elif pa.types.is_list(field.type):
             column = pc.binary_join(column, LIST_SEPARATOR)
             field = pa.field(field.name, pa.string())
         if pa.types.is_string(field.type):

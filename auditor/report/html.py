@@ -17,9 +17,10 @@ import jinja2
 
 from auditor import tables
 from auditor.checklist import links_for
+from auditor.registers.updates import CONCERN_TYPES, CORRECTION_TYPES, RETRACTION_TYPES
 from auditor.report.interface import ReportFormat, atomic_write_text
 from auditor.report.rows import NO_REGISTER, report_verdicts, totals
-from auditor.report.words import VERDICT_HELP, reason_text
+from auditor.report.words import VERDICT_HELP, reason_text, update_text
 from auditor.result import AuditResult
 
 __all__ = ["HtmlReport", "diff_segments", "render_html"]
@@ -168,7 +169,19 @@ def _row_view(row: dict[str, Any], record: dict[str, Any], links: list[str]) -> 
             "digest": record.get("body_digest") or "",
         },
         "group_id": row.get("group_id"),
+        "updates": [update_text(u) for u in row.get("updates") or []],
+        "update_badge": _update_badge(row.get("updates") or []),
     }
+
+
+def _update_badge(updates: list[dict[str, Any]]) -> str:
+    """The most serious update type of a row, for the verdict column (`retraction`, …)."""
+    for kinds in (RETRACTION_TYPES, CONCERN_TYPES, CORRECTION_TYPES):
+        for update in updates:
+            if update.get("type") in kinds:
+                notice = update.get("relation") == "update_to"
+                return f"notice of {update['type']}" if notice else str(update["type"])
+    return "updated"
 
 
 def _view(result: AuditResult) -> dict[str, Any]:

@@ -14,13 +14,22 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from auditor import tables
 from auditor.report.interface import ReportFormat, atomic_write_text
 from auditor.report.rows import report_verdicts, totals
 from auditor.result import AuditResult
+from auditor.signing import sign_report
 
-__all__ = ["SCHEMA_VERSION", "JsonReport", "report_dict", "report_text"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "JsonReport",
+    "dump_report",
+    "report_dict",
+    "report_text",
+    "sign_report_file",
+]
 
 SCHEMA_VERSION = "1.0"
 
@@ -77,7 +86,19 @@ def _dump(value: Any, depth: int) -> str:
 
 def report_text(result: AuditResult) -> str:
     """`report_dict` serialized: sorted keys, one row per line, UTF-8 text, final newline."""
-    return _dump(report_dict(result), 0) + "\n"
+    return dump_report(report_dict(result))
+
+
+def dump_report(data: dict[str, Any]) -> str:
+    """A report dict in `report.json`'s layout: sorted keys, one row per line, final newline."""
+    return _dump(data, 0) + "\n"
+
+
+def sign_report_file(path: Path, key: Ed25519PrivateKey) -> Path:
+    """Add an Ed25519 `signature` member to the `report.json` at `path` (see `auditor.signing`),
+    keeping its layout; written atomically."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return atomic_write_text(path, dump_report(sign_report(data, key)))
 
 
 class JsonReport(ReportFormat):

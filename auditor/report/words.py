@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-__all__ = ["VERDICT_HELP", "reason_text"]
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["VERDICT_HELP", "reason_text", "update_text"]
 
 #: One line per verdict or state, shown in the HTML legend and the console.
 VERDICT_HELP: dict[str, str] = {
@@ -41,6 +44,10 @@ _REASONS: dict[str, str] = {
     "authors_differ": "the authors differ",
     "year_differs": "the year differs",
     "duplicate_reference": "the same work is cited under another key",
+    "work_retracted": "the cited work was retracted, withdrawn or removed",
+    "work_under_concern": "the cited work carries an expression of concern or partial retraction",
+    "work_corrected": "the cited work was corrected or superseded",
+    "cited_update_notice": "the identifier is a retraction or correction notice, not the work",
     # Chinese waterfall outcomes (spec/chinese-literature-cases.md)
     "DOI_TITLE_VERIFIED": "the DOI's registered title matches",
     "PUBMED_COORDINATE_VERIFIED": "found in PubMed by journal, volume and page",
@@ -65,3 +72,21 @@ def reason_text(code: str | None) -> str:
     if code.startswith("registered_with_"):
         return f"registered with {code.removeprefix('registered_with_').upper()}"
     return _REASONS.get(code, code)
+
+
+def update_text(update: Mapping[str, Any]) -> str:
+    """One update as a short line: `retraction 2020-01-30 doi:10.x/y (publisher)`.
+
+    `update_to` entries (the record is itself the notice) read `notice of: …`.
+    """
+    kind = str(update.get("type") or "update")
+    parts = [f"notice of {kind}" if update.get("relation") == "update_to" else kind]
+    if update.get("date"):
+        parts.append(str(update["date"]))
+    if update.get("doi"):
+        parts.append(f"doi:{update['doi']}")
+    if update.get("pmid"):
+        parts.append(f"pmid:{update['pmid']}")
+    if update.get("source"):
+        parts.append(f"({update['source']})")
+    return " ".join(parts)

@@ -42,7 +42,8 @@ def test_thesis_sample_offline_gives_the_expected_verdicts(clean_env: Path) -> N
     got = dict(zip(verdicts["key"], verdicts["verdict"], strict=True))
     assert got == {
         "lecun2015deep": "RESOLVES-AND-MATCHES",
-        "sadasivan2012": "RESOLVES-AND-MATCHES",
+        "sadasivan2012": "RESOLVES-AND-MATCHES",  # and corrected in 2012 (P3)
+        "wakefield1998": "RESOLVES-AND-MATCHES",  # and retracted in 2010 (P0)
         "tosatto2014": "RESOLVES-BUT-DIFFERS",  # year 2014 claimed, 2015 registered
         "heeren2006tpi": "RESOLVES-BUT-DIFFERS",  # none of the claimed authors wrote it
         "vaswani2017attention": "RESOLVES-AND-MATCHES",
@@ -82,7 +83,7 @@ def test_every_sample_row_appears_once_in_input_order(clean_env: Path) -> None:
     verdicts = pd.read_parquet(clean_env / "out" / "verdicts.parquet")
     assert list(verdicts["row_id"]) == list(range(len(verdicts)))
     per_file = verdicts.groupby("source_path", sort=False).size().to_dict()
-    assert per_file == {inputs[0]: 13, inputs[1]: 6, inputs[2]: 7}
+    assert per_file == {inputs[0]: 14, inputs[1]: 6, inputs[2]: 7}
     # Every row with a snapshot record got a verdict; only a Chinese row may stay unchecked.
     unchecked = verdicts[verdicts["verdict"] == "UNCHECKED"]
     assert set(unchecked["key"]) <= {"wu2008beidou"}
@@ -114,3 +115,33 @@ def test_fail_on_policy_exits_1_and_annotates_the_right_lines(clean_env: Path) -
     errors = [line for line in output.splitlines() if line.startswith("::error")]
     for key in ("tosatto2014", "heeren2006tpi", "zhang2021quantum", "who2020guidance"):
         assert any(f"line={start[key]}," in e or f"line={start[key]}:" in e for e in errors), key
+
+
+def test_the_sample_shows_a_retraction_and_a_correction(clean_env: Path) -> None:
+    shutil.copytree(SAMPLES, clean_env, dirs_exist_ok=True)
+    bib = clean_env / "thesis.bib"
+    # Only P0 fails: the retracted paper matches on every field and still fails the run.
+    code, output = _audit([str(bib), "--offline", "--out", "out", "--quiet", "--fail-on", "P0"])
+    assert code == 1, output
+    checklist = pd.read_parquet(clean_env / "out" / "checklist.parquet")
+    items = {(k, r): p for k, r, p in checklist[["key", "reason_code", "priority"]].to_numpy()}
+    assert items[("wakefield1998", "work_retracted")] == "P0"
+    assert items[("sadasivan2012", "work_corrected")] == "P3"
+    assert [k for (k, _), p in items.items() if p == "P0"] == ["wakefield1998"]
+    report = json.loads((clean_env / "out" / "report.json").read_text(encoding="utf-8"))
+    row = next(r for r in report["verdicts"] if r["key"] == "wakefield1998")
+    assert row["verdict"] == "RESOLVES-AND-MATCHES"
+    assert row["updates"] == [
+        {
+            "type": "retraction",
+            "relation": "updated_by",
+            "date": "2010-02-06",
+            "doi": "10.1016/s0140-6736(10)60175-4",
+            "pmid": None,
+            "source": "publisher",
+        }
+    ]
+    csv_text = (clean_env / "out" / "verdicts.csv").read_text(encoding="utf-8-sig")
+    assert "retraction 2010-02-06 doi:10.1016/s0140-6736(10)60175-4 (publisher)" in csv_text
+    html = (clean_env / "out" / "report.html").read_text(encoding="utf-8")
+    assert "retraction 2010-02-06 doi:10.1016/s0140-6736(10)60175-4 (publisher)" in html

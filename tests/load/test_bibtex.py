@@ -153,3 +153,86 @@ def test_utf8_bom_file(tmp_path: Path) -> None:
     path.write_bytes(b"\xef\xbb\xbf@article{k, title = {Gr\xc3\xbc\xc3\x9fe}, doi = {10.1000/x}}\n")
     row = load_files([str(path)]).table.to_pylist()[0]
     assert (row["key"], row["title"], row["identifier"]) == ("k", "Grüße", "10.1000/x")
+
+
+def test_string_doubling_bomb_is_an_entry_error_not_memory_error(tmp_path: Path) -> None:
+    path = tmp_path / "bomb.bib"
+    macros = "".join(f"@string{{m{i} = m{i - 1} # m{i - 1}}}\n" for i in range(1, 41))
+    path.write_text(
+        '@string{m0 = "ab"}\n'
+        + macros
+        + "@article{boom, title = m40}\n@article{ok, title={Fine}}\n"
+    )
+    outcome = load_files([str(path)])
+    boom, ok = outcome.table.to_pylist()
+    assert boom["key"] == "boom" and boom["row_state"] == "INVALID"
+    assert "'m40' (line 41) expands past 100,000 characters" in boom["parse_error"]
+    assert ok["title"] == "Fine" and ok["row_state"] != "INVALID"
+    assert [(p.line, p.severity) for p in outcome.problems] == [(42, "error")]
+
+
+def test_twenty_thousand_duplicate_keys_stay_linear(tmp_path: Path) -> None:
+    path = tmp_path / "dups.bib"
+    path.write_text("".join(f"@article{{same, title={{T {i}}}}}\n" for i in range(20_000)))
+    outcome = load_files([str(path)])
+    assert outcome.table.num_rows == 20_000
+    warnings = outcome.table.column("warnings").to_pylist()
+    assert warnings[5] == ["duplicate key 'same' (also on line 1, 2, 3 and 19,996 more)"]
+    # five lines, then one line for the rest of that kind
+    assert len(outcome.problems) == 6
+    assert outcome.problems[-1].message.startswith("duplicate key: 19,995 more like this")
+
+
+def test_crossref_chain_is_bounded() -> None:
+    chain = (
+        "".join(f"@book{{p{i}, title={{T{i}}}, crossref={{p{i + 1}}}}}\n" for i in range(30))
+        + "@book{p30, title={Top}, publisher={P}}\n"
+    )
+    rows, problems = BibtexLoader().load(chain, "c.bib")
+    assert rows.columns["title"][0] == "T0"
+    assert "crossref chain longer than 8: not followed" in rows.columns["warnings"][0]
+
+
+def test_crossref_child_never_inherits_the_parents_identifiers() -> None:
+    text = (
+        "@inproceedings{child, title={A chapter}, crossref={proc}}\n"
+        "@proceedings{proc, title={The Volume}, year={2001}, doi={10.1000/volume},"
+        " url={https://doi.org/10.1000/volume}, note={PMID: 123}}\n"
+    )
+    rows, _ = BibtexLoader().load(text, "x.bib")
+    cols = rows.columns
+    assert (cols["container_title"][0], cols["year"][0]) == ("The Volume", 2001)
+    assert (cols["doi"][0], cols["url"][0], cols["pmid"][0]) == (None, None, None)
+    assert cols["doi"][1] == "10.1000/volume"
+
+
+def test_files_in_one_run_are_one_database(tmp_path: Path) -> None:
+    journals = tmp_path / "journals.bib"
+    journals.write_text(
+        "@string{ejor = {European Journal of Operational Research}}\n"
+        "@string{filipic = {Filipi{\\v c}, Bogdan}}\n"
+        "@proceedings{proc, title={Proceedings of X}, year={1999}}\n"
+    )
+    refs = tmp_path / "refs.bib"
+    refs.write_text(
+        "\n@article{a, author = filipic # { and Doe, John}, title={T}, journal=ejor}\n"
+        "@inproceedings{b, title={U}, crossref={proc}}\n"
+    )
+    outcome = load_files([str(journals), str(refs)])
+    _proc, a, b = outcome.table.to_pylist()
+    assert a["authors"] == ["Filipič, Bogdan", "Doe, John"]
+    assert a["container_title"] == "European Journal of Operational Research"
+    assert (a["source_path"], a["source_line"]) == (str(refs), 2)
+    assert (b["container_title"], b["year"], b["source_line"]) == ("Proceedings of X", 1999, 3)
+    assert outcome.problems == ()
+
+
+def test_duplicate_key_across_files_names_the_other_file(tmp_path: Path) -> None:
+    one, two = tmp_path / "one.bib", tmp_path / "two.bib"
+    one.write_text("@article{k, title={A}}\n")
+    two.write_text("@article{k, title={B}}\n")
+    warnings = load_files([str(one), str(two)]).table.column("warnings").to_pylist()
+    assert warnings == [
+        [f"duplicate key 'k' (also on line {two}:1)"],
+        [f"duplicate key 'k' (also on line {one}:1)"],
+    ]

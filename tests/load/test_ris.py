@@ -75,3 +75,9 @@ def test_problems_name_lines() -> None:
 def test_text_without_records_is_not_a_row() -> None:
     rows, problems = RisLoader().load("just some text\n\n", "x.ris")
     assert len(rows) == 0 and problems and problems[0].line == 1
+
+
+def test_untagged_line_after_ty_is_a_warning_not_a_crash() -> None:
+    rows, problems = RisLoader().load("TY  - JOUR\nstray text\nTI  - Kept\nER  - \n", "x.ris")
+    assert rows.columns["title"] == ["Kept"]
+    assert [p.message for p in problems] == ["text without a tag after `TY  -` (ignored)"]

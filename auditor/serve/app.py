@@ -1,0 +1,69 @@
+"""The aiohttp application of `auditor serve`: routes of both contracts, one state per process.
+
+`build_app(settings)` makes the application; at start-up it opens the process's one `Net`
+(session, throttles, cache), reads the snapshots, and loads (or makes) the signing key, and at
+shutdown sends what is pending and closes them. `serve(settings, host, port)` runs it until
+cancelled and reports the bound URL, so `--port 0` can pick any free port.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+from aiohttp import web
+
+from auditor.serve import reference_check
+from auditor.serve.lookups import SharedLookups
+from auditor.serve.pacing import PrecheckPacer
+from auditor.serve.state import STATE, ServeState
+from auditor.settings import Settings
+from auditor.signing import load_or_create_key
+from auditor.transport.net import open_net
+
+__all__ = ["build_app", "serve"]
+
+
+def build_app(settings: Settings) -> web.Application:
+    """The application serving every route, with its state opened in a cleanup context."""
+    app = web.Application()
+
+    async def state(app: web.Application) -> AsyncIterator[None]:
+        key = load_or_create_key(settings.signing_key)
+        async with open_net(settings) as net:
+            lookups = SharedLookups(settings, net)
+            app[STATE] = ServeState(
+                settings=settings,
+                net=net,
+                lookups=lookups,
+                pacer=PrecheckPacer(settings.precheck_interval, settings.precheck_daily),
+                key=key,
+            )
+            yield
+            await lookups.close()
+
+    app.cleanup_ctx.append(state)
+    app.add_routes(reference_check.routes())
+    return app
+
+
+async def serve(
+    settings: Settings,
+    host: str,
+    port: int,
+    on_ready: Callable[[str], Awaitable[None] | None],
+) -> web.AppRunner:
+    """Start serving on `host:port`; `on_ready(url)` gets the bound URL. Returns the runner
+    (the caller keeps the loop running and calls `runner.cleanup()` to stop)."""
+    # No access log: request lines are harmless, but retention is simplest when nothing is kept.
+    runner = web.AppRunner(build_app(settings), access_log=None, shutdown_timeout=1.0)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    await site.start()
+    server = site._server  # aiohttp exposes the bound port only through the asyncio server
+    assert server is not None
+    bound = server.sockets[0].getsockname()  # type: ignore[attr-defined]
+    shown = f"[{host}]" if ":" in host else host
+    result = on_ready(f"http://{shown}:{bound[1]}")
+    if result is not None:
+        await result
+    return runner

@@ -1,0 +1,31 @@
+"""What every route of one server process shares: settings, the one `Net`, lookups, keys."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from aiohttp import web
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from auditor.serve.lookups import SharedLookups
+from auditor.serve.pacing import PrecheckPacer
+from auditor.settings import Settings
+from auditor.transport.net import Net
+
+__all__ = ["STATE", "ServeState"]
+
+
+@dataclass
+class ServeState:
+    """The process-wide objects, made at start-up and closed at shutdown."""
+
+    settings: Settings
+    net: Net
+    """One session, one throttle per register, one cache: every request shares their pace."""
+    lookups: SharedLookups
+    pacer: PrecheckPacer
+    key: Ed25519PrivateKey
+    """The signing key (`signing_key` setting)."""
+
+
+STATE = web.AppKey("state", ServeState)

@@ -1,0 +1,101 @@
+"""Fuzzing the loaders (hypothesis): no exception escapes, every entry is a row, every failure
+has a reason.
+
+Records are generated with their delimiters intact and hostile bodies (stray tags, untagged
+lines, braces, `#`, `%`, backslashes, quotes, control characters), so the number of entries is
+known and can be checked against the rows. Whole files go through `load_files` as bytes, so
+decoding is fuzzed too.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from auditor import tables
+from auditor.errors import InputError
+from auditor.load import LoadOutcome, load_files
+
+_FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_NOISE = st.lists(
+    st.sampled_from([*"AZaz09 -,;:#%$&_~\\\"'()[]=\t\u00e9\u0007", "  - ", "ER", "TY", "AU"]),
+    max_size=20,
+).map("".join)
+_BRACE_FREE = st.lists(
+    st.sampled_from([*"az09 -,;:#%$&_~\\\"'()[]=\t\u00e9@", "\\v c", "\\%", " and "]),
+    max_size=20,
+).map("".join)
+
+
+def _no_quotes_or_commas(cell: str) -> str:
+    return cell.replace('"', "").replace(",", "")
+
+
+def _load(data: bytes, suffix: str) -> LoadOutcome:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / f"fuzz{suffix}"
+        path.write_bytes(data)
+        return load_files([str(path)])
+
+
+def _check(outcome: LoadOutcome, expected_rows: int) -> None:
+    t = outcome.table
+    assert t.schema == tables.REFERENCES
+    assert t.num_rows == expected_rows
+    for row in t.to_pylist():
+        if row["parse_error"]:
+            assert (row["row_state"], row["row_reason"]) == ("INVALID", "parse_error")
+        if row["row_state"]:
+            assert row["row_reason"], row
+    assert all(p.message.strip() for p in outcome.problems)
+
+
+@_FAST
+@given(st.lists(st.lists(_NOISE, max_size=5), min_size=1, max_size=6), st.booleans())
+def test_ris_every_record_is_a_row(bodies: list[list[str]], bom: bool) -> None:
+    text = "".join(
+        "TY  - JOUR\n"
+        + "".join(f"{line}\n" for line in body if not line.startswith(("TY", "ER")))
+        + "ER  - \n"
+        for body in bodies
+    )
+    data = ("\ufeff" if bom else "").encode() + text.encode("utf-8")
+    _check(_load(data, ".ris"), len(bodies))
+
+
+@_FAST
+@given(st.lists(st.tuples(_BRACE_FREE, _BRACE_FREE), min_size=1, max_size=6))
+def test_bibtex_every_entry_is_a_row(fields: list[tuple[str, str]]) -> None:
+    text = "".join(
+        f"@article{{k{i},\n  title = {{{title.replace('@', '')}}},\n"
+        f"  author = {{{author.replace('@', '')}}}\n}}\n"
+        for i, (title, author) in enumerate(fields)
+    )
+    _check(_load(text.encode("utf-8"), ".bib"), len(fields))
+
+
+@_FAST
+@given(st.lists(st.lists(_BRACE_FREE.map(_no_quotes_or_commas), max_size=4), max_size=6))
+def test_csv_every_record_is_a_row(records: list[list[str]]) -> None:
+    lines = [",".join(cells) for cells in records]
+    text = "title,doi,authors\n" + "".join(f"{line}\n" for line in lines)
+    expected = sum(1 for cells in records if any(c.strip() for c in cells))
+    _check(_load(text.encode("utf-8"), ".csv"), expected)
+
+
+@_FAST
+@given(st.binary(max_size=300), st.sampled_from(["utf-8", "utf-16", "utf-32", "latin-1"]))
+@pytest.mark.parametrize("suffix", [".bib", ".ris", ".csv", ".txt"])
+def test_any_bytes_give_rows_or_a_named_error(suffix: str, junk: bytes, codec: str) -> None:
+    text = "@article{a, title={Café}}\nTY  - JOUR\nTI  - Café\nER  - \n"
+    data = text.encode(codec, "replace") + junk
+    try:
+        outcome = _load(data, suffix)
+    except InputError as exc:
+        assert "fuzz" in str(exc)  # the message names the file
+        return
+    _check(outcome, outcome.table.num_rows)

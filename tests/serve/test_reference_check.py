@@ -1,0 +1,218 @@
+"""The reference-check contract over HTTP against the emulator: verdicts, errors, signatures."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from auditor.cli import app
+from auditor.emulator import EmulatorConfig
+from auditor.signing import verify_report
+from tests.serve.conftest import Served, check_body
+
+GOOD = check_body(
+    "https://doi.org/10.5555/SERVE.1",
+    "Signed reference checks over HTTP",
+    authors=["Lovelace, Ada", "Charles Babbage"],
+    year=2021,
+)
+
+
+async def test_criteria_publishes_v1_the_key_and_no_payments(served: Served) -> None:
+    status, body = await served.get("/criteria")
+    assert status == 200
+    assert "reference-resolution/v1" in body["criteria_ids"]
+    assert body["criteria"][0]["criteria_id"] == "reference-resolution/v1"
+    assert "not adopted" in body["payments"]
+    raw = base64.urlsafe_b64decode(body["signing_key"]["public_key"] + "==")
+    assert len(raw) == 32
+
+
+async def test_a_correct_doi_matches_with_every_contract_field(served: Served) -> None:
+    status, report = await served.post("/check", GOOD)
+    assert status == 200, report
+    assert report["verdict"] == "RESOLVES-AND-MATCHES"
+    assert report["identifier"] == "10.5555/serve.1"
+    assert report["type"] == "doi"
+    assert report["register"] == "crossref"
+    assert report["criteria_id"] == "reference-resolution/v1"
+    assert report["retrieved_at"]
+    assert [f["field"] for f in report["fields"]] == ["title", "authors", "year"]
+    assert all({"field", "claimed", "register", "match"} <= set(f) for f in report["fields"])
+    assert report["record"]["title"] == "Signed reference checks over HTTP"
+    assert report["signature"]["alg"] == "Ed25519"
+
+
+async def test_the_signature_verifies_and_fails_after_any_edit(
+    served: Served, tmp_path: Path
+) -> None:
+    _, report = await served.post("/check", GOOD)
+    _, criteria = await served.get("/criteria")
+    key_file = tmp_path / "service.pub"
+    key_file.write_text(criteria["signing_key"]["public_key"])
+    path = tmp_path / "report.json"
+    path.write_text(json.dumps(report, indent=3), encoding="utf-8")
+    ok = CliRunner().invoke(app, ["verify", str(path), "--key", str(key_file)])
+    assert ok.exit_code == 0, ok.output
+    edits: list[dict[str, Any]] = [
+        {**report, "verdict": "RESOLVES-BUT-DIFFERS"},
+        {**report, "retrieved_at": report["retrieved_at"][:-1] + "1"},
+        {**report, "fields": report["fields"][::-1]},
+        {**report, "extra": 1},
+    ]
+    for edited in edits:
+        path.write_text(json.dumps(edited), encoding="utf-8")
+        bad = CliRunner().invoke(app, ["verify", str(path), "--key", str(key_file)])
+        assert bad.exit_code == 1, edited
+    # the local key (the server's own, from the `signing_key` setting) verifies too
+    path.write_text(json.dumps(report), encoding="utf-8")
+    env = {"AUDITOR_SIGNING_KEY": served.settings.signing_key}
+    local = CliRunner().invoke(app, ["verify", str(path)], env=env)
+    assert local.exit_code == 0, local.output
+
+
+async def test_a_wrong_title_differs(served: Served) -> None:
+    status, report = await served.post(
+        "/check", check_body("10.5555/serve.1", "An entirely different paper about cats")
+    )
+    assert status == 200
+    assert report["verdict"] == "RESOLVES-BUT-DIFFERS"
+    assert report["reason"] == "title_differs"
+    assert report["fields"][0]["match"] is False
+
+
+async def test_a_fabricated_doi_does_not_resolve(served: Served) -> None:
+    status, report = await served.post(
+        "/check", check_body("10.5555/fabricated.404", "A paper that never was")
+    )
+    assert status == 200
+    assert report["verdict"] == "DOES-NOT-RESOLVE"
+    assert report["record"]["status"] == "not_found"
+
+
+async def test_isbn_is_422_on_check_and_not_covered_on_precheck(served: Served) -> None:
+    body = check_body("978-3-16-148410-0", "A book", type_="isbn")
+    status, report = await served.post("/check", body)
+    assert status == 422
+    assert report["verdict"] == "NOT COVERED" and report["reason"] == "unsupported_type"
+    status, line = await served.post("/precheck", body)
+    assert status == 200
+    assert line["verdict"] == "NOT COVERED"
+    unknown = check_body("not-an-identifier", "Something")
+    assert (await served.post("/check", unknown))[0] == 422
+
+
+async def test_a_closed_leg_is_not_covered(server_factory: Any) -> None:
+    served = await server_factory(doi_leg=False, precheck_interval=0.0)
+    status, report = await served.post("/check", GOOD)
+    assert status == 422 and report["reason"] == "leg_closed"
+    status, line = await served.post("/precheck", GOOD)
+    assert status == 200 and line["verdict"] == "NOT COVERED"
+    assert served.emu.total_requests == 0
+
+
+async def test_bad_requests_are_400_naming_the_field(served: Served) -> None:
+    contradiction = check_body("10.5555/serve.1", "x", type_="pmid")
+    status, body = await served.post("/check", contradiction)
+    assert status == 400 and body["field"] == "reference.type"
+    assert body["error"] == "type_contradiction"
+    no_title = {"reference": {"id": "10.5555/serve.1", "claimed": {}}, "caller": "c"}
+    status, body = await served.post("/check", no_title)
+    assert status == 400 and body["field"] == "reference.claimed.title"
+    numeric_title = {"reference": {"id": "1", "claimed": {"title": 5}}, "caller": "c"}
+    assert (await served.post("/check", numeric_title))[1]["field"] == "reference.claimed.title"
+    status, body = await served.post("/check", b'{"reference": {"id": ')
+    assert status == 400 and body["error"] == "invalid_json"
+    cases = {
+        "reference": {"caller": "c"},
+        "reference.id": {"reference": {"claimed": {"title": "t"}}},
+        "reference.claimed": {"reference": {"id": "1"}},
+        "reference.claimed.authors[1]": {
+            "reference": {"id": "1", "claimed": {"title": "t", "authors": ["a", 2]}}
+        },
+        "reference.claimed.year": {
+            "reference": {"id": "1", "claimed": {"title": "t", "year": "2020"}}
+        },
+        "reference.claimed.tittle": {"reference": {"id": "1", "claimed": {"tittle": "t"}}},
+        "body": [1, 2],
+    }
+    for field, case in cases.items():
+        status, body = await served.post("/check", case)
+        assert (status, body.get("field")) == (400, field), (field, body)
+    status, body = await served.post(
+        "/precheck", {"reference": {"id": "1", "claimed": {"title": "t"}}}
+    )
+    assert status == 400 and body["field"] == "caller"
+    assert served.emu.total_requests == 0
+
+
+async def test_a_body_over_16384_bytes_is_413(served: Served) -> None:
+    big = check_body("10.5555/serve.1", "x" * 20_000)
+    status, body = await served.post("/check", json.dumps(big))
+    assert status == 413 and body["error"] == "body_too_large"
+    status, _ = await served.post("/precheck", json.dumps(big))
+    assert status == 413
+
+
+async def test_precheck_is_the_signed_verdict_line_paced_per_caller(
+    server_factory: Any,
+) -> None:
+    served = await server_factory(precheck_interval=5.0, precheck_daily=2)
+    status, line = await served.post("/precheck", GOOD)
+    assert status == 200
+    assert line["verdict"] == "RESOLVES-AND-MATCHES"
+    assert "fields" not in line and "record" not in line
+    assert {"identifier", "type", "register", "retrieved_at", "criteria_id"} <= set(line)
+    _, criteria = await served.get("/criteria")
+    del criteria  # the key is the server's: verify with its own file below
+    from auditor.signing import load_existing_key
+
+    key = load_existing_key(served.settings.signing_key)
+    assert key is not None and verify_report(line, key.public_key()).valid
+    async with served.http.post(served.url + "/precheck", json=GOOD) as resp:
+        assert resp.status == 429
+        assert int(resp.headers["Retry-After"]) >= 1
+    other = {**GOOD, "caller": "another-caller"}
+    assert (await served.post("/precheck", other))[0] == 200
+
+
+async def test_a_register_that_cannot_be_consulted_is_503_never_a_verdict(
+    server_factory: Any,
+) -> None:
+    served = await server_factory(config=EmulatorConfig(down={"crossref"}))
+    async with served.http.post(served.url + "/check", json=GOOD) as resp:
+        body = await resp.json()
+        assert resp.status == 503
+        assert resp.headers["Retry-After"]
+    assert body["error"] == "register_unavailable" and body["register"] == "crossref"
+    assert "verdict" not in body
+
+
+async def test_the_cache_answers_while_a_slow_register_is_busy(server_factory: Any) -> None:
+    served = await server_factory()
+    assert (await served.post("/check", GOOD))[0] == 200  # now cached
+    served.emu.config = EmulatorConfig(latency=1.5)
+    slow = asyncio.create_task(
+        served.post("/check", check_body("10.5555/serve.2", "A second work for the batch"))
+    )
+    await asyncio.sleep(0.1)  # let the slow lookup reach the emulator
+    status, report = await asyncio.wait_for(served.post("/check", GOOD), 0.5)
+    assert status == 200 and report["tier"] == "cache"
+    assert not slow.done()
+    slow.cancel()
+
+
+async def test_nothing_submitted_is_written_anywhere(served: Served, tmp_path: Path) -> None:
+    marker = "Zanzibar quokka marmalade"
+    body = check_body("10.5555/serve.1", marker, authors=["Quokkason, Z."])
+    assert (await served.post("/check", body))[0] == 200
+    assert (await served.post("/precheck", body))[0] == 200
+    for path in tmp_path.rglob("*"):
+        if path.is_file():
+            data = path.read_bytes()
+            assert marker.encode() not in data and b"Quokkason" not in data, path
