@@ -11,7 +11,16 @@ from typing import Any
 
 import pyarrow as pa
 
-CRITERIA_ID = "reference-resolution/v1"
+#: The published criteria, implemented literally (rules, decisions and known issues of v1).
+CRITERIA_V1 = "reference-resolution/v1"
+#: Our criteria: v1's vocabulary with the rules v1 lacks (see `auditor criteria --id auditor/v2`).
+CRITERIA_V2 = "auditor/v2"
+#: Every criteria id `--criteria` accepts.
+CRITERIA_IDS: tuple[str, ...] = (CRITERIA_V1, CRITERIA_V2)
+#: The criteria `auditor audit` and `auditor check` apply unless told otherwise.
+DEFAULT_CRITERIA = CRITERIA_V2
+#: Kept for callers that mean v1 by name.
+CRITERIA_ID = CRITERIA_V1
 
 
 class Verdict(StrEnum):
