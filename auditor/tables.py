@@ -100,7 +100,7 @@ REFERENCES = pa.schema(
         pa.field("row_id", pa.int64(), nullable=False),  # position in the whole run, 0-based
         pa.field("source_path", _str, nullable=False),  # file as the user named it
         pa.field("source_line", pa.int32()),  # 1-based line where the entry starts
-        pa.field("source_format", _str),  # bibtex | ris | csv
+        pa.field("source_format", _str),  # bibtex | ris | wos | medline | endnote | csv
         pa.field("key", _str),  # citation key (BibTeX key, RIS ID, CSV key column)
         pa.field("entry_type", _str),  # article, inproceedings, JOUR, …
         pa.field("declared_type", _str),  # an explicit identifier type the user gave

@@ -41,6 +41,9 @@ class InputFormat(StrEnum):
 
     BIBTEX = "bibtex"
     RIS = "ris"
+    WOS = "wos"
+    MEDLINE = "medline"
+    ENDNOTE = "endnote"
     CSV = "csv"
 
 
