@@ -33,11 +33,10 @@ from aiohttp import web
 from auditor import tables
 from auditor.compare.decisions import criteria_document
 from auditor.errors import Reason
-from auditor.pipeline import closed_legs
 from auditor.serve.bodies import BodyTooLarge, json_response, problem, read_capped
 from auditor.serve.state import STATE, ServeState
 from auditor.signing import ALG, CANONICALIZATION, key_id, public_key_text, sign_report
-from auditor.single import check_report, reference_table
+from auditor.single import reference_rows
 from auditor.tables import RecordStatus, RowState, Verdict
 
 __all__ = [
@@ -220,16 +219,9 @@ async def _read(request: web.Request, *, caller_required: bool) -> CheckRequest 
         return problem(400, exc.error, exc.detail, field=exc.field)
 
 
-def _classified(state: ServeState, req: CheckRequest) -> pa.Table:
-    return reference_table(
-        req.id,
-        req.type,
-        req.title,
-        req.authors,
-        req.year,
-        source="<request>",
-        closed_legs=closed_legs(state.settings),
-    )
+async def _classified(state: ServeState, req: CheckRequest) -> pa.Table:
+    row = reference_rows(req.id, req.type, req.title, req.authors, req.year, source="<request>")
+    return await state.classify.submit(row)
 
 
 def _not_covered(references: pa.Table, req: CheckRequest, reason: str | None) -> dict[str, Any]:
@@ -265,7 +257,7 @@ async def _decide(
 ) -> tuple[dict[str, Any], bool] | web.Response:
     """The report and whether it is NOT COVERED, or the error answer to give instead."""
     state = request.app[STATE]
-    references = _classified(state, req)
+    references = await _classified(state, req)
     ref = references.to_pylist()[0]
     if ref["row_state"] == RowState.INVALID:
         field = "reference.type" if ref["row_reason"] == Reason.TYPE_CONTRADICTION else "reference"
@@ -290,8 +282,7 @@ async def _decide(
     record = await state.lookups.record(references, caller)
     if record.get("status") == RecordStatus.UNREACHABLE:
         return _unavailable(record, ref)
-    records = tables.from_rows([record], tables.RECORDS)
-    report = check_report(references, records)
+    report = await state.compare.submit((references, record))
     if report["verdict"] == RowState.UNCHECKED:
         return _unavailable(record, ref)
     shaped = {
