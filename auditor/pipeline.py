@@ -82,7 +82,7 @@ async def run_audit(
     references = classify(loaded.table, closed_legs=closed_legs(settings))
     async with _net_for(settings, net, progress) as net:
         records = await resolve(references, settings, net)
-        verdicts = compare(references, records)
+        verdicts = compare(references, records, settings.criteria)
         waterfall = await run_waterfall(references, verdicts, records, settings, net)
     duplicates = find_duplicates(references, records)
     verdicts = attach_groups(waterfall.verdicts, duplicates)
@@ -97,6 +97,7 @@ async def run_audit(
         base_urls={r.name: r.host.base_url(settings) for r in registry.REGISTERS},
         tiers_used=tuple(tiers),
         offline=settings.offline,
+        criteria_id=settings.criteria,
     )
     return AuditResult(
         references=references,

@@ -119,9 +119,11 @@ def _report(verdict: dict[str, Any], id_raw: str | None, record: dict[str, Any])
     }
 
 
-def check_reports(references: pa.Table, records: pa.Table) -> list[dict[str, Any]]:
+def check_reports(
+    references: pa.Table, records: pa.Table, criteria: str = tables.DEFAULT_CRITERIA
+) -> list[dict[str, Any]]:
     """`check_report` for every row of `references` at once (one vectorized comparison)."""
-    verdicts = compare(references, records).to_pylist()
+    verdicts = compare(references, records, criteria).to_pylist()
     raws = references.column("id_raw").to_pylist()
     by_key = _records_by_key(records)
     return [
@@ -130,12 +132,15 @@ def check_reports(references: pa.Table, records: pa.Table) -> list[dict[str, Any
     ]
 
 
-def check_report(references: pa.Table, records: pa.Table) -> dict[str, Any]:
-    """Compare the one-row `references` with `records`; the report as a JSON-ready dict.
+def check_report(
+    references: pa.Table, records: pa.Table, criteria: str = tables.DEFAULT_CRITERIA
+) -> dict[str, Any]:
+    """Compare the one-row `references` with `records` under `criteria`; the report as a
+    JSON-ready dict.
 
     Keys: `id` (as given), `id_type`, `identifier` (normalized), `verdict`, `reason`,
     `register`, `tier`, `retrieved_at`, `criteria_id`, `fields` (title, authors, year, each
     `{field, claimed, register, match}`, the title with its `score`) and `record` (the register
     record relied on, `{}` when none was).
     """
-    return check_reports(references.slice(0, 1), records)[0]
+    return check_reports(references.slice(0, 1), records, criteria)[0]

@@ -19,6 +19,7 @@ from auditor.registers.records import now_iso
 from auditor.settings import Settings
 from auditor.tables import Tier
 from auditor.transport.cache import RecordCache
+from auditor.transport.snapshot import lookup_istic
 
 T = TypeVar("T")
 K = TypeVar("K")
@@ -74,8 +75,8 @@ def known_facts(records: pa.Table) -> Known:
 class Run:
     """State of one waterfall run: settings, lookups, the rows and their outcomes.
 
-    `istic_rows` are the snapshot rows of register `istic` (lowercased DOI → row) and `cache` the
-    run's record cache (`None`: none); both are consulted, in that order, before a CSL request.
+    The snapshot's `istic` rows (`settings.snapshots`, joined for the DOIs asked) and `cache`, the
+    run's record cache (`None`: none), are consulted in that order before a CSL request.
     """
 
     def __init__(
@@ -85,13 +86,14 @@ class Run:
         bridge: JournalBridge,
         known: Known,
         *,
-        istic_rows: dict[str, dict[str, Any]] | None = None,
         cache: RecordCache | None = None,
     ) -> None:
         self.s, self.lookups, self.bridge, self.known = settings, lookups, bridge, known
         self.agency: dict[str, str | None | RegisterError] = {}
         self._triage_lock = asyncio.Lock()
-        self.istic_rows = istic_rows or {}
+        self.istic_rows: dict[str, dict[str, Any]] = {}
+        """Lowercased DOI → the snapshot's `istic` row, for the DOIs asked so far."""
+        self._istic_asked: set[str] = set()
         self.cache = cache
         self.csl_stored: dict[str, csl_store.Stored] = {}
         """DOI (as asked) → the stored answer used instead of a CSL request."""
@@ -145,7 +147,13 @@ class Run:
         """The CSL answer per distinct DOI (`None` = the register's 404): from the snapshot's
         `istic` rows, then the record cache, then one content negotiation (whose definitive
         answer is cached). Which DOIs were answered from a store is kept in `csl_stored`."""
-        return await each(dois, self._csl_one)
+        wanted = list(dois)
+        fresh = {doi.lower() for doi in wanted} - self._istic_asked
+        if fresh and self.s.snapshots:
+            # One join per batch of DOIs: the snapshot is never read whole.
+            self.istic_rows.update(lookup_istic(self.s.snapshots, fresh))
+        self._istic_asked |= fresh
+        return await each(wanted, self._csl_one)
 
     async def handles(self, dois: Iterable[str]) -> dict[str, bool | RegisterError]:
         """Handle existence per DOI: the resolve stage's answer when it has one, else a probe."""

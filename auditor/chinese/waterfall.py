@@ -29,7 +29,6 @@ from auditor.chinese.report import apply_outcomes, build_items
 from auditor.chinese.steps import Run, known_facts
 from auditor.errors import Reason
 from auditor.settings import Settings
-from auditor.transport.snapshot import read_istic_snapshots
 
 if TYPE_CHECKING:
     from auditor.transport.net import Net
@@ -77,9 +76,8 @@ async def run_waterfall(
     bridge = load_bridge(settings.journal_map)
     lookups = Lookups(fetch_from_net(net, settings))
     known = known_facts(records)
-    istic_rows = read_istic_snapshots(settings.snapshots) if settings.snapshots else {}
     cache = net.cache if net is not None else None
-    run = Run(settings, lookups, bridge, known, istic_rows=istic_rows, cache=cache)
+    run = Run(settings, lookups, bridge, known, cache=cache)
     with_doi: list[tuple[dict[str, Any], RowOutcome]] = []
     coord_rows: list[tuple[dict[str, Any], RowOutcome]] = []
     outcomes: list[tuple[dict[str, Any], RowOutcome]] = []

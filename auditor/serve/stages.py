@@ -18,7 +18,8 @@ from auditor.single import check_reports
 
 __all__ = ["classify_many", "compare_many"]
 
-Pair = tuple[pa.Table, dict[str, Any]]
+#: (classified one-row references, record row, criteria id).
+Pair = tuple[pa.Table, dict[str, Any], str]
 
 
 def classify_many(rows: Sequence[dict[str, Any]], closed: frozenset[str]) -> list[pa.Table]:
@@ -28,30 +29,32 @@ def classify_many(rows: Sequence[dict[str, Any]], closed: frozenset[str]) -> lis
 
 
 def _groups(pairs: Sequence[Pair]) -> list[list[int]]:
-    """Indexes of `pairs` in groups where no identifier has two different records.
+    """Indexes of `pairs` in groups of one criteria where no identifier has two records.
 
     Two requests for one identifier normally share one record; when they do not (one answered
     from the cache, one live), each must be compared with its own.
     """
-    groups: list[tuple[list[int], dict[tuple[str, str], dict[str, Any]]]] = []
-    for i, (_, record) in enumerate(pairs):
+    groups: list[tuple[list[int], dict[tuple[str, str], dict[str, Any]], str]] = []
+    for i, (_, record, criteria) in enumerate(pairs):
         key = (record["id_type"], record["identifier"])
-        for members, seen in groups:
-            if seen.get(key, record) == record:
+        for members, seen, group_criteria in groups:
+            if group_criteria == criteria and seen.get(key, record) == record:
                 members.append(i)
                 seen[key] = record
                 break
         else:
-            groups.append(([i], {key: record}))
-    return [members for members, _ in groups]
+            groups.append(([i], {key: record}, criteria))
+    return [members for members, _, _ in groups]
 
 
 def compare_many(pairs: Sequence[Pair]) -> list[dict[str, Any]]:
-    """The `check_report` of every `(one-row references, record row)` pair."""
+    """The `check_report` of every `(one-row references, record row, criteria)` triple."""
     out: list[dict[str, Any] | None] = [None] * len(pairs)
     for members in _groups(pairs):
         references = pa.concat_tables([pairs[i][0] for i in members])
         records = tables.from_rows([pairs[i][1] for i in members], tables.RECORDS)
-        for i, report in zip(members, check_reports(references, records), strict=True):
+        criteria = pairs[members[0]][2]
+        reports = check_reports(references, records, criteria)
+        for i, report in zip(members, reports, strict=True):
             out[i] = report
     return [r for r in out if r is not None]

@@ -32,8 +32,8 @@ class ServeState:
     """The signing key (`signing_key` setting)."""
     classify: Coalescer[dict[str, Any], pa.Table]
     """`references` row → classified one-row table, many requests per call."""
-    compare: Coalescer[tuple[pa.Table, dict[str, Any]], dict[str, Any]]
-    """(classified reference, record) → the check report, many requests per call."""
+    compare: Coalescer[tuple[pa.Table, dict[str, Any], str], dict[str, Any]]
+    """(classified reference, record, criteria) → the check report, many requests per call."""
     audits: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(1))
     """Uploaded audits run one at a time: their table stages are CPU work on the one loop."""
 
