@@ -108,9 +108,7 @@ def _finding(row: dict[str, Any]) -> Finding:
 def select(all_findings: list[Finding], limit: int) -> tuple[list[Finding], int]:
     """The worst `limit` findings grouped by file and sorted by line, and how many were left."""
     shown = all_findings[: max(0, limit)]
-    return sorted(shown, key=lambda f: (f.path, f.line or 0, f.key)), len(all_findings) - len(
-        shown
-    )
+    return sorted(shown, key=lambda f: (f.path, f.line or 0, f.key)), len(all_findings) - len(shown)
 
 
 class FindingsList(ReportFormat):

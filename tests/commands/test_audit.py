@@ -64,6 +64,8 @@ def test_unwritable_report_folder_is_an_error_not_a_traceback(sample: Path) -> N
     (sample / "blocked").write_text("a file, not a folder", encoding="utf-8")
     result = CliRunner().invoke(app, ["audit", "thesis.bib", "--offline", "--out", "blocked"])
     assert result.exit_code == 2
-    assert "error:" in result.stderr and result.exception is None or isinstance(
-        result.exception, SystemExit
+    assert (
+        "error:" in result.stderr
+        and result.exception is None
+        or isinstance(result.exception, SystemExit)
     )
