@@ -68,6 +68,14 @@ def read_snapshots(paths: Sequence[str]) -> dict[tuple[str, str], dict[str, Any]
     return rows
 
 
+def search_snapshot_rows(paths: Sequence[str]) -> list[dict[str, Any]]:
+    """The definitive title-search answer rows (`id_type` `title_search`) of every snapshot.
+
+    Raises `InputError` like `read_snapshots`.
+    """
+    return [r for r in _definitive_rows(paths) if r["id_type"] == "title_search"]
+
+
 def read_istic_snapshots(paths: Sequence[str]) -> dict[str, dict[str, Any]]:
     """The `istic` rows (`found` or `not_found`, id_type `doi`) keyed by lowercased DOI.
 
