@@ -10,13 +10,13 @@ policy); it returns a `Reply` for any HTTP status the caller reads as data (200,
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 from urllib.parse import urlencode
 
 from auditor.errors import MalformedBody, Reason, RegisterError
+from auditor.transport import safejson
 
 #: Bodies larger than this are refused before decoding (cases: bodies are capped at 2 MiB).
 MAX_JSON_BYTES = 2 * 1024 * 1024
@@ -88,22 +88,6 @@ class Lookups:
         return sum(1 for line in self.log if line.split(" ", 1)[0] == register)
 
 
-def _depth(value: Any, limit: int) -> int:
-    """Nesting depth of decoded JSON, stopping once past `limit`."""
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    deepest = 0
-    while stack:
-        node, depth = stack.pop()
-        deepest = max(deepest, depth)
-        if deepest > limit:
-            return deepest
-        if isinstance(node, dict):
-            stack.extend((v, depth + 1) for v in node.values())
-        elif isinstance(node, list):
-            stack.extend((v, depth + 1) for v in node)
-    return deepest
-
-
 def decode_json(reply: Reply, what: str) -> Any:
     """Decode `reply.body` as JSON or raise `MalformedBody` naming `what`.
 
@@ -111,19 +95,7 @@ def decode_json(reply: Reply, what: str) -> Any:
     nesting deeper than `MAX_JSON_DEPTH`.
     """
 
-    if len(reply.body) > MAX_JSON_BYTES:
-        raise MalformedBody(f"{what}: body over {MAX_JSON_BYTES} bytes", Reason.BODY_TOO_LARGE)
-
-    def _no_constants(name: str) -> Any:
-        raise ValueError(f"non-standard JSON literal {name}")
-
-    try:
-        value = json.loads(reply.body.decode("utf-8"), parse_constant=_no_constants)
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        raise MalformedBody(f"{what}: body is not JSON", Reason.MALFORMED_BODY) from None
-    if _depth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
-        raise MalformedBody(f"{what}: JSON nested too deeply", Reason.MALFORMED_BODY)
-    return value
+    return safejson.loads(reply.body, what, max_bytes=MAX_JSON_BYTES, max_depth=MAX_JSON_DEPTH)
 
 
 def malformed(what: str, reason: Reason = Reason.MALFORMED_BODY) -> MalformedBody:

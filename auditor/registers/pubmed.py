@@ -96,6 +96,12 @@ def summary_row(pmid: str, summary: Mapping[str, Any], body_digest: str) -> Reco
     if not isinstance(title, str):
         raise MalformedBody(f"pubmed: {pmid} has no title", Reason.MALFORMED_BODY)
     authors = summary.get("authors")
+    if authors is not None and not (
+        isinstance(authors, list)
+        and all(isinstance(a, Mapping) and isinstance(a.get("name", ""), str) for a in authors)
+    ):
+        # A wrong shape would read as "no authors" and then as a mismatch: a failure to look.
+        raise MalformedBody(f"pubmed: {pmid} authors are not names", Reason.MALFORMED_BODY)
     names = [
         a["name"].strip()
         for a in (authors if isinstance(authors, list) else [])

@@ -10,6 +10,7 @@ from typing import Any
 
 from auditor.errors import MalformedBody, Reason, RegisterError
 from auditor.registers.interface import RecordRow, Sink
+from auditor.registers.validate import check_row
 from auditor.tables import RecordStatus
 
 #: After this many failed requests in a row (no success between), a register is taken as down:
@@ -50,6 +51,9 @@ def row(
         "retrieved_at": now_iso(),
     }
     out.update(fields)
+    # Checked here, inside the register's unit of work: a row Arrow would refuse costs only
+    # its own id (`malformed_body`), never the table or the cache.
+    check_row(out)
     return out
 
 
