@@ -129,9 +129,6 @@ REFERENCES = pa.schema(
         pa.field("parse_error", _str),  # what was wrong with the entry, for the user
         pa.field("warnings", _strs),  # non-fatal problems (duplicate key, unknown field, …)
         pa.field("cited_at", _str),  # `paper.tex:12`: first citation, when a manuscript is input
-        pa.field("queried_by", _str),  # `id` | `title` (a title search) | null: not looked up
-        pa.field("searched", _strs),  # title search: the indexes asked, in order
-        pa.field("nearest", _strs),  # NOT FOUND: the nearest candidates, one line each
     ]
 )
 
@@ -187,6 +184,9 @@ VERDICTS = pa.schema(
         pa.field("updates", _updates),  # of the record relied on (see `UPDATE`)
         pa.field("group_id", pa.int32()),  # duplicate group (same work under several keys)
         pa.field("cited_at", _str),  # `paper.tex:12`: first citation, when a manuscript is input
+        pa.field("queried_by", _str),  # `id` | `title` (a title search) | null: not looked up
+        pa.field("searched", _strs),  # title search: the indexes asked, in order
+        pa.field("nearest", _strs),  # NOT FOUND: the nearest candidates, one line each
     ]
 )
 

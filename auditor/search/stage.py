@@ -27,7 +27,7 @@ import pyarrow as pa
 
 from auditor import tables
 from auditor.compare import compare
-from auditor.compare.text import has_han
+from auditor.compare.text import has_han, normalize_text
 from auditor.errors import Reason
 from auditor.registers.interface import RecordRow, SearchAnswer, SearchRegister, TitleQuery
 from auditor.registers.registry import SEARCH_REGISTERS
@@ -147,14 +147,20 @@ class _Tiers:
         return out
 
 
+def _work(candidate: RecordRow) -> str:
+    """What makes two indexes' candidates the same work: the DOI, else the title."""
+    return str(candidate.get("doi") or normalize_text(candidate.get("title")))
+
+
 def _learn(row: _Row, index: str, answer: SearchAnswer, tier: str | None) -> None:
     row.asked.append(index)
     if answer.reason is not None:
         row.failure = row.failure or answer.reason
         return
     choices = ranked(row.ref, answer.candidates)
-    row.near = sorted([*row.near, *choices[:NEAREST]], key=lambda c: c.rank, reverse=True)
-    row.near = row.near[:NEAREST]
+    seen = {_work(c.candidate) for c in row.near}
+    fresh = [c for c in choices[:NEAREST] if _work(c.candidate) not in seen]
+    row.near = sorted([*row.near, *fresh], key=lambda c: c.rank, reverse=True)[:NEAREST]
     top = choices[0] if choices else None
     if top is not None and top.strong and (row.best is None or top.rank > row.best.rank):
         row.best, row.tier = top, tier
@@ -197,7 +203,7 @@ def _resolved(references: pa.Table, rows: list[_Row], criteria: str) -> list[dic
         records.append(
             {**_record(row), "id_type": answers.SEARCH_ID_TYPE, "identifier": str(row.at)}
         )
-    compared = compare(
+    compared: list[dict[str, Any]] = compare(
         tables.from_rows(refs, tables.REFERENCES), tables.from_rows(records, RECORDS), criteria
     ).to_pylist()
     for verdict, row in zip(compared, rows, strict=True):
@@ -234,7 +240,13 @@ async def title_search(
     net: Net | None,
     criteria: str = tables.DEFAULT_CRITERIA,
 ) -> SearchResult:
-    """Settle the rows a title search can (see the module docstring); never raises on data."""
+    """Settle the rows a title search can (see the module docstring); never raises on data.
+
+    Under `reference-resolution/v1` nothing is searched: v1 knows no title search, and its
+    verdicts stay exactly v1's.
+    """
+    if criteria == tables.CRITERIA_V1:
+        return SearchResult(verdicts, tables.empty(RECORDS))
     rows, unindexed = _candidates(references, verdicts)
     own = None
     cache = net.cache if net is not None and net.cache is not None else None
