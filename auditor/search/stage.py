@@ -38,7 +38,7 @@ from auditor.settings import Settings
 from auditor.tables import RECORDS, RowState, Tier, Verdict
 from auditor.transport.cache import RecordCache
 from auditor.transport.net import Net
-from auditor.transport.snapshot import search_snapshot_rows
+from auditor.transport.snapshot import lookup_searches
 
 #: Reasons of NOT COVERED rows a title search may settle.
 SEARCHABLE_REASONS: frozenset[str] = frozenset({Reason.NO_IDENTIFIER, Reason.UNRECOGNIZED_ID})
@@ -113,24 +113,26 @@ class _Tiers:
         self.settings = settings
         self.net = net
         self.cache = cache
-        rows = search_snapshot_rows(settings.snapshots) if settings.snapshots else []
-        self.snapshot = answers.from_rows(rows)
 
     async def ask(
         self, register: SearchRegister, queries: Sequence[TitleQuery]
     ) -> dict[TitleQuery, tuple[SearchAnswer, str | None]]:
         out: dict[TitleQuery, tuple[SearchAnswer, str | None]] = {}
         pending: list[TitleQuery] = []
-        for query in dict.fromkeys(queries):
+        distinct = list(dict.fromkeys(queries))
+        wanted = [(register.name, answers.query_key(q)) for q in distinct]
+        kept = lookup_searches(self.settings.snapshots, wanted, answers.MAX_KEPT)
+        snapshot = answers.from_rows(kept)
+        for query in distinct:
             key = answers.query_key(query)
-            hit = self.snapshot.get((register.name, key))
+            hit = snapshot.get((register.name, key))
             if hit is not None:
                 out[query] = (hit, str(Tier.SNAPSHOT))
                 continue
             if not self.settings.refresh:
-                kept = answers.cached(self.cache, register.name, register.api_version, key)
-                if kept is not None:
-                    out[query] = (kept, str(Tier.CACHE))
+                held = answers.cached(self.cache, register.name, register.api_version, key)
+                if held is not None:
+                    out[query] = (held, str(Tier.CACHE))
                     continue
             pending.append(query)
         if not pending:
