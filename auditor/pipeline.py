@@ -22,7 +22,7 @@ from auditor.load import load_files
 from auditor.overlap.duplicates import find_duplicates
 from auditor.registers import registry
 from auditor.resolve import resolve
-from auditor.result import AuditResult, RunInfo
+from auditor.result import AuditResult, LoadProblem, RunInfo
 from auditor.settings import Settings
 from auditor.transport.net import open_net
 
@@ -80,6 +80,9 @@ async def run_audit(
         base_urls={r.name: r.host.base_url(settings) for r in registry.REGISTERS},
         tiers_used=tuple(tiers),
         offline=settings.offline,
+        load_problems=tuple(
+            LoadProblem(p.path, p.line, p.message, p.severity) for p in loaded.problems
+        ),
     )
     return AuditResult(
         references=references,

@@ -23,9 +23,9 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from auditor.commands.errors import fail
 from auditor.commands.load import parse_map
 from auditor.errors import ConfigError, InputError
-from auditor.exitcodes import ExitCode
 from auditor.settings import load_settings
 
 
@@ -125,6 +125,7 @@ def audit(
     from auditor.report.annotations import github_annotations
     from auditor.report.console import print_summary, summary_dict
     from auditor.report.junit import write_junit
+    from auditor.signing import SigningError
 
     err = Console(stderr=True)
     flags: dict[str, object] = {
@@ -168,22 +169,31 @@ def audit(
                 )
             )
     except (InputError, ConfigError) as exc:
-        err.print(f"[bold red]error:[/] {exc}")
-        raise typer.Exit(ExitCode.USAGE) from None
+        fail(err, exc)
 
     out_dir = Path(settings.out) if settings.out else default_out(paths)
-    written = write_reports(result, out_dir)
+    finish = None
     if sign:
         from auditor.report.json import sign_report_file
-        from auditor.signing import SigningError, load_or_create_key
+        from auditor.signing import load_or_create_key
 
         try:
-            sign_report_file(out_dir / "report.json", load_or_create_key(settings.signing_key))
+            key = load_or_create_key(settings.signing_key)
         except SigningError as exc:
-            err.print(f"[bold red]error:[/] {exc}")
-            raise typer.Exit(ExitCode.USAGE) from None
+            fail(err, exc)
+
+        def finish(staging: Path) -> None:
+            sign_report_file(staging / "report.json", key)
+
+    try:
+        written = write_reports(result, out_dir, finish=finish)
+    except (OSError, SigningError) as exc:
+        fail(err, exc, target=f"--out {out_dir}")
     if junit:
-        write_junit(result, Path(junit), settings.fail_on)
+        try:
+            write_junit(result, Path(junit), settings.fail_on)
+        except OSError as exc:
+            fail(err, exc, target=f"--junit {junit}")
     match format_:
         case OutputStyle.GITHUB:
             sys.stdout.write(github_annotations(result, settings.fail_on))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from auditor.policy import failing_rows, parse_fail_on
+from auditor.report.terminal import printable
 from auditor.report.words import reason_text
 from auditor.result import AuditResult
 from auditor.tables import RowState
@@ -18,8 +19,10 @@ __all__ = ["escape_data", "escape_property", "github_annotations"]
 
 
 def escape_data(text: str) -> str:
-    """Escape a workflow-command message (`%`, CR, LF)."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """Escape a workflow-command message (`%`, CR, LF); other control characters (ESC, OSC,
+    BEL from a citation key or title) are shown as `\\xNN`, never sent raw to the log."""
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return printable(text)
 
 
 def escape_property(text: str) -> str:

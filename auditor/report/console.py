@@ -10,13 +10,18 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from auditor import tables
 from auditor.report.rows import totals
+from auditor.report.terminal import one_line
 from auditor.result import AuditResult
 
 __all__ = ["print_summary", "summary_dict"]
+
+#: Loader problems printed in the summary; all of them are in report.json and the HTML.
+SHOWN_PROBLEMS = 20
 
 _STYLE = {
     "RESOLVES-AND-MATCHES": "green",
@@ -36,8 +41,17 @@ def summary_dict(result: AuditResult) -> dict[str, Any]:
         "inputs": [i.path for i in run.inputs] if run else [],
         "offline": run.offline if run else False,
         "tiers_used": list(run.tiers_used) if run else [],
+        "load_problems": [
+            {"path": p.path, "line": p.line, "severity": p.severity, "message": p.message}
+            for p in (run.load_problems if run else ())
+        ],
         **totals(result),
     }
+
+
+def _safe(text: object) -> str:
+    """Untrusted text (a path, a key, a message) as Rich markup that prints it literally."""
+    return escape(one_line(str(text)))
 
 
 def _verdict_table(summary: dict[str, Any]) -> Table:
@@ -46,7 +60,7 @@ def _verdict_table(summary: dict[str, Any]) -> Table:
     table.add_column("verdict")
     if several:
         for f in summary["by_file"]:
-            table.add_column(f["path"], justify="right")
+            table.add_column(_safe(f["path"]), justify="right")
     table.add_column("total", justify="right")
     for name, n in summary["by_verdict"].items():
         per_file = (
@@ -61,7 +75,7 @@ def _register_table(summary: dict[str, Any]) -> Table:
     table.add_column("register")
     table.add_column("rows", justify="right")
     for name, n in summary["by_register"].items():
-        table.add_row(name, str(n))
+        table.add_row(_safe(name), str(n))
     return table
 
 
@@ -76,7 +90,7 @@ def print_summary(result: AuditResult, out_dir: Path, *, quiet: bool, console: C
     console.print(_verdict_table(summary))
     console.print(_register_table(summary))
     if summary["unchecked_reasons"]:
-        reasons = ", ".join(f"{k} × {v}" for k, v in summary["unchecked_reasons"].items())
+        reasons = ", ".join(f"{_safe(k)} × {v}" for k, v in summary["unchecked_reasons"].items())
         console.print(f"[blue]UNCHECKED[/] (not verdicts; re-run later): {reasons}")
     if summary["checklist_items"]:
         prios = ", ".join(f"{k}: {v}" for k, v in summary["by_priority"].items() if v)
@@ -85,4 +99,20 @@ def print_summary(result: AuditResult, out_dir: Path, *, quiet: bool, console: C
         )
     if summary["offline"]:
         console.print("[dim]Offline run: only snapshots and the cache were consulted.[/]")
-    console.print(f"Reports in [bold]{out_dir}[/] (report.html, verdicts.csv, checklist.csv, …)")
+    _print_load_problems(summary["load_problems"], console)
+    console.print(
+        f"Reports in [bold]{_safe(out_dir)}[/] (report.html, verdicts.csv, checklist.csv, …)"
+    )
+
+
+def _print_load_problems(problems: list[dict[str, Any]], console: Console) -> None:
+    """What the loader saw, one line each, the first `SHOWN_PROBLEMS` (the rest: report.json)."""
+    if not problems:
+        return
+    console.print(f"[bold]Loader[/]: {len(problems)} problem(s) in the inputs")
+    for p in problems[:SHOWN_PROBLEMS]:
+        where = f"{p['path']}:{p['line']}" if p["line"] else p["path"]
+        style = "magenta" if p["severity"] == "error" else "yellow"
+        console.print(f"  [{style}]{p['severity']}[/] {_safe(where)}: {_safe(p['message'])}")
+    if len(problems) > SHOWN_PROBLEMS:
+        console.print(f"  … and {len(problems) - SHOWN_PROBLEMS} more in report.json")
