@@ -15,6 +15,7 @@ interleaving their files in one `--out`. Every file the auditor writes goes thro
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import io
 import json
@@ -124,7 +125,7 @@ def _locked(folder: Path) -> Iterator[None]:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise OutputBusy(
-                f"another auditor run is writing reports into {folder}", str(folder)
+                errno.EBUSY, "another auditor run is writing reports here", str(folder)
             ) from None
         yield
     finally:

@@ -22,10 +22,9 @@ __all__ = ["describe", "fail"]
 def describe(exc: BaseException, target: str | None = None) -> str:
     """A one-line, terminal-safe description of `exc`; an `OSError` names `target` and its path."""
     if isinstance(exc, OSError) and exc.strerror:
-        where = [t for t in (target, exc.filename) if t is not None]
-        text = f"cannot write {' at '.join(str(w) for w in dict.fromkeys(where))}: {exc.strerror}"
-        if not where:
-            text = f"{exc.strerror}"
+        # The setting the user gave (`--junit x`) names the place best; else the failing path.
+        where = target or exc.filename
+        text = f"cannot write {where}: {exc.strerror}" if where else exc.strerror
     else:
         text = str(exc) or type(exc).__name__
     return one_line(text)
