@@ -26,7 +26,7 @@ from auditor.settings import Settings
 from auditor.tables import RECORDS, IdType, RecordStatus, Tier, from_rows
 from auditor.transport.cache import RecordCache
 from auditor.transport.net import Net
-from auditor.transport.snapshot import read_snapshots
+from auditor.transport.snapshot import lookup_snapshots
 
 
 @dataclass(frozen=True)
@@ -147,7 +147,7 @@ async def resolve(references: pa.Table, settings: Settings, net: Net | None) -> 
     request. Never raises for a register failure.
     """
     wanted = targets(references)
-    snapshot = read_snapshots(settings.snapshots) if settings.snapshots else {}
+    snapshot = lookup_snapshots(settings.snapshots, ((t.id_type, t.identifier) for t in wanted))
     own_cache = None
     cache = net.cache if net is not None else None
     if cache is None:

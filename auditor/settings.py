@@ -20,6 +20,7 @@ from typing import Any
 
 from auditor.errors import ConfigError
 from auditor.settings_check import check_settings
+from auditor.tables import CRITERIA_IDS, DEFAULT_CRITERIA
 
 #: Settings whose values are filesystem paths (resolved against the config file's folder).
 _PATH_KEYS = frozenset({"cache_dir", "snapshots", "journal_map", "out", "signing_key"})
@@ -86,6 +87,8 @@ class Settings:
     doira_batch_size: int = 20
     # input
     encoding: str | None = None
+    # comparison: which criteria document decides the verdicts (see `auditor criteria`)
+    criteria: str = DEFAULT_CRITERIA
     # policy and output
     fail_on: tuple[str, ...] = ()
     fail_on_unchecked: bool = False
@@ -244,5 +247,12 @@ def load_settings(
         values[name] = _coerce(name, value, f"--{name.replace('_', '-')}")
         origins[name] = f"--{name.replace('_', '-')}"
     settings = dataclasses.replace(Settings(), **values)
+    _check_criteria(settings.criteria)
     check_settings(settings, origins)
     return settings
+
+
+def _check_criteria(criteria: str) -> None:
+    if criteria not in CRITERIA_IDS:
+        known = ", ".join(CRITERIA_IDS)
+        raise ConfigError(f"unknown criteria {criteria!r} (known: {known})")
