@@ -96,11 +96,6 @@ def resolver_source(settings: Settings) -> RecordSource:
     return source
 
 
-def no_records(references: pa.Table) -> pa.Table:
-    """The `RecordSource` used without `--record`: nothing looked up (rows become UNCHECKED)."""
-    return tables.empty(tables.RECORDS)
-
-
 def check_reference(
     references: pa.Table, source: RecordSource, criteria: str = tables.DEFAULT_CRITERIA
 ) -> dict[str, Any]:
