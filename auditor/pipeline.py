@@ -7,6 +7,7 @@ tables to tables; only resolve and the waterfall are async and talk to registers
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
@@ -17,13 +18,13 @@ import pyarrow.compute as pc
 from auditor import __version__, tables
 from auditor.checklist import build_checklist, duplicate_items
 from auditor.chinese.waterfall import run_waterfall
-from auditor.classify import classify
 from auditor.compare import compare
 from auditor.load import load_files
 from auditor.overlap.duplicates import find_duplicates
 from auditor.registers import registry
 from auditor.resolve import resolve
-from auditor.result import AuditResult, RunInfo
+from auditor.result import AuditResult, LoadProblem, RunInfo
+from auditor.search import title_search
 from auditor.settings import Settings
 from auditor.transport.net import Net, open_net
 
@@ -78,14 +79,28 @@ async def run_audit(
     run opens its own.
     """
     started = _now()
-    loaded = load_files(paths, fmt=input_format, encoding=settings.encoding, csv_map=csv_map)
-    references = classify(loaded.table, closed_legs=closed_legs(settings))
+    # Parsing is the longest stage without a network wait: in a worker thread, a server's event
+    # loop (`auditor serve` runs audits of uploads) keeps answering while a file loads.
+    # Classified once, inside the load stage, with the legs the settings close.
+    loaded = await asyncio.to_thread(
+        load_files,
+        paths,
+        fmt=input_format,
+        encoding=settings.encoding,
+        csv_map=csv_map,
+        closed_legs=closed_legs(settings),
+    )
+    references = loaded.table
     async with _net_for(settings, net, progress) as net:
         records = await resolve(references, settings, net)
         verdicts = compare(references, records, settings.criteria)
         waterfall = await run_waterfall(references, verdicts, records, settings, net)
+        searched = await title_search(
+            references, waterfall.verdicts, settings, net, settings.criteria
+        )
+    records = pa.concat_tables([records, searched.records])
     duplicates = find_duplicates(references, records)
-    verdicts = attach_groups(waterfall.verdicts, duplicates)
+    verdicts = attach_groups(searched.verdicts, duplicates)
     extra = pa.concat_tables([waterfall.items, duplicate_items(duplicates, references)])
     checklist = build_checklist(references, verdicts, records, extra=extra)
     tiers = sorted(set(records["tier"].drop_null().to_pylist())) if records.num_rows else []
@@ -98,6 +113,9 @@ async def run_audit(
         tiers_used=tuple(tiers),
         offline=settings.offline,
         criteria_id=settings.criteria,
+        load_problems=tuple(
+            LoadProblem(p.path, p.line, p.message, p.severity) for p in loaded.problems
+        ),
     )
     return AuditResult(
         references=references,

@@ -1,7 +1,7 @@
 """The Chinese-literature waterfall stage: gate → triage → ISTIC / CNKI / coordinates → outcomes.
 
 Work goes in phases over the distinct identifiers of all gated rows at once (never per row):
-agency triage of the cited DOIs' prefixes, the PubMed coordinate leg of the DOI-less rows, triage
+agency triage of the cited DOIs' prefixes, the PubMed coordinate branch of the DOI-less rows, triage
 of the candidates' DOIs, CSL content negotiation for every distinct ISTIC DOI, then the Handle probe
 for CNKI DOIs and CSL 404s. A failure to look marks only the rows that depended on it `UNCHECKED`.
 """
@@ -19,11 +19,9 @@ import pyarrow as pa
 
 from auditor import tables
 from auditor.chinese.bridge import load_bridge
-from auditor.chinese.coordinates_leg import coordinate_rows
-from auditor.chinese.doi_leg import doi_rows
+from auditor.chinese.coordinates_branch import coordinate_rows
+from auditor.chinese.doi_branch import doi_rows
 from auditor.chinese.gate import gate
-from auditor.chinese.lookups import Lookups
-from auditor.chinese.netfetch import fetch_from_net
 from auditor.chinese.outcomes import OUTCOMES, RowOutcome, outcome_row
 from auditor.chinese.report import apply_outcomes, build_items
 from auditor.chinese.steps import Run, known_facts
@@ -47,7 +45,7 @@ class WaterfallResult:
     outcomes: pa.Table
     """`outcomes.OUTCOMES`: one row per gated row."""
     requests: tuple[str, ...] = ()
-    """Every request sent, in order (for budgets and the report)."""
+    """Every distinct question asked of a register (`kind key`), in order (for budgets)."""
 
 
 async def run_waterfall(
@@ -74,10 +72,9 @@ async def run_waterfall(
     if not gated:
         return WaterfallResult(verdicts, tables.empty(tables.CHECKLIST), tables.empty(OUTCOMES))
     bridge = load_bridge(settings.journal_map)
-    lookups = Lookups(fetch_from_net(net, settings))
     known = known_facts(records)
     cache = net.cache if net is not None else None
-    run = Run(settings, lookups, bridge, known, cache=cache)
+    run = Run(settings, net, bridge, known, cache=cache)
     with_doi: list[tuple[dict[str, Any], RowOutcome]] = []
     coord_rows: list[tuple[dict[str, Any], RowOutcome]] = []
     outcomes: list[tuple[dict[str, Any], RowOutcome]] = []
@@ -91,14 +88,14 @@ async def run_waterfall(
     if with_doi and not settings.doi_leg:
         for _, out in with_doi:
             out.give_up(Reason.LEG_CLOSED.value, "the DOI leg is closed")
-    # The legs pace on independent throttles (doi.org/Handle vs NCBI): run them side by side.
+    # The branches pace on independent throttles (doi.org/Handle vs NCBI): run them side by side.
     await asyncio.gather(doi_rows(run, with_doi, known.agencies), coordinate_rows(run, coord_rows))
     table = pa.Table.from_pylist(
         [outcome_row(out, ref.get("key")) for ref, out in outcomes], schema=OUTCOMES
     )
-    # Offline, nothing was sent (a refused attempt is still logged), so nothing is live.
-    sent = bool(lookups.log) and not settings.offline
+    # Offline, nothing was sent (a refused question is still listed), so nothing is live.
+    sent = bool(run.asked) and run.online
     as_of = datetime.now(UTC).isoformat(timespec="seconds") if sent else None
     new_verdicts = apply_outcomes(verdicts, outcomes, as_of)
     items = build_items(outcomes, new_verdicts)
-    return WaterfallResult(new_verdicts, items, table, tuple(lookups.log))
+    return WaterfallResult(new_verdicts, items, table, tuple(run.asked))

@@ -7,8 +7,10 @@ anything.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
+from auditor.files import report_set
 from auditor.report.csv import CsvReport
 from auditor.report.html import HtmlReport
 from auditor.report.interface import ReportFormat
@@ -27,18 +29,23 @@ LISTED_ROWS = 50_000
 LARGE_FORMATS: tuple[ReportFormat, ...] = (ParquetReport(), CsvReport(), JsonSummaryReport())
 
 
-def write_reports(result: AuditResult, out_dir: Path) -> list[Path]:
+def write_reports(
+    result: AuditResult, out_dir: Path, *, finish: Callable[[Path], None] | None = None
+) -> list[Path]:
     """Write verdicts/checklist (and duplicates, when any) as Parquet and CSV, `report.html` and
-    `report.json` into `out_dir`, each atomically; return the paths written. A run of more than
-    `LISTED_ROWS` rows gets no `report.html`, and its `report.json` holds the totals only.
+    `report.json` into `out_dir` as one set (`auditor.files.report_set`: staged, moved in,
+    `manifest.json` last); return the paths written. A run of more than `LISTED_ROWS` rows gets
+    no `report.html`, and its `report.json` holds the totals only.
 
-    Raises `OSError` when `out_dir` cannot be created or written.
+    `finish(staging)` runs on the staged set before it is moved in (signing `report.json`).
+    Raises `OSError` naming the path when `out_dir` cannot be created or written, or
+    `OutputBusy` when another run is writing into it.
     """
-    out_dir.mkdir(parents=True, exist_ok=True)
-    written: list[Path] = []
-    large = result.verdicts.num_rows > LISTED_ROWS
-    if large:
-        (out_dir / "report.html").unlink(missing_ok=True)  # a smaller run's page would mislead
-    for fmt in LARGE_FORMATS if large else FORMATS:
-        written += fmt.write(result, out_dir)
-    return written
+    with report_set(out_dir) as staging:
+        names: list[str] = []
+        large = result.verdicts.num_rows > LISTED_ROWS
+        for fmt in LARGE_FORMATS if large else FORMATS:
+            names += [p.name for p in fmt.write(result, staging)]
+        if finish is not None:
+            finish(staging)
+    return [out_dir / name for name in names]

@@ -1,13 +1,17 @@
 """CSV outputs that open cleanly in Excel and LibreOffice.
 
 UTF-8 with a byte-order mark (so Excel detects the encoding), lists joined with `; `, nulls as
-empty cells. Cells that a spreadsheet would run as a formula (a title beginning `=`, `+`, `-`,
-`@`, tab or carriage return) get a leading `'`: bibliography text is untrusted.
+empty cells. Text a spreadsheet would run as a formula gets a `'` in front: bibliography text is
+untrusted, and a user may open the file splitting on `;`, tab or `|` rather than `,`, so every
+piece that *starts* a cell under any of those splits is guarded, not only the cell's start
+(`harmless;=1+1;x` becomes `harmless;'=1+1;x`). A piece starts a formula when its first
+non-space character is `=`, `+`, `-`, `@` or a control character (tab, CR, LF …).
 """
 
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pyarrow as pa
@@ -25,21 +29,31 @@ __all__ = ["CsvReport", "LIST_SEPARATOR", "csv_bytes", "table_csv"]
 #: How list cells (authors, links, sources tried) are joined.
 LIST_SEPARATOR = "; "
 
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-_FORMULA_FIRST = pa.array(_FORMULA_START, pa.string())
+#: Where a spreadsheet may start a cell: the text's start, or after a delimiter it may split on.
+_PIECE_START = re.compile("(^|[,;\t|])( *)(?=[=+\\-@\x00-\x1f\x7f])")
 
 
 def _defuse(value: str | None) -> str | None:
-    """Prefix `'` to a cell a spreadsheet would evaluate (CSV injection)."""
-    if value and value.startswith(_FORMULA_START):
-        return "'" + value
-    return value
+    """Put `'` before every piece of `value` a spreadsheet would evaluate (CSV injection)."""
+    if not value:
+        return value
+    return _PIECE_START.sub(r"\1\2'", value)
 
 
-def _defuse_column(column: pa.ChunkedArray | pa.Array) -> pa.ChunkedArray | pa.Array:
-    """`_defuse` over a whole column."""
-    risky = pc.is_in(pc.utf8_slice_codeunits(column, 0, 1), value_set=_FORMULA_FIRST)
-    return pc.if_else(risky, pc.binary_join_element_wise("'", column, ""), column)
+#: The same test as `_PIECE_START` for Arrow's RE2 (no look-ahead): which cells need `_defuse`.
+_NEEDS_DEFUSING = "(^|[,;\t|]) *[=+\\-@\x00-\x1f\x7f]"
+
+
+def _defuse_column(column: pa.ChunkedArray | pa.Array) -> pa.Array:
+    """`_defuse` over a whole column: one RE2 scan finds the cells, only those are rewritten."""
+    column = pa.chunked_array([column]) if isinstance(column, pa.Array) else column
+    flat = column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
+    risky = pc.fill_null(pc.match_substring_regex(flat, _NEEDS_DEFUSING), False)
+    at = pc.indices_nonzero(risky)
+    if len(at) == 0:
+        return flat
+    fixed = pa.array([_defuse(v) for v in flat.take(at).to_pylist()], pa.string())
+    return pc.replace_with_mask(flat, risky, fixed)
 
 
 def _flatten(table: pa.Table) -> pa.Table:

@@ -186,12 +186,22 @@ async def test_faults_raise_with_a_reason(server, tmp_path, clock, answer, error
 async def test_timeout_is_unreachable_timeout(server, tmp_path, clock):
     srv, script = server
     script.answers["/x"] = ["slow"]
-    settings = _settings(srv, tmp_path, timeout=0.02, max_retries=1)
+    # A 1e-6 s limit (httpx's idiom): the attempt times out at once, whatever phase it is in.
+    settings = _settings(srv, tmp_path, timeout=1e-6, max_retries=1)
     async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
         with pytest.raises(Unreachable) as info:
             await net.get("handle", f"{settings.handle_url}/x")
+        assert net.requests == {"handle": 2}  # tried, retried once, given up
     assert info.value.reason is Reason.TIMEOUT
-    assert len(script.seen) == 2
+
+
+async def test_timeout_bounds_one_attempt_to_the_last_byte(server, tmp_path, clock):
+    """`--timeout` is the whole attempt (connect to the last body byte), not twice it."""
+    srv, _ = server
+    settings = _settings(srv, tmp_path, timeout=7.5)
+    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+        assert net.session is not None
+        assert net.session.timeout.total == 7.5
 
 
 async def test_retry_after_paces_the_register(server, tmp_path, clock):
@@ -268,6 +278,29 @@ async def test_ncbi_rate_is_capped_by_the_api_key(tmp_path, clock):
         settings = Settings(cache_dir=str(tmp_path / "c"), ncbi_api_key=key, ncbi_rate=asked)
         async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
             assert net.throttles["ncbi"].rate == expected
+
+
+@pytest.mark.parametrize("body", [b"NaN", b'{"a": Infinity}', b"\xff", b"[" * 100 + b"]" * 100])
+def test_response_json_is_strict(body):
+    from auditor.transport.net import Response
+
+    with pytest.raises(MalformedBody):
+        Response(200, {}, body, "u").json()
+
+
+def test_response_json_refuses_deep_nesting_without_a_recursion_error():
+    from auditor.transport.net import Response
+
+    with pytest.raises(MalformedBody):
+        Response(200, {}, b"[" * 5000 + b"]" * 5000, "u").json()
+
+
+def test_response_json_caps_size_when_asked():
+    from auditor.transport.net import Response
+
+    with pytest.raises(MalformedBody) as info:
+        Response(200, {}, b" " * 11, "u").json(max_bytes=10)
+    assert info.value.reason is Reason.BODY_TOO_LARGE
 
 
 async def test_garbage_redirect_is_unsafe_not_valueerror(server, tmp_path, clock):
