@@ -16,6 +16,7 @@ when it says so, else once that many bytes have been read, with a page saying th
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import html
 import re
@@ -31,7 +32,7 @@ from auditor.errors import ConfigError, InputError
 from auditor.load import FORMATS
 from auditor.pipeline import run_audit
 from auditor.report import write_reports
-from auditor.result import AuditResult, InputFile
+from auditor.result import AuditResult, InputFile, LoadProblem
 from auditor.serve.state import STATE
 
 __all__ = ["ACCEPTED", "routes"]
@@ -138,7 +139,8 @@ async def get_page(request: web.Request) -> web.Response:
     kinds = ", ".join(ACCEPTED)
     body = f"""
 <h1>Audit a bibliography</h1>
-<p>Upload a BibTeX, RIS or CSV file. Every reference is checked against the register that owns
+<p>Upload a bibliography: BibTeX, RIS, CSV, or a Web of Science, MEDLINE or EndNote export.
+Every reference is checked against the register that owns
 its identifier (Crossref, PubMed, arXiv, the DOI system) under the criteria
 <code>reference-resolution/v1</code>, and you get the report with its checklist and the tables
 to download.</p>
@@ -214,7 +216,16 @@ def _renamed(result: AuditResult, written: str, shown: str) -> AuditResult:
             InputFile(shown if f.path == written else f.path, f.sha256, f.format, f.rows)
             for f in run.inputs
         )
-        run = type(run)(**{**run.__dict__, "inputs": inputs})
+        problems = tuple(
+            LoadProblem(
+                shown if p.path == written else p.path,
+                p.line,
+                p.message.replace(written, shown),
+                p.severity,
+            )
+            for p in run.load_problems
+        )
+        run = type(run)(**{**run.__dict__, "inputs": inputs, "load_problems": problems})
     return AuditResult(
         references=fix(result.references),
         records=result.records,
@@ -223,6 +234,12 @@ def _renamed(result: AuditResult, written: str, shown: str) -> AuditResult:
         duplicates=fix(result.duplicates),
         run=run,
     )
+
+
+def _written(result: AuditResult, out: Path) -> dict[str, bytes]:
+    """Every report file of `result`, written into `out` and read back (name → bytes)."""
+    write_reports(result, out)
+    return {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
 
 
 def _downloads_bar(files: dict[str, bytes], shown: str) -> str:
@@ -273,9 +290,7 @@ async def post_audit(request: web.Request) -> web.Response:
         except (InputError, ConfigError) as exc:
             return _problem(400, str(exc).replace(str(path), shown))
         result = _renamed(result, str(path), shown)
-        out = Path(folder) / "out"
-        write_reports(result, out)
-        files = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
+        files = await asyncio.to_thread(_written, result, Path(folder) / "out")
     report = files["report.html"].decode("utf-8")
     bar = _downloads_bar(files, shown)
     page = re.sub(r"<body([^>]*)>", lambda m: m.group(0) + bar, report, count=1)

@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from auditor.cli import app
@@ -124,7 +126,7 @@ async def test_bad_requests_are_400_naming_the_field(served: Served) -> None:
     no_title = {"reference": {"id": "10.5555/serve.1", "claimed": {}}, "caller": "c"}
     status, body = await served.post("/check", no_title)
     assert status == 400 and body["field"] == "reference.claimed.title"
-    numeric_title = {"reference": {"id": "1", "claimed": {"title": 5}}, "caller": "c"}
+    numeric_title = {"reference": {"id": 1, "claimed": {"title": 5}}, "caller": "c"}
     assert (await served.post("/check", numeric_title))[1]["field"] == "reference.claimed.title"
     status, body = await served.post("/check", b'{"reference": {"id": ')
     assert status == 400 and body["error"] == "invalid_json"
@@ -196,7 +198,7 @@ async def test_a_register_that_cannot_be_consulted_is_503_never_a_verdict(
 async def test_the_cache_answers_while_a_slow_register_is_busy(server_factory: Any) -> None:
     served = await server_factory()
     assert (await served.post("/check", GOOD))[0] == 200  # now cached
-    served.emu.config = EmulatorConfig(latency=1.5)
+    served.emu.config = EmulatorConfig(latency=1.0)
     slow = asyncio.create_task(
         served.post("/check", check_body("10.5555/serve.2", "A second work for the batch"))
     )
@@ -207,7 +209,10 @@ async def test_the_cache_answers_while_a_slow_register_is_busy(server_factory: A
     slow.cancel()
 
 
-async def test_nothing_submitted_is_written_anywhere(served: Served, tmp_path: Path) -> None:
+async def test_nothing_submitted_is_written_anywhere(
+    served: Served, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
     marker = "Zanzibar quokka marmalade"
     body = check_body("10.5555/serve.1", marker, authors=["Quokkason, Z."])
     assert (await served.post("/check", body))[0] == 200
@@ -216,6 +221,7 @@ async def test_nothing_submitted_is_written_anywhere(served: Served, tmp_path: P
         if path.is_file():
             data = path.read_bytes()
             assert marker.encode() not in data and b"Quokkason" not in data, path
+    assert marker not in caplog.text and "Quokkason" not in caplog.text
 
 
 async def test_every_criteria_document_is_published_and_selectable(served: Served) -> None:
@@ -230,3 +236,36 @@ async def test_every_criteria_document_is_published_and_selectable(served: Serve
         assert status == 200 and report["criteria_id"] == criteria
     status, refused = await served.post("/check?criteria=nope/v9", GOOD)
     assert status == 400 and refused["field"] == "criteria"
+
+
+async def test_a_chunked_body_over_the_cap_is_413_after_the_cap(served: Served) -> None:
+    async def chunks() -> Any:
+        for _ in range(64):
+            yield b" " * 1024
+
+    async with served.http.post(
+        served.url + "/check", data=chunks(), headers={"Content-Type": "application/json"}
+    ) as resp:
+        assert resp.status == 413
+
+
+async def test_a_pmid_sent_as_a_json_number_is_that_pmid(served: Served) -> None:
+    body = {"reference": {"id": 31452104, "claimed": {"title": "t"}}, "caller": "c"}
+    status, report = await served.post("/check", body)
+    assert status == 200, report
+    assert (report["type"], report["identifier"]) == ("pmid", "31452104")
+    assert report["verdict"] == "DOES-NOT-RESOLVE"
+
+
+async def test_a_declared_body_over_the_cap_is_refused_before_it_is_sent(served: Served) -> None:
+    host, port = served.url.removeprefix("http://").split(":")
+    reader, writer = await asyncio.open_connection(host, int(port))
+    writer.write(
+        b"POST /check HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b'Content-Length: 20000\r\n\r\n{"reference":'
+    )
+    await writer.drain()
+    # the answer comes although 19,987 bytes of the body were never sent
+    status_line = await asyncio.wait_for(reader.readline(), 5)
+    assert status_line.startswith(b"HTTP/1.1 413")
+    writer.close()
