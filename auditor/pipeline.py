@@ -7,6 +7,7 @@ tables to tables; only resolve and the waterfall are async and talk to registers
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
@@ -24,6 +25,7 @@ from auditor.overlap.duplicates import find_duplicates
 from auditor.registers import registry
 from auditor.resolve import resolve
 from auditor.result import AuditResult, RunInfo
+from auditor.search import title_search
 from auditor.settings import Settings
 from auditor.transport.net import Net, open_net
 
@@ -78,14 +80,22 @@ async def run_audit(
     run opens its own.
     """
     started = _now()
-    loaded = load_files(paths, fmt=input_format, encoding=settings.encoding, csv_map=csv_map)
+    # Parsing is the longest stage without a network wait: in a worker thread, a server's event
+    # loop (`auditor serve` runs audits of uploads) keeps answering while a file loads.
+    loaded = await asyncio.to_thread(
+        load_files, paths, fmt=input_format, encoding=settings.encoding, csv_map=csv_map
+    )
     references = classify(loaded.table, closed_legs=closed_legs(settings))
     async with _net_for(settings, net, progress) as net:
         records = await resolve(references, settings, net)
         verdicts = compare(references, records, settings.criteria)
         waterfall = await run_waterfall(references, verdicts, records, settings, net)
+        searched = await title_search(
+            references, waterfall.verdicts, settings, net, settings.criteria
+        )
+    records = pa.concat_tables([records, searched.records])
     duplicates = find_duplicates(references, records)
-    verdicts = attach_groups(waterfall.verdicts, duplicates)
+    verdicts = attach_groups(searched.verdicts, duplicates)
     extra = pa.concat_tables([waterfall.items, duplicate_items(duplicates, references)])
     checklist = build_checklist(references, verdicts, records, extra=extra)
     tiers = sorted(set(records["tier"].drop_null().to_pylist())) if records.num_rows else []

@@ -10,6 +10,7 @@ from auditor.registers.arxiv import ArxivRegister
 from auditor.registers.arxiv_search import ArxivSearchRegister
 from auditor.registers.crossref import CrossrefRegister
 from auditor.registers.crossref_search import CrossrefSearchRegister
+from auditor.registers.csl import CslRegister
 from auditor.registers.dblp import DblpRegister
 from auditor.registers.doi import DoiSystemRegister
 from auditor.registers.handle import HandleRegister
@@ -26,6 +27,7 @@ REGISTERS: tuple[type[Register], ...] = (
     PubmedRegister,
     DoiSystemRegister,
     HandleRegister,
+    CslRegister,
 )
 
 #: Title-search registers (the title-search stage, `auditor/search/`, routes rows to them).

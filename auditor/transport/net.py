@@ -64,9 +64,12 @@ class Response:
         value = self.headers.get("content-type")
         return value.split(";")[0].strip().lower() if value else None
 
-    def json(self) -> Any:
-        """The body as bounded JSON (`safejson.loads`); raises `MalformedBody` when it is not."""
-        return safejson.loads(self.body, self.url)
+    def json(self, max_bytes: int | None = None) -> Any:
+        """The body as bounded JSON (`safejson.loads`); raises `MalformedBody` when it is not.
+
+        `max_bytes` refuses a longer body (reason `body_too_large`) below the transport's cap.
+        """
+        return safejson.loads(self.body, self.url, max_bytes=max_bytes)
 
 
 def user_agent(settings: Settings, host: Host | None = None) -> str:

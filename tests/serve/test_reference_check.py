@@ -124,7 +124,7 @@ async def test_bad_requests_are_400_naming_the_field(served: Served) -> None:
     no_title = {"reference": {"id": "10.5555/serve.1", "claimed": {}}, "caller": "c"}
     status, body = await served.post("/check", no_title)
     assert status == 400 and body["field"] == "reference.claimed.title"
-    numeric_title = {"reference": {"id": "1", "claimed": {"title": 5}}, "caller": "c"}
+    numeric_title = {"reference": {"id": 1, "claimed": {"title": 5}}, "caller": "c"}
     assert (await served.post("/check", numeric_title))[1]["field"] == "reference.claimed.title"
     status, body = await served.post("/check", b'{"reference": {"id": ')
     assert status == 400 and body["error"] == "invalid_json"
@@ -196,7 +196,7 @@ async def test_a_register_that_cannot_be_consulted_is_503_never_a_verdict(
 async def test_the_cache_answers_while_a_slow_register_is_busy(server_factory: Any) -> None:
     served = await server_factory()
     assert (await served.post("/check", GOOD))[0] == 200  # now cached
-    served.emu.config = EmulatorConfig(latency=1.5)
+    served.emu.config = EmulatorConfig(latency=1.0)
     slow = asyncio.create_task(
         served.post("/check", check_body("10.5555/serve.2", "A second work for the batch"))
     )
@@ -216,3 +216,36 @@ async def test_nothing_submitted_is_written_anywhere(served: Served, tmp_path: P
         if path.is_file():
             data = path.read_bytes()
             assert marker.encode() not in data and b"Quokkason" not in data, path
+
+
+async def test_every_criteria_document_is_published_and_selectable(served: Served) -> None:
+    from auditor import tables
+
+    _, body = await served.get("/criteria")
+    assert body["criteria_ids"][0] == "reference-resolution/v1"
+    assert set(body["criteria_ids"]) == set(tables.CRITERIA_IDS)
+    assert [d["criteria_id"] for d in body["criteria"]] == body["criteria_ids"]
+    for criteria in tables.CRITERIA_IDS:
+        status, report = await served.post(f"/check?criteria={criteria}", GOOD)
+        assert status == 200 and report["criteria_id"] == criteria
+    status, refused = await served.post("/check?criteria=nope/v9", GOOD)
+    assert status == 400 and refused["field"] == "criteria"
+
+
+async def test_a_chunked_body_over_the_cap_is_413_after_the_cap(served: Served) -> None:
+    async def chunks() -> Any:
+        for _ in range(64):
+            yield b" " * 1024
+
+    async with served.http.post(
+        served.url + "/check", data=chunks(), headers={"Content-Type": "application/json"}
+    ) as resp:
+        assert resp.status == 413
+
+
+async def test_a_pmid_sent_as_a_json_number_is_that_pmid(served: Served) -> None:
+    body = {"reference": {"id": 31452104, "claimed": {"title": "t"}}, "caller": "c"}
+    status, report = await served.post("/check", body)
+    assert status == 200, report
+    assert (report["type"], report["identifier"]) == ("pmid", "31452104")
+    assert report["verdict"] == "DOES-NOT-RESOLVE"

@@ -270,6 +270,29 @@ async def test_ncbi_rate_is_capped_by_the_api_key(tmp_path, clock):
             assert net.throttles["ncbi"].rate == expected
 
 
+@pytest.mark.parametrize("body", [b"NaN", b'{"a": Infinity}', b"\xff", b"[" * 100 + b"]" * 100])
+def test_response_json_is_strict(body):
+    from auditor.transport.net import Response
+
+    with pytest.raises(MalformedBody):
+        Response(200, {}, body, "u").json()
+
+
+def test_response_json_refuses_deep_nesting_without_a_recursion_error():
+    from auditor.transport.net import Response
+
+    with pytest.raises(MalformedBody):
+        Response(200, {}, b"[" * 5000 + b"]" * 5000, "u").json()
+
+
+def test_response_json_caps_size_when_asked():
+    from auditor.transport.net import Response
+
+    with pytest.raises(MalformedBody) as info:
+        Response(200, {}, b" " * 11, "u").json(max_bytes=10)
+    assert info.value.reason is Reason.BODY_TOO_LARGE
+
+
 async def test_garbage_redirect_is_unsafe_not_valueerror(server, tmp_path, clock):
     srv, script = server
     script.answers["/x"] = ["redirect_garbage"]
