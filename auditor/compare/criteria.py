@@ -297,7 +297,8 @@ def same_surname_sequences(claimed: pa.Array, register_surnames: pa.Array) -> np
     codes_c, codes_r = codes[: len(cut)], codes[len(cut) :]
     empty_code = pc.index(dictionary, "").as_py()
     same = _same_sequences(rows_c, codes_c, rows_r, codes_r, n)
-    has_empty = np.bincount(rows_c[codes_c == empty_code], minlength=n) > 0
+    odd = (codes_c == empty_code) | _et_al_entries(names, codes_c, dictionary)
+    has_empty = np.bincount(rows_c[odd], minlength=n) > 0
     result: np.ndarray = same & ~has_empty & (np.bincount(rows_c, minlength=n) > 0)
     return result
 
