@@ -25,6 +25,7 @@ from auditor.compare import compare
 from auditor.compare.registers import arxiv_surnames
 from auditor.errors import ConfigError
 from auditor.exitcodes import ExitCode
+from auditor.report.terminal import printable
 from auditor.resolve import resolve
 from auditor.search import title_search
 from auditor.settings import Settings, load_settings
@@ -261,7 +262,7 @@ def check(
     if as_json:
         typer.echo(json.dumps(report, indent=2, ensure_ascii=False))
     else:
-        typer.echo(render_text(report))
+        typer.echo(printable(render_text(report)))
     raise typer.Exit(exit_code(report["verdict"]))
 
 

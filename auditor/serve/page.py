@@ -32,7 +32,7 @@ from auditor.errors import ConfigError, InputError
 from auditor.load import FORMATS
 from auditor.pipeline import run_audit
 from auditor.report import write_reports
-from auditor.result import AuditResult, InputFile
+from auditor.result import AuditResult, InputFile, LoadProblem
 from auditor.serve.state import STATE
 
 __all__ = ["ACCEPTED", "routes"]
@@ -216,7 +216,16 @@ def _renamed(result: AuditResult, written: str, shown: str) -> AuditResult:
             InputFile(shown if f.path == written else f.path, f.sha256, f.format, f.rows)
             for f in run.inputs
         )
-        run = type(run)(**{**run.__dict__, "inputs": inputs})
+        problems = tuple(
+            LoadProblem(
+                shown if p.path == written else p.path,
+                p.line,
+                p.message.replace(written, shown),
+                p.severity,
+            )
+            for p in run.load_problems
+        )
+        run = type(run)(**{**run.__dict__, "inputs": inputs, "load_problems": problems})
     return AuditResult(
         references=fix(result.references),
         records=result.records,
