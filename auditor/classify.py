@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Any
 from urllib.parse import unquote
 
-import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -223,18 +223,38 @@ def classify(table: pa.Table, *, closed_legs: frozenset[str] = frozenset()) -> p
     Both give the same answer for the common row (`tests/test_classify.py` checks it).
     """
     closed = frozenset(leg.lower() for leg in closed_legs)
+    if table.num_rows < COLUMN_PATH_ROWS:
+        return _write(table, _decide_rows(table, closed))
     fast = _fast_rows(table, closed)
-    slow_at = np.flatnonzero(~fast)
     columns = _fast_columns(table, fast)
-    if slow_at.size:
-        decided = _decide_rows(table.take(pa.array(slow_at)), closed)
-        mask = pa.array(~fast)
+    slow = pc.invert(fast)
+    slow_at = pc.indices_nonzero(slow)
+    if len(slow_at):
+        from auditor.load.arrays import to_array  # here, not above: auditor.load imports classify
+
+        decided = _decide_rows(table.take(slow_at), closed)
         for name, values in decided.items():
-            columns[name] = pc.replace_with_mask(columns[name], mask, pa.array(values, pa.string()))
+            replacement = to_array(values, pa.string())
+            columns[name] = pc.replace_with_mask(columns[name], slow, replacement)
+    return _write(table, columns)
+
+
+def _write(table: pa.Table, columns: dict[str, Any]) -> pa.Table:
+    """`table` with `columns` (arrays, or lists of strings) in place of its own."""
+    from auditor.load.arrays import to_array  # here, not above: auditor.load imports classify
+
     for name, values in columns.items():
+        if isinstance(values, list):
+            values = to_array(values, pa.string())
         i = table.schema.get_field_index(name)
         table = table.set_column(i, table.schema.field(i), values)
     return table
+
+
+#: From this many rows the common row is decided over whole columns. Below it the per-row path
+#: is faster than the fixed cost of the column path (pyarrow's scalar conversion imports pandas,
+#: 0.3-0.8 s, which `auditor load` of one bibliography otherwise never pays).
+COLUMN_PATH_ROWS = 20_000
 
 
 #: A DOI in its canonical form that `normalize_identifier` keeps as it is (lowercased): ASCII,
@@ -247,7 +267,7 @@ def _blank(column: pa.ChunkedArray) -> pa.ChunkedArray:
     return pc.fill_null(pc.equal(pc.utf8_trim_whitespace(column), ""), True)
 
 
-def _fast_rows(table: pa.Table, closed: frozenset[str]) -> np.ndarray:
+def _fast_rows(table: pa.Table, closed: frozenset[str]) -> pa.BooleanArray:
     """Rows whose only identifier is a bare DOI (or PMID) in its own column, with a title."""
     col = table.column
     plain = pc.and_(
@@ -278,16 +298,16 @@ def _fast_rows(table: pa.Table, closed: frozenset[str]) -> np.ndarray:
         pc.and_(doi, _blank(col("pmid"))) if _DOI not in closed else pa.scalar(False),
         pc.and_(pmid, _blank(col("doi"))) if _PMID not in closed else pa.scalar(False),
     )
-    fast = pc.and_(plain, either)
-    return np.asarray(fast.to_numpy(zero_copy_only=False), dtype=bool)
+    fast = pc.fill_null(pc.and_(plain, either), False)
+    return fast.combine_chunks() if isinstance(fast, pa.ChunkedArray) else fast
 
 
-def _fast_columns(table: pa.Table, fast: np.ndarray) -> dict[str, pa.Array]:
+def _fast_columns(table: pa.Table, fast: pa.BooleanArray) -> dict[str, pa.Array]:
     """The classify columns as the fast rows have them (other rows: placeholders)."""
     none = pa.scalar(None, pa.string())
     dois = table.column("doi").combine_chunks()
-    is_doi = pc.and_(pa.array(fast), pc.fill_null(pc.match_substring_regex(dois, _FAST_DOI), False))
-    is_pmid = pc.and_(pa.array(fast), pc.invert(is_doi))
+    is_doi = pc.and_(fast, pc.fill_null(pc.match_substring_regex(dois, _FAST_DOI), False))
+    is_pmid = pc.and_(fast, pc.invert(is_doi))
     doi = pc.utf8_lower(dois)
     pmid = table.column("pmid").combine_chunks().cast(pa.string())
     given = table.column("id_raw").combine_chunks()
@@ -300,7 +320,7 @@ def _fast_columns(table: pa.Table, fast: np.ndarray) -> dict[str, pa.Array]:
         "doi": pc.if_else(is_doi, doi, none),
         "pmid": pc.if_else(is_pmid, pmid, none),
         "arxiv": pa.nulls(len(fast), pa.string()),
-        "id_raw": pc.if_else(pa.array(fast), raw, none),
+        "id_raw": pc.if_else(fast, raw, none),
     }
 
 

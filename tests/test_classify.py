@@ -151,12 +151,16 @@ _TITLES = [None, "", "  ", "A title", "宫颈腺癌", "\u3000", "\u200b"]
 
 
 @pytest.mark.parametrize("legs", [frozenset(), frozenset({"doi"}), frozenset({"pmid"})])
-def test_column_fast_path_agrees_with_the_per_row_decision(legs: frozenset[str]) -> None:
+def test_column_fast_path_agrees_with_the_per_row_decision(
+    legs: frozenset[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The vectorized common case decides every row exactly as `_decide` does."""
     import itertools
 
+    from auditor import classify as module
     from auditor.classify import _decide_rows
 
+    monkeypatch.setattr(module, "COLUMN_PATH_ROWS", 0)
     rows = [
         {"title": t, "doi": d, "pmid": p, "arxiv": a, "id_raw": r, "declared_type": dt,
          "parse_error": e, "row_reason": rr or None}
