@@ -8,20 +8,33 @@ anything.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from auditor.files import report_set
-from auditor.report.csv import CsvReport
-from auditor.report.html import HtmlReport
-from auditor.report.interface import ReportFormat
-from auditor.report.json import JsonReport
-from auditor.report.parquet import ParquetReport
-from auditor.result import AuditResult
+if TYPE_CHECKING:
+    from auditor.report.interface import ReportFormat
+    from auditor.result import AuditResult
 
 __all__ = ["FORMATS", "write_reports"]
 
-#: The file formats `write_reports` writes, in order.
-FORMATS: tuple[ReportFormat, ...] = (ParquetReport(), CsvReport(), HtmlReport(), JsonReport())
+
+@cache
+def _formats() -> tuple[ReportFormat, ...]:
+    # imported on first use: `auditor load` needs only `report.terminal`, not jinja2 and Parquet
+    from auditor.report.csv import CsvReport
+    from auditor.report.html import HtmlReport
+    from auditor.report.json import JsonReport
+    from auditor.report.parquet import ParquetReport
+
+    return (ParquetReport(), CsvReport(), HtmlReport(), JsonReport())
+
+
+def __getattr__(name: str) -> tuple[ReportFormat, ...]:
+    #: `FORMATS`: the file formats `write_reports` writes, in order.
+    if name == "FORMATS":
+        return _formats()
+    raise AttributeError(name)
 
 
 def write_reports(
@@ -35,9 +48,11 @@ def write_reports(
     Raises `OSError` naming the path when `out_dir` cannot be created or written, or
     `OutputBusy` when another run is writing into it.
     """
+    from auditor.files import report_set
+
     with report_set(out_dir) as staging:
         names: list[str] = []
-        for fmt in FORMATS:
+        for fmt in _formats():
             names += [p.name for p in fmt.write(result, staging)]
         if finish is not None:
             finish(staging)
