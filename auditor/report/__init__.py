@@ -16,24 +16,32 @@ if TYPE_CHECKING:
     from auditor.report.interface import ReportFormat
     from auditor.result import AuditResult
 
-__all__ = ["FORMATS", "write_reports"]
+__all__ = ["FORMATS", "LARGE_FORMATS", "LISTED_ROWS", "write_reports"]
+
+#: Above this many rows a page or a JSON list of every row helps nobody (a million rows make a
+#: page no browser opens): the tables carry every row, `report.json` the totals.
+LISTED_ROWS = 50_000
 
 
 @cache
-def _formats() -> tuple[ReportFormat, ...]:
+def _formats() -> dict[str, tuple[ReportFormat, ...]]:
     # imported on first use: `auditor load` needs only `report.terminal`, not jinja2 and Parquet
     from auditor.report.csv import CsvReport
     from auditor.report.html import HtmlReport
-    from auditor.report.json import JsonReport
+    from auditor.report.json import JsonReport, JsonSummaryReport
     from auditor.report.parquet import ParquetReport
 
-    return (ParquetReport(), CsvReport(), HtmlReport(), JsonReport())
+    return {
+        # The file formats `write_reports` writes, in order.
+        "FORMATS": (ParquetReport(), CsvReport(), HtmlReport(), JsonReport()),
+        # The formats written for a run of more than `LISTED_ROWS` rows.
+        "LARGE_FORMATS": (ParquetReport(), CsvReport(), JsonSummaryReport()),
+    }
 
 
 def __getattr__(name: str) -> tuple[ReportFormat, ...]:
-    #: `FORMATS`: the file formats `write_reports` writes, in order.
-    if name == "FORMATS":
-        return _formats()
+    if name in ("FORMATS", "LARGE_FORMATS"):
+        return _formats()[name]
     raise AttributeError(name)
 
 
@@ -42,7 +50,8 @@ def write_reports(
 ) -> list[Path]:
     """Write verdicts/checklist (and duplicates, when any) as Parquet and CSV, `report.html` and
     `report.json` into `out_dir` as one set (`auditor.files.report_set`: staged, moved in,
-    `manifest.json` last); return the paths written.
+    `manifest.json` last); return the paths written. A run of more than `LISTED_ROWS` rows gets
+    no `report.html`, and its `report.json` holds the totals only.
 
     `finish(staging)` runs on the staged set before it is moved in (signing `report.json`).
     Raises `OSError` naming the path when `out_dir` cannot be created or written, or
@@ -52,7 +61,8 @@ def write_reports(
 
     with report_set(out_dir) as staging:
         names: list[str] = []
-        for fmt in _formats():
+        large = result.verdicts.num_rows > LISTED_ROWS
+        for fmt in _formats()["LARGE_FORMATS" if large else "FORMATS"]:
             names += [p.name for p in fmt.write(result, staging)]
         if finish is not None:
             finish(staging)
