@@ -72,6 +72,7 @@ class Reason(StrEnum):
     # register answers
     NOT_FOUND = "not_found"
     NOT_IN_CROSSREF = "not_in_crossref"
+    NOT_IN_DATACITE = "not_in_datacite"
     REGISTERED_WITH_DATACITE = "registered_with_datacite"
     REGISTERED_WITH_ISTIC = "registered_with_istic"
     REGISTERED_WITH_CNKI = "registered_with_cnki"

@@ -83,6 +83,7 @@ def audit(
     eutils_url: Annotated[str | None, typer.Option(help="NCBI E-utilities base URL.")] = None,
     arxiv_url: Annotated[str | None, typer.Option(help="arXiv API base URL.")] = None,
     doi_url: Annotated[str | None, typer.Option(help="DOI system (doiRA, CSL) base URL.")] = None,
+    datacite_url: Annotated[str | None, typer.Option(help="DataCite REST base URL.")] = None,
     handle_url: Annotated[str | None, typer.Option(help="Handle API base URL.")] = None,
     cache_ttl_days: Annotated[float | None, typer.Option(help="Cache entry lifetime.")] = None,
     batching: Annotated[
@@ -144,6 +145,7 @@ def audit(
         "eutils_url": eutils_url,
         "arxiv_url": arxiv_url,
         "doi_url": doi_url,
+        "datacite_url": datacite_url,
         "handle_url": handle_url,
         "cache_ttl_days": cache_ttl_days,
         "batching": batching,
