@@ -25,6 +25,7 @@ app = typer.Typer(
 #: Sub-command modules, each with `register(app)`. A new command is one module plus one line here.
 COMMANDS: tuple[str, ...] = (
     "audit",
+    "fix",
     "load",
     "cache",
     "overlap",

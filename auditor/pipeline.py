@@ -7,7 +7,8 @@ tables to tables; only resolve and the waterfall are async and talk to registers
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 
 import pyarrow as pa
@@ -24,7 +25,7 @@ from auditor.registers import registry
 from auditor.resolve import resolve
 from auditor.result import AuditResult, RunInfo
 from auditor.settings import Settings
-from auditor.transport.net import open_net
+from auditor.transport.net import Net, open_net
 
 Progress = Callable[[str, int, int], None]
 """`progress(register, done, total)`: stages report, the console draws."""
@@ -51,6 +52,17 @@ def attach_groups(verdicts: pa.Table, duplicates: pa.Table) -> pa.Table:
     return verdicts.set_column(column, tables.VERDICTS.field("group_id"), group)
 
 
+@asynccontextmanager
+async def _net_for(
+    settings: Settings, net: Net | None, progress: Progress | None
+) -> AsyncIterator[Net]:
+    if net is not None:
+        yield net
+        return
+    async with open_net(settings, progress=progress) as own:
+        yield own
+
+
 async def run_audit(
     paths: Sequence[str],
     settings: Settings,
@@ -58,14 +70,19 @@ async def run_audit(
     input_format: str | None = None,
     csv_map: Mapping[str, str] | None = None,
     progress: Progress | None = None,
+    net: Net | None = None,
 ) -> AuditResult:
-    """Audit `paths` end to end and return every table; raises only `InputError`/`ConfigError`."""
+    """Audit `paths` end to end and return every table; raises only `InputError`/`ConfigError`.
+
+    `net` is a `Net` the caller owns (the server's, shared by every request); without one, the
+    run opens its own.
+    """
     started = _now()
     loaded = load_files(paths, fmt=input_format, encoding=settings.encoding, csv_map=csv_map)
     references = classify(loaded.table, closed_legs=closed_legs(settings))
-    async with open_net(settings, progress=progress) as net:
+    async with _net_for(settings, net, progress) as net:
         records = await resolve(references, settings, net)
-        verdicts = compare(references, records)
+        verdicts = compare(references, records, settings.criteria)
         waterfall = await run_waterfall(references, verdicts, records, settings, net)
     duplicates = find_duplicates(references, records)
     verdicts = attach_groups(waterfall.verdicts, duplicates)
@@ -80,6 +97,7 @@ async def run_audit(
         base_urls={r.name: r.host.base_url(settings) for r in registry.REGISTERS},
         tiers_used=tuple(tiers),
         offline=settings.offline,
+        criteria_id=settings.criteria,
     )
     return AuditResult(
         references=references,

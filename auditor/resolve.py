@@ -28,7 +28,7 @@ from auditor.settings import Settings
 from auditor.tables import RECORDS, IdType, RecordStatus, Tier, from_rows
 from auditor.transport.cache import RecordCache
 from auditor.transport.net import Net
-from auditor.transport.snapshot import read_snapshots
+from auditor.transport.snapshot import lookup_snapshots
 
 
 @dataclass(frozen=True)
@@ -110,6 +110,11 @@ class _Keeper:
         return keep
 
 
+def _make(kind: type[Register], agency_of: dict[str, str]) -> Register:
+    """An instance of `kind`; the CSL register is told each DOI's agency (its `agency` column)."""
+    return CslRegister(agency_of=agency_of) if kind is CslRegister else kind()
+
+
 def _agency_register(record: RecordRow, asked_of: set[str]) -> type[Register] | None:
     """The register of the agency a settling answer named, unless it was already asked."""
     if record.get("status") != RecordStatus.NOT_COVERED:
@@ -137,8 +142,7 @@ async def _by_agency(
             groups.setdefault(kind, []).append(asked)
     out = dict(rows)
     for kind, ids in groups.items():
-        agency_of = {i: str(rows[i].get("agency")) for i in ids}
-        register = kind(agency_of=agency_of) if kind is CslRegister else kind()
+        register = _make(kind, {i: str(rows[i].get("agency")) for i in ids})
         answer = await register.fetch(ids, net)
         kept = {i: r for i, r in answer.items() if not register.referred(r)}
         keeper.sink(claimant, register)(kept)
@@ -156,7 +160,7 @@ async def _ask(
 ) -> dict[str, RecordRow]:
     """`ids` (claimed by `claimant`) asked of `kind`; its referrals go to `settled_by`, and a DOI
     the settling register places at an agency with a register is asked of that register."""
-    first = kind()
+    first = _make(kind, {i: a for i in ids if (a := book.agency(i))})
     keep = keeper.sink(claimant, first)
     first.sink = keep
     rows = await first.fetch(ids, net)
@@ -177,7 +181,7 @@ def _route(target: Target, book: AgencyBook) -> type[Register]:
     Only a DOI that the registry gives to the generic DOI register (Crossref) is re-routed; an
     arXiv DOI stays with arXiv. An unknown prefix keeps the registry's order.
     """
-    if target.id_type != IdType.DOI or not target.register.agencies:
+    if target.id_type != IdType.DOI or not target.register.reads_agencies:
         return target.register
     kind = registry.for_agency(book.agency(target.asked))
     return kind if kind is not None else target.register
@@ -216,7 +220,7 @@ async def resolve(references: pa.Table, settings: Settings, net: Net | None) -> 
     request. Never raises for a register failure.
     """
     wanted = targets(references)
-    snapshot = read_snapshots(settings.snapshots) if settings.snapshots else {}
+    snapshot = lookup_snapshots(settings.snapshots, ((t.id_type, t.identifier) for t in wanted))
     own_cache = None
     cache = net.cache if net is not None else None
     if cache is None:

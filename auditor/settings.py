@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from auditor.errors import ConfigError
+from auditor.tables import CRITERIA_IDS, DEFAULT_CRITERIA
 
 #: Settings whose values are filesystem paths (resolved against the config file's folder).
 _PATH_KEYS = frozenset({"cache_dir", "snapshots", "journal_map", "out", "signing_key"})
@@ -88,6 +89,8 @@ class Settings:
     doira_batch_size: int = 20
     # input
     encoding: str | None = None
+    # comparison: which criteria document decides the verdicts (see `auditor criteria`)
+    criteria: str = DEFAULT_CRITERIA
     # policy and output
     fail_on: tuple[str, ...] = ()
     fail_on_unchecked: bool = False
@@ -240,4 +243,12 @@ def load_settings(
         if value is None or value == ():
             continue
         values[name] = _coerce(name, value, f"--{name.replace('_', '-')}")
-    return dataclasses.replace(Settings(), **values)
+    settings = dataclasses.replace(Settings(), **values)
+    _check_criteria(settings.criteria)
+    return settings
+
+
+def _check_criteria(criteria: str) -> None:
+    if criteria not in CRITERIA_IDS:
+        known = ", ".join(CRITERIA_IDS)
+        raise ConfigError(f"unknown criteria {criteria!r} (known: {known})")

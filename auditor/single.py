@@ -72,7 +72,9 @@ def _record_relied_on(records: pa.Table, id_type: str | None, ident: str | None)
     return {}
 
 
-def check_report(references: pa.Table, records: pa.Table) -> dict[str, Any]:
+def check_report(
+    references: pa.Table, records: pa.Table, criteria: str = tables.DEFAULT_CRITERIA
+) -> dict[str, Any]:
     """Compare the one-row `references` with `records`; the report as a JSON-ready dict.
 
     Keys: `id` (as given), `id_type`, `identifier` (normalized), `verdict`, `reason`,
@@ -80,7 +82,7 @@ def check_report(references: pa.Table, records: pa.Table) -> dict[str, Any]:
     `{field, claimed, register, match}`, the title with its `score`) and `record` (the register
     record relied on, `{}` when none was).
     """
-    verdict = compare(references, records).to_pylist()[0]
+    verdict = compare(references, records, criteria).to_pylist()[0]
     ref = references.to_pylist()[0]
     fields = [
         {

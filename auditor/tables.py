@@ -11,7 +11,16 @@ from typing import Any
 
 import pyarrow as pa
 
-CRITERIA_ID = "reference-resolution/v1"
+#: The published criteria, implemented literally (rules, decisions and known issues of v1).
+CRITERIA_V1 = "reference-resolution/v1"
+#: Our criteria: v1's vocabulary with the rules v1 lacks (see `auditor criteria --id auditor/v2`).
+CRITERIA_V2 = "auditor/v2"
+#: Every criteria id `--criteria` accepts.
+CRITERIA_IDS: tuple[str, ...] = (CRITERIA_V1, CRITERIA_V2)
+#: The criteria `auditor audit` and `auditor check` apply unless told otherwise.
+DEFAULT_CRITERIA = CRITERIA_V2
+#: Kept for callers that mean v1 by name.
+CRITERIA_ID = CRITERIA_V1
 
 
 class Verdict(StrEnum):
@@ -91,7 +100,7 @@ REFERENCES = pa.schema(
         pa.field("row_id", pa.int64(), nullable=False),  # position in the whole run, 0-based
         pa.field("source_path", _str, nullable=False),  # file as the user named it
         pa.field("source_line", pa.int32()),  # 1-based line where the entry starts
-        pa.field("source_format", _str),  # bibtex | ris | csv
+        pa.field("source_format", _str),  # bibtex | ris | wos | medline | endnote | csv
         pa.field("key", _str),  # citation key (BibTeX key, RIS ID, CSV key column)
         pa.field("entry_type", _str),  # article, inproceedings, JOUR, …
         pa.field("declared_type", _str),  # an explicit identifier type the user gave

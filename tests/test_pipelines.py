@@ -36,11 +36,12 @@ def test_pre_commit_hooks_file_is_the_pipelines_copy_and_valid() -> None:
     root_copy = (ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
     assert root_copy == (PIPELINES / "pre-commit-hooks.yaml").read_text(encoding="utf-8")
     hooks = yaml.safe_load(root_copy)
-    assert {hook["id"] for hook in hooks} == {"auditor", "auditor-offline"}
+    assert {hook["id"] for hook in hooks} == {"auditor", "auditor-offline", "auditor-manuscript"}
     for hook in hooks:
         assert hook["entry"].startswith("auditor audit ")
         assert hook["language"] == "python"
-        assert hook["pass_filenames"] is True
+        # The manuscript hook names its manuscript in `args`; changed chapters are not inputs.
+        assert hook["pass_filenames"] is (hook["id"] != "auditor-manuscript")
 
 
 def test_workflow_caches_the_auditor_cache_dir() -> None:

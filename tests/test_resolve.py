@@ -11,7 +11,7 @@ from auditor.resolve import resolve, targets
 from auditor.settings import Settings
 from auditor.tables import RECORDS, REFERENCES, from_rows
 from auditor.transport.cache import RecordCache
-from auditor.transport.snapshot import read_snapshots, write_snapshot
+from auditor.transport.snapshot import lookup_snapshots, write_snapshot
 
 
 def refs(*pairs: tuple[str | None, str | None], state: dict[int, str] | None = None):
@@ -157,7 +157,7 @@ async def test_snapshot_first_then_export_round_trip(tmp_path):
     out = tmp_path / "snap" / "export.parquet"
     assert write_snapshot(net.cache.rows(), str(out)) == 2
     assert pq.read_table(out).schema == RECORDS
-    snap = read_snapshots([str(out)])
+    snap = lookup_snapshots([str(out)], [("pmid", "123")])
     assert snap[("pmid", "123")]["tier"] == "snapshot"
     settings = Settings(cache_dir=str(tmp_path / "other"), snapshots=(str(out),))
     fresh = FakeNet(settings, router(set(), set()))

@@ -6,7 +6,6 @@ verdict); a single hit is promoted only by an exact Chinese title over the allow
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,11 +87,8 @@ async def coordinate_rows(run: Run, rows: list[tuple[dict[str, Any], RowOutcome]
     ready = _prepare(run, rows)
     if not ready or not _may_ask_ncbi(run, ready):
         return
-    ident = coords_.ncbi_params(run.s.ncbi_email or "", run.s.ncbi_api_key)
-    base = run.s.eutils_url
     coverage = await each(
-        (coords_.coverage_term(p.ta) for p in ready),
-        lambda term: coords_.esearch(run.lookups, base, term, 0, ident),
+        (coords_.coverage_term(p.ta) for p in ready), lambda term: run.esearch(term, 0)
     )
     queried: list[Pending] = []
     for p in ready:
@@ -107,8 +103,7 @@ async def coordinate_rows(run: Run, rows: list[tuple[dict[str, Any], RowOutcome]
             p.term = coords_.coordinate_term(p.ta, p.coords)
             queried.append(p)
     hits = await each(
-        (p.term for p in queried),
-        lambda term: coords_.esearch(run.lookups, base, term, coords_.COORD_RETMAX, ident),
+        (p.term for p in queried), lambda term: run.esearch(term, coords_.COORD_RETMAX)
     )
     single: list[Pending] = []
     for p in queried:
@@ -125,17 +120,17 @@ async def coordinate_rows(run: Run, rows: list[tuple[dict[str, Any], RowOutcome]
             p.out.candidate_pmid = answer[1][0]
             p.out.links.append(pubmed_link(answer[1][0]))
             single.append(p)
-    await _promote(run, await _candidates(run, single, ident))
+    await _promote(run, await _candidates(run, single))
 
 
-async def _candidates(
-    run: Run, single: list[Pending], ident: Mapping[str, str]
-) -> list[tuple[Pending, str]]:
+async def _candidate(run: Run, pmid: str) -> coords_.PubmedCandidate:
+    return coords_.candidate(pmid, await run.esummary(pmid))
+
+
+async def _candidates(run: Run, single: list[Pending]) -> list[tuple[Pending, str]]:
     """ESummary of each single hit; rows whose candidate conflicts or has no DOI are decided."""
     pmids = {id(p): p.out.candidate_pmid or "" for p in single}
-    docs = await each(
-        pmids.values(), lambda pmid: coords_.esummary(run.lookups, run.s.eutils_url, pmid, ident)
-    )
+    docs = await each(pmids.values(), lambda pmid: _candidate(run, pmid))
     with_doi: list[tuple[Pending, str]] = []
     for p in single:
         p.out.attempts.append(f"PubMed esummary {pmids[id(p)]}")

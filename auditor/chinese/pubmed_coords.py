@@ -1,10 +1,12 @@
-"""PubMed coordinate lookup for DOI-less Chinese medical references.
+"""PubMed coordinate lookup for DOI-less Chinese medical references: queries and candidates.
 
 Coverage first (`"TA"[ta]` has ≥ 1 record), then one deterministic query: volume + first page, or
 first author + year only when volume or first page is missing (never as a fallback after a zero or
-ambiguous result). Values that could carry Entrez syntax are refused before any request. ESearch
-and ESummary bodies are checked strictly (string counts, unique numeric ids, `len(idlist) ==
-min(count, retmax)`, uid echoes, ASCII years); a doubt raises `MalformedBody`.
+ambiguous result). Values that could carry Entrez syntax are refused before any request. The
+requests and their envelope checks (string counts, unique numeric ids, `len(idlist) ==
+min(count, retmax)`, uid echoes) are the E-utilities registers' (`registers/esearch.py`,
+`registers/pubmed.py`); the candidate read from a checked document is this module's, strictly (an
+`error` document, a pubdate without an ASCII year raise `MalformedBody`).
 """
 
 from __future__ import annotations
@@ -14,18 +16,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from auditor.chinese.lookups import Lookups, Reply, decode_json, malformed
-from auditor.errors import Reason, Unreachable
+from auditor.errors import MalformedBody, Reason
 
-TOOL = "auditor"
 COORD_RETMAX = 20
 _VOLUME = re.compile(r"[0-9A-Za-z]{1,10}")
 _PAGE = re.compile(r"[A-Za-z]?[0-9]{1,7}[A-Za-z]?")
 _PAGE_SPLIT = re.compile(r"\s*[-\u2010-\u2015~,]\s*")
 _AUTHOR_TEXT = re.compile(r"[A-Za-z][A-Za-z .,'\-]*")
 _SURNAME = re.compile(r"[A-Za-z][A-Za-z'\-]{0,39}")
-_DIGITS = re.compile(r"[0-9]+")
-_PMID = re.compile(r"[1-9][0-9]{0,19}")
 _EMAIL = re.compile(r"[^@\s\x00-\x1f]+@[^@\s\x00-\x1f]+\.[^@\s\x00-\x1f]+")
 _YEAR = re.compile(r"([0-9]{4})(?![0-9])")
 
@@ -104,45 +102,6 @@ def valid_email(email: str | None) -> bool:
     return bool(email) and _EMAIL.fullmatch(email) is not None  # type: ignore[arg-type]
 
 
-def ncbi_params(email: str, api_key: str | None) -> dict[str, str]:
-    """Identification every NCBI call carries; an API key does not relax pacing."""
-    params = {"tool": TOOL, "email": email}
-    if api_key:
-        params["api_key"] = api_key
-    return params
-
-
-def _ok_json(reply: Reply, what: str) -> Any:
-    if reply.status != 200:
-        raise Unreachable(f"{what} answered HTTP {reply.status}", Reason.HTTP_4XX)
-    return decode_json(reply, what)
-
-
-def parse_esearch(reply: Reply, retmax: int) -> tuple[int, list[str]]:
-    """`(count, idlist)` of an ESearch JSON body, checked for internal consistency."""
-    body = _ok_json(reply, "ESearch")
-    result = body.get("esearchresult") if isinstance(body, dict) else None
-    if not isinstance(result, dict) or "ERROR" in result:
-        raise malformed("ESearch")
-    count, ids = result.get("count"), result.get("idlist")
-    if not isinstance(count, str) or not _DIGITS.fullmatch(count) or not isinstance(ids, list):
-        raise malformed("ESearch count/idlist")
-    if not all(isinstance(i, str) and _PMID.fullmatch(i) for i in ids):
-        raise malformed("ESearch idlist (non-numeric id)")
-    if len(set(ids)) != len(ids) or len(ids) != min(int(count), retmax):
-        raise malformed("ESearch idlist (duplicated, incomplete or overlong)")
-    return int(count), ids
-
-
-async def esearch(
-    lookups: Lookups, base: str, term: str, retmax: int, ident: Mapping[str, str]
-) -> tuple[int, list[str]]:
-    """One ESearch on db=pubmed (through the shared NCBI throttle)."""
-    params = {"db": "pubmed", "retmode": "json", "term": term, "retmax": str(retmax), **ident}
-    reply = await lookups.get("ncbi", f"{base.rstrip('/')}/esearch.fcgi", params=params)
-    return parse_esearch(reply, retmax)
-
-
 @dataclass(frozen=True)
 class PubmedCandidate:
     """The one record a coordinate query found: a candidate, never a match by itself."""
@@ -155,26 +114,20 @@ class PubmedCandidate:
     doi: str | None
 
 
-def parse_esummary(reply: Reply, pmid: str) -> PubmedCandidate:
-    """The candidate of a single-PMID ESummary body; every echo must name exactly `pmid`."""
-    body = _ok_json(reply, "ESummary")
-    result = body.get("result") if isinstance(body, dict) else None
-    if not isinstance(result, dict):
-        raise malformed("ESummary")
-    uids = result.get("uids")
-    if uids is not None and uids != [pmid]:
-        raise malformed("ESummary uids echo", Reason.WRONG_ECHO)
-    doc = result.get(pmid)
-    if not isinstance(doc, dict) or "error" in doc:
-        raise malformed("ESummary document")
-    if "uid" in doc and doc["uid"] != pmid:
-        raise malformed("ESummary uid echo", Reason.WRONG_ECHO)
+def _bad(what: str) -> MalformedBody:
+    return MalformedBody(f"{what}: unexpected payload shape", Reason.MALFORMED_BODY)
+
+
+def candidate(pmid: str, doc: Mapping[str, Any]) -> PubmedCandidate:
+    """The candidate of `pmid`'s checked esummary document; an `error` or odd date raises."""
+    if "error" in doc:
+        raise _bad("ESummary document")
     year = None
     pubdate = doc.get("pubdate")
     if pubdate not in (None, ""):
         match = _YEAR.match(pubdate) if isinstance(pubdate, str) else None
         if match is None:
-            raise malformed("ESummary pubdate")
+            raise _bad("ESummary pubdate")
         year = int(match.group(1))
     issns = tuple(
         v.strip().upper() for v in (doc.get("issn"), doc.get("essn")) if isinstance(v, str) and v
@@ -202,15 +155,6 @@ def _doi(ids: Any) -> str | None:
             if isinstance(value, str) and value.strip():
                 return value.strip().lower()
     return None
-
-
-async def esummary(
-    lookups: Lookups, base: str, pmid: str, ident: Mapping[str, str]
-) -> PubmedCandidate:
-    """One single-PMID ESummary (through the shared NCBI throttle)."""
-    params = {"db": "pubmed", "retmode": "json", "id": pmid, **ident}
-    reply = await lookups.get("ncbi", f"{base.rstrip('/')}/esummary.fcgi", params=params)
-    return parse_esummary(reply, pmid)
 
 
 def conflicts(

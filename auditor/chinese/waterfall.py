@@ -22,14 +22,11 @@ from auditor.chinese.bridge import load_bridge
 from auditor.chinese.coordinates_leg import coordinate_rows
 from auditor.chinese.doi_leg import doi_rows
 from auditor.chinese.gate import gate
-from auditor.chinese.lookups import Lookups
-from auditor.chinese.netfetch import fetch_from_net
 from auditor.chinese.outcomes import OUTCOMES, RowOutcome, outcome_row
 from auditor.chinese.report import apply_outcomes, build_items
 from auditor.chinese.steps import Run, known_facts
 from auditor.errors import Reason
 from auditor.settings import Settings
-from auditor.transport.snapshot import read_istic_snapshots
 
 if TYPE_CHECKING:
     from auditor.transport.net import Net
@@ -48,7 +45,7 @@ class WaterfallResult:
     outcomes: pa.Table
     """`outcomes.OUTCOMES`: one row per gated row."""
     requests: tuple[str, ...] = ()
-    """Every request sent, in order (for budgets and the report)."""
+    """Every distinct question asked of a register (`kind key`), in order (for budgets)."""
 
 
 async def run_waterfall(
@@ -75,11 +72,9 @@ async def run_waterfall(
     if not gated:
         return WaterfallResult(verdicts, tables.empty(tables.CHECKLIST), tables.empty(OUTCOMES))
     bridge = load_bridge(settings.journal_map)
-    lookups = Lookups(fetch_from_net(net, settings))
     known = known_facts(records)
-    istic_rows = read_istic_snapshots(settings.snapshots) if settings.snapshots else {}
     cache = net.cache if net is not None else None
-    run = Run(settings, lookups, bridge, known, istic_rows=istic_rows, cache=cache)
+    run = Run(settings, net, bridge, known, cache=cache)
     with_doi: list[tuple[dict[str, Any], RowOutcome]] = []
     coord_rows: list[tuple[dict[str, Any], RowOutcome]] = []
     outcomes: list[tuple[dict[str, Any], RowOutcome]] = []
@@ -98,9 +93,9 @@ async def run_waterfall(
     table = pa.Table.from_pylist(
         [outcome_row(out, ref.get("key")) for ref, out in outcomes], schema=OUTCOMES
     )
-    # Offline, nothing was sent (a refused attempt is still logged), so nothing is live.
-    sent = bool(lookups.log) and not settings.offline
+    # Offline, nothing was sent (a refused question is still listed), so nothing is live.
+    sent = bool(run.asked) and run.online
     as_of = datetime.now(UTC).isoformat(timespec="seconds") if sent else None
     new_verdicts = apply_outcomes(verdicts, outcomes, as_of)
     items = build_items(outcomes, new_verdicts)
-    return WaterfallResult(new_verdicts, items, table, tuple(lookups.log))
+    return WaterfallResult(new_verdicts, items, table, tuple(run.asked))

@@ -41,6 +41,9 @@ class InputFormat(StrEnum):
 
     BIBTEX = "bibtex"
     RIS = "ris"
+    WOS = "wos"
+    MEDLINE = "medline"
+    ENDNOTE = "endnote"
     CSV = "csv"
 
 
@@ -95,6 +98,12 @@ def audit(
     ncbi_rate: Annotated[float | None, typer.Option(help="NCBI requests/s.")] = None,
     timeout: Annotated[float | None, typer.Option(help="Per-request timeout, seconds.")] = None,
     max_retries: Annotated[int | None, typer.Option(help="Retries on 429/5xx/resets.")] = None,
+    criteria: Annotated[
+        str | None,
+        typer.Option(
+            help="Criteria id deciding the verdicts [default: auditor/v2].", show_default=False
+        ),
+    ] = None,
     fail_on: Annotated[
         str | None, typer.Option(help="Comma list of verdicts and priorities that fail the run.")
     ] = None,
@@ -153,6 +162,7 @@ def audit(
         "ncbi_rate": ncbi_rate,
         "timeout": timeout,
         "max_retries": max_retries,
+        "criteria": criteria,
         "fail_on": fail_on,
         "fail_on_unchecked": fail_on_unchecked,
         "journal_map": journal_map,

@@ -100,9 +100,11 @@ def no_records(references: pa.Table) -> pa.Table:
     return tables.empty(tables.RECORDS)
 
 
-def check_reference(references: pa.Table, source: RecordSource) -> dict[str, Any]:
+def check_reference(
+    references: pa.Table, source: RecordSource, criteria: str = tables.DEFAULT_CRITERIA
+) -> dict[str, Any]:
     """Resolve and compare the one-row `references`; the report as a JSON-ready dict."""
-    return check_report(references, source(references))
+    return check_report(references, source(references), criteria)
 
 
 def _safe(value: object) -> str:
@@ -180,29 +182,34 @@ def check(
     ] = None,
     cache_dir: Annotated[str | None, typer.Option(help="Register response cache.")] = None,
     mailto: Annotated[str | None, typer.Option(help="Contact sent to Crossref.")] = None,
+    criteria: Annotated[
+        str | None,
+        typer.Option(
+            help="Criteria id deciding the verdict [default: auditor/v2].", show_default=False
+        ),
+    ] = None,
 ) -> None:
-    """Check one reference and print the field-by-field report under reference-resolution/v1.
+    """Check one reference and print the field-by-field report under the chosen criteria.
 
     Without `--record`, the identifier is resolved as `auditor audit` would (snapshots, cache,
     then the live register; `--offline` stops before the network).
     """
-    if record is not None:
-        source = _load_record(record)
-    else:
-        flags = {
-            "offline": offline,
-            "snapshots": tuple(snapshot or ()),
-            "cache_dir": cache_dir,
-            "mailto": mailto,
-        }
-        try:
-            source = resolver_source(load_settings(flags, config=config))
-        except ConfigError as exc:
-            typer.echo(f"error: {exc}", err=True)
-            raise typer.Exit(_USAGE) from None
+    flags = {
+        "offline": offline,
+        "snapshots": tuple(snapshot or ()),
+        "cache_dir": cache_dir,
+        "mailto": mailto,
+        "criteria": criteria,
+    }
+    try:
+        settings = load_settings(flags, config=config)
+    except ConfigError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(_USAGE) from None
+    source = _load_record(record) if record is not None else resolver_source(settings)
     references = reference_table(ident, id_type, title, list(author or []), year)
     try:
-        report = check_reference(references, source)
+        report = check_reference(references, source, settings.criteria)
     except ValueError as exc:
         typer.echo(f"error: --record {record}: {exc}", err=True)
         raise typer.Exit(_USAGE) from None

@@ -29,6 +29,9 @@ class LoadFormat(StrEnum):
 
     BIBTEX = "bibtex"
     RIS = "ris"
+    WOS = "wos"
+    MEDLINE = "medline"
+    ENDNOTE = "endnote"
     CSV = "csv"
 
 
@@ -39,6 +42,12 @@ def _format_name(fmt: LoadFormat | None) -> str | None:
         return "bibtex"
     if fmt is LoadFormat.RIS:
         return "ris"
+    if fmt is LoadFormat.WOS:
+        return "wos"
+    if fmt is LoadFormat.MEDLINE:
+        return "medline"
+    if fmt is LoadFormat.ENDNOTE:
+        return "endnote"
     if fmt is LoadFormat.CSV:
         return "csv"
     assert_never(fmt)
@@ -87,7 +96,10 @@ def summarize(outcome: LoadOutcome, console: Console, *, max_problems: int = 50)
 
 
 def load(
-    paths: Annotated[list[str], typer.Argument(help="Bibliography files (.bib, .ris, .csv).")],
+    paths: Annotated[
+        list[str],
+        typer.Argument(help="Bibliography files (.bib, .ris, .nbib, .enw, .csv, WoS .txt)."),
+    ],
     out: Annotated[
         str | None, typer.Option(help="Write the references table here as Parquet.")
     ] = None,

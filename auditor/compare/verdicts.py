@@ -24,6 +24,7 @@ from auditor.compare.criteria import (
     title_rule,
     year_rule,
 )
+from auditor.compare.markup import strip_markup_column
 from auditor.errors import Reason
 from auditor.tables import RecordStatus, RowState, Verdict
 
@@ -167,12 +168,13 @@ def _field_columns(
     n = len(idx)
     found = np.flatnonzero(found_mask)
     cols = {
-        "title_register": _take(records["title"], idx, found_mask),
+        # Markup is not text (every criteria): the register title without its JATS/MathML.
+        "title_register": strip_markup_column(_take(records["title"], idx, found_mask)),
         "authors_register": _take(records["surnames"], idx, found_mask),
         "year_register": _take(records["year"], idx, found_mask),
     }
     rules = _rules_in_chunks(
-        (_as_array(references["title"]), cols["title_register"]),
+        (strip_markup_column(references["title"]), cols["title_register"]),
         (_as_array(references["authors"]), cols["authors_register"]),
         (_as_array(references["year"]), cols["year_register"]),
         found,
@@ -213,13 +215,17 @@ def _outcome_and_reason(
     return codes, pre, reason
 
 
-def compare(references: pa.Table, records: pa.Table) -> pa.Table:
-    """Verdicts for every reference, in input order, under reference-resolution/v1.
+def compare(
+    references: pa.Table, records: pa.Table, criteria: str = tables.DEFAULT_CRITERIA
+) -> pa.Table:
+    """Verdicts for every reference, in input order, under the criteria `criteria`.
 
     `references` has the `tables.REFERENCES` schema; `records` the `tables.RECORDS` schema with one
     row per distinct `(id_type, identifier)` (if a key repeats, its first record is used). Returns a
     `tables.VERDICTS` table with `group_id` null. Never raises on data: every row gets an outcome.
     """
+    if criteria not in tables.CRITERIA_IDS:
+        raise ValueError(f"unknown criteria {criteria!r}")
     n = references.num_rows
     if n == 0:
         return tables.empty(tables.VERDICTS)
@@ -251,7 +257,7 @@ def compare(references: pa.Table, records: pa.Table) -> pa.Table:
         # Updates (retractions, corrections) belong to the record that was found, whatever the
         # fields say: a matching citation of a retracted work is still a finding.
         "updates": _take(records["updates"], idx, consulted & found_mask),
-        "criteria_id": pc.take(pa.array([tables.CRITERIA_ID]), pa.array(np.zeros(n, np.int64))),
+        "criteria_id": pc.take(pa.array([criteria]), pa.array(np.zeros(n, np.int64))),
         "title_claimed": references["title"],
         "authors_claimed": references["authors"],
         "year_claimed": references["year"],

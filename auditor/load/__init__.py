@@ -1,4 +1,5 @@
-"""The load stage: bibliography files (BibTeX, RIS, CSV) into one `references` table.
+"""The load stage: bibliography files (BibTeX, RIS, Web of Science, MEDLINE, EndNote, CSV) into
+one `references` table.
 
 `load_files` reads every file, picks a loader by extension (or `fmt`), and concatenates the rows
 in file order with `row_id` 0..n-1, then runs `auditor.classify.classify` with no closed legs.
@@ -23,9 +24,12 @@ from auditor.load.bibtex import BibtexLoader
 from auditor.load.cited import select_cited
 from auditor.load.csv import CsvLoader
 from auditor.load.encoding import decode_bytes
+from auditor.load.endnote import EndnoteLoader
 from auditor.load.interface import ENTRY_COLUMNS, Loader, LoadOutcome, Problem, Rows
 from auditor.load.manuscript import is_manuscript, read_manuscript
+from auditor.load.medline import MedlineLoader
 from auditor.load.ris import RisLoader
+from auditor.load.wos import WosLoader
 from auditor.result import InputFile
 
 __all__ = [
@@ -44,13 +48,19 @@ __all__ = [
 FORMATS: dict[str, tuple[str, ...]] = {
     "bibtex": (".bib", ".bibtex", ".biblatex"),
     "ris": (".ris",),
+    "wos": (".ciw", ".isi"),
+    "medline": (".nbib", ".medline"),
+    "endnote": (".enw",),
     "csv": (".csv", ".tsv"),
 }
 #: Extensions whose format is never second-guessed from the content.
 _TRUSTED = (".bib", ".bibtex", ".biblatex", ".csv", ".tsv")
 _SIGNATURES = (
-    (re.compile(r"^@\s*[A-Za-z]+\s*[{(]", re.M), "bibtex"),
-    (re.compile(r"^TY  ?-", re.M), "ris"),
+    (re.compile(r"^TY  ?- ", re.M), "ris"),
+    (re.compile(r"^PT [A-Z]\s*$", re.M), "wos"),
+    (re.compile(r"^PMID- ?\d", re.M), "medline"),
+    (re.compile(r"^%0 \S", re.M), "endnote"),
+    (re.compile(r"^\s*@\s*[A-Za-z]+\s*[{(]", re.M), "bibtex"),
 )
 
 
@@ -58,7 +68,8 @@ def detect_format(path: str, head: str) -> str:
     """The format of `path`: by a trusted extension, else by content, else by extension, else CSV.
 
     Content signatures are looked for at line starts in `head` (the first 4 KiB of the text):
-    `@type{` → bibtex, `TY  -` → ris.
+    `TY  - ` → ris, `PT J` → wos (Web of Science), `PMID- ` → medline, `%0 ` → endnote,
+    `@type{` → bibtex.
     """
     suffix = Path(path).suffix.lower()
     if suffix in _TRUSTED:
@@ -75,6 +86,12 @@ def _loader(fmt: str, csv_map: Mapping[str, str] | None) -> Loader:
         return BibtexLoader()
     if fmt == "ris":
         return RisLoader()
+    if fmt == "wos":
+        return WosLoader()
+    if fmt == "medline":
+        return MedlineLoader()
+    if fmt == "endnote":
+        return EndnoteLoader()
     if fmt == "csv":
         return CsvLoader(csv_map or {})
     raise InputError(f"unknown format {fmt!r} (choose {', '.join(FORMATS)})")

@@ -85,7 +85,7 @@ class Loader(abc.ABC):
     """Reads one bibliography format."""
 
     format: ClassVar[str]
-    """bibtex | ris | csv: the value of `source_format`."""
+    """bibtex | ris | wos | medline | endnote | csv: the value of `source_format`."""
 
     @abc.abstractmethod
     def load(self, text: str, path: str) -> tuple[Rows, list[Problem]]:

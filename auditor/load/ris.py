@@ -15,6 +15,7 @@ import rispy
 from auditor.load.ids import ids_in_text, ids_in_url
 from auditor.load.interface import Loader, Problem, Rows
 from auditor.load.names import clean_author_list
+from auditor.load.tagged import cut_records
 
 __all__ = ["RisLoader"]
 
@@ -33,35 +34,6 @@ def _first(rec: dict[str, Any], *names: str) -> str | None:
     return None
 
 
-def _records(text: str) -> tuple[list[tuple[int, str, bool]], list[int]]:
-    """Cut `text` into `(start line, record text, closed by ER)`; also lines of stray text."""
-    records: list[tuple[int, str, bool]] = []
-    stray: list[int] = []
-    current: list[str] | None = None
-    start = 0
-    for number, line in enumerate(text.splitlines(), 1):
-        tag = _TAG_RE.match(line.lstrip("\ufeff"))
-        name = tag.group(1) if tag else None
-        if name == "TY":
-            if current is not None:
-                records.append((start, "\n".join(current), False))
-            current, start = [line.lstrip("\ufeff")], number
-        elif name == "ER":
-            if current is None:
-                stray.append(number)
-                continue
-            current.append(line)
-            records.append((start, "\n".join(current), True))
-            current = None
-        elif current is not None:
-            current.append(line)
-        elif line.strip():
-            stray.append(number)
-    if current is not None:
-        records.append((start, "\n".join(current), False))
-    return records, stray
-
-
 class RisLoader(Loader):
     """Loads `.ris` files (RIS as written by EndNote, Zotero, Scopus, Web of Science, …)."""
 
@@ -70,13 +42,14 @@ class RisLoader(Loader):
     def load(self, text: str, path: str) -> tuple[Rows, list[Problem]]:
         """One row per record, in file order; a record rispy cannot read is a `parse_error` row."""
         rows, problems = Rows(), []
-        records, stray = _records(text)
+        records, stray = cut_records(text, _TAG_RE, "TY", "ER")
         if stray:
             where = ", ".join(str(n) for n in stray[:10])
             problems.append(
                 Problem(path, stray[0], f"text outside any record (lines {where})", "warning")
             )
-        for line, body, closed in records:
+        for record in records:
+            line, body, closed = record.line, "\n".join(record.lines), record.closed
             warnings = [] if closed else ["record not closed by an `ER  -` line"]
             try:
                 parsed = rispy.loads(body + ("" if closed else "\nER  - \n"))

@@ -79,18 +79,33 @@ CROSSREF = Host(
 )
 
 
-def _first_text(value: object) -> str | None:
-    if isinstance(value, list):
-        value = next((v for v in value if isinstance(v, str) and v.strip()), None)
-    return value.strip() if isinstance(value, str) and value.strip() else None
+def _first_text(value: object, field: str) -> str | None:
+    """The first non-blank string of a Crossref text list (`title`, `container-title`).
+
+    A value of another JSON type is a body we cannot read (`malformed_body`), never a record
+    with an empty title that would then "differ" from the claim.
+    """
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise MalformedBody(f"crossref: {field} is not a list of text", Reason.MALFORMED_BODY)
+    first = next((v.strip() for v in value if v.strip()), None)
+    return first
 
 
 def _author_names(message: Mapping[str, Any]) -> list[str]:
     names: list[str] = []
     authors = message.get("author")
-    for author in authors if isinstance(authors, list) else []:
-        if not isinstance(author, Mapping):
-            continue
+    if authors is not None and not isinstance(authors, list):
+        raise MalformedBody("crossref: author is not a list", Reason.MALFORMED_BODY)
+    for author in authors or []:
+        if not isinstance(author, Mapping) or any(
+            author.get(k) is not None and not isinstance(author.get(k), str)
+            for k in ("given", "family", "name")
+        ):
+            raise MalformedBody("crossref: author is not a name object", Reason.MALFORMED_BODY)
         parts = [author.get("given"), author.get("family")]
         name = " ".join(p.strip() for p in parts if isinstance(p, str) and p.strip())
         if not name and isinstance(author.get("name"), str):
@@ -117,11 +132,11 @@ def work_row(doi: str, message: Mapping[str, Any], body_digest: str) -> RecordRo
         IdType.DOI,
         doi,
         RecordStatus.FOUND,
-        title=_first_text(message.get("title")),
+        title=_first_text(message.get("title"), "title"),
         authors=_author_names(message),
         surnames=crossref_surnames(message),
         year=crossref_year(message),
-        container_title=_first_text(message.get("container-title")),
+        container_title=_first_text(message.get("container-title"), "container-title"),
         volume=_text(message.get("volume")),
         issue=_text(message.get("issue")),
         pages=_text(message.get("page")),
@@ -187,7 +202,7 @@ class CrossrefRegister(Register):
     host = CROSSREF
     id_type = IdType.DOI
     settled_by = "doi"
-    agencies = frozenset({"crossref"})
+    reads_agencies = frozenset({"crossref"})
 
     def __init__(self, sink: Sink | None = None) -> None:
         super().__init__(sink)

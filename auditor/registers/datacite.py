@@ -164,7 +164,7 @@ class DataciteRegister(Register):
     api_version = "dois-v1"
     title = "DataCite"
     host = DATACITE
-    agencies = frozenset({"datacite"})
+    reads_agencies = frozenset({"datacite"})
     settled_by = "doi"
 
     def __init__(self, sink: Sink | None = None) -> None:

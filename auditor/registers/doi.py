@@ -1,15 +1,17 @@
-"""The DOI system: `doiRA/{doi1,doi2,…}` says which agency registered a DOI, or that none did.
+"""The DOI system: `doiRA/{k1,k2,…}` says which agency registered a DOI (or prefix), or none.
 
 Called for DOIs that Crossref does not hold: "a DOI is condemned only by the DOI system".
 `"status": "DOI does not exist"` → `not_found`; another agency (DataCite, ISTIC, CNKI, mEDRA,
 JaLC, KISTI, OP …) → `not_covered` with `registered_with_<agency>` and the `agency` column set.
 A DOI doiRA cannot settle (no row, another status, `Crossref` although Crossref said 404, or a
 failed request) is asked of the Handle API (`handle.py`), which says exists / does not exist.
+The Chinese waterfall routes by prefix through `DoiSystemRegister.agencies`, on the same parser.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 from urllib.parse import quote
@@ -27,31 +29,58 @@ if TYPE_CHECKING:
 DOI_SYSTEM = Host(name="doi", url_setting="doi_url", rate_setting="doi_rate", concurrency=4)
 
 DOES_NOT_EXIST = "doi does not exist"
+#: A doiRA answer for a batch of 20 is a few hundred bytes.
+MAX_BYTES = 2 * 1024 * 1024
+_MAX_AGENCY_LEN = 64
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
-def parse_doira(dois: Sequence[str], response: Response) -> dict[str, Mapping[str, object]]:
-    """The doiRA row of each asked DOI it answered, keyed by the asked DOI (echo checked)."""
+def _agency(value: object) -> str:
+    """An `RA` value that is a plausible agency name, or `MalformedBody`."""
+    if (
+        not isinstance(value, str)
+        or not value.strip()
+        or len(value) > _MAX_AGENCY_LEN
+        or _CONTROL.search(value)
+    ):
+        raise MalformedBody(f"doiRA: RA {value!r} is not an agency name", Reason.MALFORMED_BODY)
+    return value.strip()
+
+
+def parse_doira(asked: Sequence[str], response: Response) -> dict[str, str | None]:
+    """Per asked key doiRA answered: the agency, or `None` when it says the DOI does not exist.
+
+    A row with another status and no `RA` is no answer (its key is left out). Raises
+    `MalformedBody` for a body that is not an array of objects naming a string `DOI`, a row
+    naming a key not asked or twice (`wrong_echo`), or an `RA` that is not an agency name.
+    """
     if response.status != 200:
         reason = http_reason(response.status)
         raise Unreachable(f"doiRA: HTTP {response.status}", reason)
-    data = response.json()
+    data = response.json(MAX_BYTES)
     if not isinstance(data, list):
         raise MalformedBody("doiRA: answer is not an array", Reason.MALFORMED_BODY)
-    asked = {d.lower(): d for d in dois}
-    out: dict[str, Mapping[str, object]] = {}
+    wanted = {k.lower(): k for k in asked}
+    out: dict[str, str | None] = {}
+    seen: set[str] = set()
     for item in data:
-        echoed = item.get("DOI") if isinstance(item, Mapping) else None
-        key = echoed.strip().lower() if isinstance(echoed, str) else None
-        if key not in asked:
-            raise MalformedBody(f"doiRA: unexpected row {echoed!r}", Reason.WRONG_ECHO)
-        out[asked[key]] = item
+        if not isinstance(item, Mapping) or not isinstance(item.get("DOI"), str):
+            raise MalformedBody("doiRA: row is not an object with a DOI", Reason.MALFORMED_BODY)
+        key = wanted.get(item["DOI"].strip().lower())
+        if key is None or key in seen:
+            raise MalformedBody(f"doiRA: unexpected row {item['DOI']!r}", Reason.WRONG_ECHO)
+        seen.add(key)
+        status = item.get("status")
+        if "RA" in item:
+            out[key] = _agency(item["RA"])
+        elif isinstance(status, str) and status.strip().lower() == DOES_NOT_EXIST:
+            out[key] = None
     return out
 
 
-def settle(doi: str, item: Mapping[str, object], body_digest: str) -> RecordRow | None:
+def settle(doi: str, agency: str | None, body_digest: str) -> RecordRow | None:
     """The row doiRA's answer decides for `doi`, or `None` when the Handle API must decide."""
-    status = item.get("status")
-    if isinstance(status, str) and status.strip().lower() == DOES_NOT_EXIST:
+    if agency is None:
         return row(
             DoiSystemRegister.name,
             IdType.DOI,
@@ -60,18 +89,23 @@ def settle(doi: str, item: Mapping[str, object], body_digest: str) -> RecordRow 
             Reason.NOT_FOUND,
             body_digest=body_digest,
         )
-    agency = item.get("RA")
-    if isinstance(agency, str) and agency.strip() and agency.strip().lower() != "crossref":
+    if agency.lower() != "crossref":
         return row(
             DoiSystemRegister.name,
             IdType.DOI,
             doi,
             RecordStatus.NOT_COVERED,
             registered_with(agency),
-            agency=agency.strip(),
+            agency=agency,
             body_digest=body_digest,
         )
     return None
+
+
+def _doira_url(net: Net, keys: Sequence[str]) -> str:
+    return f"{DOI_SYSTEM.base_url(net.settings)}/doiRA/" + ",".join(
+        quote(k, safe="/") for k in keys
+    )
 
 
 class DoiSystemRegister(Register):
@@ -91,10 +125,8 @@ class DoiSystemRegister(Register):
         """Settled rows; unsettled DOIs map to the RA doiRA named (or `None`)."""
         if self._breaker.open:
             return dict.fromkeys(dois)
-        path = ",".join(quote(d, safe="/") for d in dois)
         try:
-            url = f"{DOI_SYSTEM.base_url(net.settings)}/doiRA/{path}"
-            response = await net.get(DOI_SYSTEM.name, url, follow_redirects=True)
+            response = await net.get(DOI_SYSTEM.name, _doira_url(net, dois), follow_redirects=True)
             answered = parse_doira(dois, response)
         except RegisterError as exc:
             # doiRA failing is not the end: the Handle API can still settle each DOI.
@@ -104,11 +136,45 @@ class DoiSystemRegister(Register):
         body_digest = digest(response.body)
         out: dict[str, RecordRow | str | None] = {}
         for doi in dois:
-            item = answered.get(doi)
-            settled = settle(doi, item, body_digest) if item is not None else None
-            ra = item.get("RA") if item is not None else None
-            out[doi] = settled if settled is not None else (ra if isinstance(ra, str) else None)
+            if doi not in answered:
+                out[doi] = None
+                continue
+            agency = answered[doi]
+            settled = settle(doi, agency, body_digest)
+            out[doi] = settled if settled is not None else agency
         return out
+
+    async def agencies(
+        self, keys: Sequence[str], net: Net
+    ) -> dict[str, str | None | RegisterError]:
+        """The agency of each key (a DOI or a prefix), `None` for none, or the failure to look.
+
+        Batched by `doira_batch_size`. An HTTP 404 is "no agency" for every key it was asked
+        for (the Chinese protocol's cases document); a 200 that leaves a key out is a failure to
+        look for that key. Keys must be of DOI or prefix form (no commas): the caller checks.
+        """
+        size = net.settings.doira_batch_size if net.settings.batching else 1
+        batches = chunks(list(dict.fromkeys(keys)), size)
+        answers = await asyncio.gather(
+            *(self._agencies(b, net) for b in batches), return_exceptions=True
+        )
+        out: dict[str, str | None | RegisterError] = {}
+        for batch, answer in zip(batches, answers, strict=True):
+            if isinstance(answer, RegisterError):
+                out.update(dict.fromkeys(batch, answer))
+            elif isinstance(answer, BaseException):
+                raise answer
+            else:
+                out.update(answer)
+        return out
+
+    async def _agencies(self, keys: list[str], net: Net) -> dict[str, str | None | RegisterError]:
+        response = await net.get(DOI_SYSTEM.name, _doira_url(net, keys), follow_redirects=True)
+        if response.status == 404:
+            return dict.fromkeys(keys)
+        answered = parse_doira(keys, response)
+        missing = MalformedBody("doiRA: the answer leaves this key out", Reason.MALFORMED_BODY)
+        return {k: answered.get(k, missing) for k in keys}
 
     async def fetch(self, ids: Sequence[str], net: Net) -> dict[str, RecordRow]:
         """Rows for `ids`: `not_found`, `not_covered` (another agency) or `unreachable`."""

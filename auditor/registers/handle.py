@@ -2,8 +2,10 @@
 
 `responseCode` 1 with the handle echoed means the DOI exists (the row is `not_covered`: the Handle
 record carries no bibliographic metadata to compare); HTTP 404 with `responseCode` 100 means it
-does not (`not_found`). Anything else, including a 404 whose body is not that JSON, is a failure
-to look.
+does not (`not_found`). `responseCode` must be exactly a JSON integer (`true` and `1.0` are not
+codes) and an echoed `handle` must name the asked DOI. Anything else, including a 404 whose body is
+not that JSON (an error page from a proxy or a CDN), is a failure to look. The resolve stage and the
+Chinese waterfall both read Handle through this module.
 """
 
 from __future__ import annotations
@@ -23,21 +25,33 @@ if TYPE_CHECKING:
 
 HANDLE = Host(name="handle", url_setting="handle_url", rate_setting="handle_rate", concurrency=4)
 
+#: A Handle answer is a few kilobytes; anything past this is not one.
+MAX_BYTES = 2 * 1024 * 1024
+
+
+def handle_url(base: str, doi: str) -> str:
+    """`{base}/api/handles/{doi}`, the DOI percent-encoded (CR, LF, `?`, `#` cannot leak)."""
+    return f"{base.rstrip('/')}/api/handles/{quote(doi, safe='/')}"
+
 
 def parse_handle(doi: str, response: Response) -> RecordRow:
     """The row of a Handle API answer for `doi`; raises `RegisterError` when it is not one."""
     if response.status not in (200, 404):
         reason = http_reason(response.status)
         raise Unreachable(f"handle: HTTP {response.status} for {doi}", reason)
-    data = response.json()
+    data = response.json(MAX_BYTES)
     if not isinstance(data, Mapping):
         raise MalformedBody("handle: answer is not an object", Reason.MALFORMED_BODY)
     code = data.get("responseCode")
     echoed = data.get("handle")
-    if isinstance(echoed, str) and echoed.strip().lower() != doi.lower():
+    if echoed is not None and (
+        not isinstance(echoed, str) or echoed.strip().lower() != doi.lower()
+    ):
         raise MalformedBody(f"handle: asked {doi!r}, got {echoed!r}", Reason.WRONG_ECHO)
     body_digest = digest(response.body)
-    if response.status == 404 and code == 100:
+    # `type(...) is int`: a JSON `true` (a bool) or `100.0` (a float) is an unknown state.
+    exact = code if type(code) is int else None
+    if response.status == 404 and exact == 100:
         return row(
             HandleRegister.name,
             IdType.DOI,
@@ -46,7 +60,7 @@ def parse_handle(doi: str, response: Response) -> RecordRow:
             Reason.NOT_FOUND,
             body_digest=body_digest,
         )
-    if response.status == 200 and code == 1 and isinstance(echoed, str):
+    if response.status == 200 and exact == 1 and echoed is not None:
         return row(
             HandleRegister.name,
             IdType.DOI,
@@ -77,7 +91,7 @@ class HandleRegister(Register):
 
     async def _one(self, dois: list[str], net: Net) -> dict[str, RecordRow]:
         (doi,) = dois
-        url = f"{HANDLE.base_url(net.settings)}/api/handles/{quote(doi, safe='/')}"
+        url = handle_url(HANDLE.base_url(net.settings), doi)
         return {doi: parse_handle(doi, await net.get(HANDLE.name, url, follow_redirects=True))}
 
     async def fetch(self, ids: Sequence[str], net: Net) -> dict[str, RecordRow]:

@@ -77,9 +77,7 @@ def _article_doi(summary: Mapping[str, Any]) -> str | None:
 
 
 def summary_row(pmid: str, summary: Mapping[str, Any], body_digest: str) -> RecordRow:
-    """The row of one esummary document asked for as `pmid` (echo and error checked)."""
-    if str(summary.get("uid", "")).strip() != pmid:
-        raise MalformedBody(f"pubmed: asked {pmid}, got {summary.get('uid')!r}", Reason.WRONG_ECHO)
+    """The row of one esummary document asked for as `pmid` (its echo checked by the caller)."""
     error = summary.get("error")
     if error is not None:
         if isinstance(error, str) and error.strip().lower() in _NOT_FOUND_ERRORS:
@@ -96,6 +94,12 @@ def summary_row(pmid: str, summary: Mapping[str, Any], body_digest: str) -> Reco
     if not isinstance(title, str):
         raise MalformedBody(f"pubmed: {pmid} has no title", Reason.MALFORMED_BODY)
     authors = summary.get("authors")
+    if authors is not None and not (
+        isinstance(authors, list)
+        and all(isinstance(a, Mapping) and isinstance(a.get("name", ""), str) for a in authors)
+    ):
+        # A wrong shape would read as "no authors" and then as a mismatch: a failure to look.
+        raise MalformedBody(f"pubmed: {pmid} authors are not names", Reason.MALFORMED_BODY)
     names = [
         a["name"].strip()
         for a in (authors if isinstance(authors, list) else [])
@@ -122,24 +126,38 @@ def summary_row(pmid: str, summary: Mapping[str, Any], body_digest: str) -> Reco
     )
 
 
-def parse_esummary(pmids: Sequence[str], response: Response) -> dict[str, RecordRow]:
-    """Rows for every asked PMID; raises `MalformedBody` unless the answer covers exactly them."""
+def parse_documents(pmids: Sequence[str], response: Response) -> dict[str, Mapping[str, Any]]:
+    """The esummary document of every asked PMID, each echoing its uid; else `MalformedBody`.
+
+    The answer must list exactly asked uids, hold a document for each asked PMID, and each
+    document must name its PMID as `uid`. A document's own `error` is left to the reader.
+    """
+    if response.status != 200:
+        raise Unreachable(f"pubmed: HTTP {response.status}", http_reason(response.status))
     data = response.json()
     result = data.get("result") if isinstance(data, Mapping) else None
     if not isinstance(result, Mapping) or not isinstance(result.get("uids"), list):
         raise MalformedBody("pubmed: esummary without result.uids", Reason.MALFORMED_BODY)
-    asked = set(pmids)
     uids = [str(u) for u in result["uids"]]
-    if set(uids) - asked:
+    if set(uids) - set(pmids):
         raise MalformedBody("pubmed: answer names ids not asked for", Reason.WRONG_ECHO)
-    body_digest = digest(response.body)
-    out: dict[str, RecordRow] = {}
+    out: dict[str, Mapping[str, Any]] = {}
     for pmid in pmids:
         summary = result.get(pmid)
         if not isinstance(summary, Mapping):
             raise MalformedBody(f"pubmed: answer lacks {pmid}", Reason.MALFORMED_BODY)
-        out[pmid] = summary_row(pmid, summary, body_digest)
+        if str(summary.get("uid", "")).strip() != pmid:
+            got = summary.get("uid")
+            raise MalformedBody(f"pubmed: asked {pmid}, got {got!r}", Reason.WRONG_ECHO)
+        out[pmid] = summary
     return out
+
+
+def parse_esummary(pmids: Sequence[str], response: Response) -> dict[str, RecordRow]:
+    """Rows for every asked PMID; raises `MalformedBody` unless the answer covers exactly them."""
+    body_digest = digest(response.body)
+    documents = parse_documents(pmids, response)
+    return {pmid: summary_row(pmid, doc, body_digest) for pmid, doc in documents.items()}
 
 
 class PubmedRegister(Register):
@@ -158,20 +176,23 @@ class PubmedRegister(Register):
     def _fail(self, pmid: str, reason: Reason) -> RecordRow:
         return failed(self.name, IdType.PMID, pmid, reason)
 
-    async def _batch(self, pmids: list[str], net: Net) -> dict[str, RecordRow]:
+    async def _request(self, pmids: list[str], net: Net) -> Response:
         url = f"{NCBI.base_url(net.settings)}/esummary.fcgi"
         form = {"db": "pubmed", "retmode": "json", "id": ",".join(pmids)}
         retries = None if len(pmids) == 1 else 1
         if len(pmids) > POST_ABOVE:
-            response = await net.post(NCBI.name, url, form=form, retries=retries)
-        else:
-            response = await net.get(
-                NCBI.name, url, params=form, retries=retries, follow_redirects=True
-            )
-        if response.status != 200:
-            reason = http_reason(response.status)
-            raise Unreachable(f"pubmed: HTTP {response.status}", reason)
-        return parse_esummary(pmids, response)
+            return await net.post(NCBI.name, url, form=form, retries=retries)
+        return await net.get(NCBI.name, url, params=form, retries=retries, follow_redirects=True)
+
+    async def _batch(self, pmids: list[str], net: Net) -> dict[str, RecordRow]:
+        return parse_esummary(pmids, await self._request(pmids, net))
+
+    async def documents(self, pmids: list[str], net: Net) -> dict[str, Mapping[str, Any]]:
+        """The checked esummary documents of `pmids` in one request (the waterfall reads them).
+
+        Raises `RegisterError` on a failure to look, like a batch of `fetch`.
+        """
+        return parse_documents(pmids, await self._request(pmids, net))
 
     async def fetch(self, ids: Sequence[str], net: Net) -> dict[str, RecordRow]:
         """Rows for `ids` (digit strings); batches of `BATCH_SIZE`, or one a request."""

@@ -10,6 +10,7 @@ from typing import Any
 
 from auditor.errors import MalformedBody, Reason, RegisterError
 from auditor.registers.interface import RecordRow, Sink
+from auditor.registers.validate import check_row
 from auditor.tables import RecordStatus
 
 #: After this many failed requests in a row (no success between), a register is taken as down:
@@ -50,6 +51,9 @@ def row(
         "retrieved_at": now_iso(),
     }
     out.update(fields)
+    # Checked here, inside the register's unit of work: a row Arrow would refuse costs only
+    # its own id (`malformed_body`), never the table or the cache.
+    check_row(out)
     return out
 
 
@@ -127,7 +131,9 @@ async def split_fetch(
         result = await _fetch_once(ids, fetch_batch)
     except RegisterError as exc:
         refused_batch = len(ids) > 1 and exc.reason is Reason.HTTP_4XX
-        if exc.reason is not Reason.OFFLINE and not refused_batch:
+        if exc.reason is Reason.NO_CSL:
+            breaker.success()  # the service answered: it has no CSL for this DOI
+        elif exc.reason is not Reason.OFFLINE and not refused_batch:
             # A 4xx to a batch is a server that is up but will not take it (a filter it does
             # not support, a URL too long): its parts are asked next and the server not
             # counted as down. Anything else counts toward the breaker.

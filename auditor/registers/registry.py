@@ -66,7 +66,7 @@ def for_agency(agency: str | None) -> type[Register] | None:
     if not agency:
         return None
     key = agency.strip().lower()
-    return next((r for r in REGISTERS if key in r.agencies), None)
+    return next((r for r in REGISTERS if key in r.reads_agencies), None)
 
 
 def first_for(id_type: str, identifier: str) -> tuple[type[Register], str] | None:

@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 from aiohttp import web
 
-from auditor.serve import reference_check
+from auditor.serve import openapi, overlap, page, reference_check
 from auditor.serve.lookups import SharedLookups
 from auditor.serve.pacing import PrecheckPacer
 from auditor.serve.state import STATE, ServeState
@@ -42,7 +42,8 @@ def build_app(settings: Settings) -> web.Application:
             await lookups.close()
 
     app.cleanup_ctx.append(state)
-    app.add_routes(reference_check.routes())
+    for module in (page, reference_check, overlap, openapi):
+        app.add_routes(module.routes())
     return app
 
 

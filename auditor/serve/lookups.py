@@ -2,8 +2,9 @@
 
 Every `/check` and `/precheck` goes through one `SharedLookups` per process:
 
-1. **local tiers first**: the snapshot (read once at start) and the cache answer at once, without
-   waiting for any register, so a slow register never delays what the cache already knows;
+1. **local tiers first**: the snapshot (joined for this one identifier) and the cache answer at
+   once, without waiting for any register, so a slow register never delays what the cache
+   already knows;
 2. **one lookup per identifier**: a request whose identifier is already being looked up waits for
    that lookup instead of starting another;
 3. **batched like the audit**: identifiers arriving within a short window (`WINDOW` seconds) go to
@@ -33,7 +34,7 @@ from auditor.resolve import resolve
 from auditor.settings import Settings
 from auditor.tables import RecordStatus
 from auditor.transport.net import Net
-from auditor.transport.snapshot import read_snapshots
+from auditor.transport.snapshot import lookup_snapshots
 
 __all__ = ["MAX_BATCH", "WINDOW", "SharedLookups"]
 
@@ -55,8 +56,8 @@ class SharedLookups:
 
     def __init__(self, settings: Settings, net: Net, *, window: float = WINDOW) -> None:
         self._settings = settings
-        # Snapshots are read once; the batches skip them (already asked here).
-        self._snapshot = read_snapshots(settings.snapshots) if settings.snapshots else {}
+        # Snapshots are asked first, per identifier; the batches skip them (already asked here).
+        self._snapshots = settings.snapshots
         self._local = dataclasses.replace(settings, snapshots=(), offline=True)
         self._live = dataclasses.replace(settings, snapshots=())
         self._net = net
@@ -74,7 +75,7 @@ class SharedLookups:
     async def record(self, references: pa.Table, caller: str) -> RecordRow:
         """The `RECORDS` row for the identifier of the one-row classified `references`."""
         key = _key(references)
-        hit = self._snapshot.get(key)
+        hit = lookup_snapshots(self._snapshots, [key]).get(key) if self._snapshots else None
         if hit is not None:
             return {name: hit.get(name) for name in tables.RECORDS.names}
         local = (await resolve(references, self._local, self._net)).to_pylist()[0]

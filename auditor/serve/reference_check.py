@@ -166,7 +166,7 @@ def parse_request(body: bytes, *, caller_required: bool) -> CheckRequest:
 
 def criteria_documents() -> list[dict[str, Any]]:
     """Every criteria document this service grades under, the default first."""
-    return [criteria_document()]
+    return [criteria_document(tables.CRITERIA_ID)]
 
 
 def _public_key(state: ServeState) -> dict[str, str]:
@@ -291,7 +291,7 @@ async def _decide(
     if record.get("status") == RecordStatus.UNREACHABLE:
         return _unavailable(record, ref)
     records = tables.from_rows([record], tables.RECORDS)
-    report = check_report(references, records)
+    report = check_report(references, records, tables.CRITERIA_ID)
     if report["verdict"] == RowState.UNCHECKED:
         return _unavailable(record, ref)
     shaped = {

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import asyncio
+from dataclasses import dataclass, field
 
 from aiohttp import web
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -26,6 +27,8 @@ class ServeState:
     pacer: PrecheckPacer
     key: Ed25519PrivateKey
     """The signing key (`signing_key` setting)."""
+    audits: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(1))
+    """Uploaded audits run one at a time: their table stages are CPU work on the one loop."""
 
 
 STATE = web.AppKey("state", ServeState)

@@ -13,7 +13,6 @@ non-retryable HTTP answers (200, 404, 400 …) are returned for the register to 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import random
 import time
@@ -30,7 +29,7 @@ from auditor.errors import MalformedBody, RateLimited, Reason, Unreachable
 from auditor.registers.interface import Host
 from auditor.registers.registry import hosts as registered_hosts
 from auditor.settings import Settings
-from auditor.transport import retry
+from auditor.transport import retry, safejson
 from auditor.transport.cache import RecordCache
 from auditor.transport.redirects import REDIRECT_STATUSES, RedirectPolicy
 from auditor.transport.throttle import Clock, Sleep, Throttle
@@ -65,12 +64,12 @@ class Response:
         value = self.headers.get("content-type")
         return value.split(";")[0].strip().lower() if value else None
 
-    def json(self) -> Any:
-        """The body as JSON; raises `MalformedBody` (reason `malformed_body`) when it is not."""
-        try:
-            return json.loads(self.body.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as exc:
-            raise MalformedBody(f"{self.url}: not JSON ({exc})", Reason.MALFORMED_BODY) from None
+    def json(self, max_bytes: int | None = None) -> Any:
+        """The body as bounded JSON (`safejson.loads`); raises `MalformedBody` when it is not.
+
+        `max_bytes` refuses a longer body (reason `body_too_large`) below the transport's cap.
+        """
+        return safejson.loads(self.body, self.url, max_bytes=max_bytes)
 
 
 def user_agent(settings: Settings, host: Host | None = None) -> str:
@@ -129,6 +128,10 @@ class Net:
     rand: Callable[[], float] = random.random
     requests: dict[str, int] = field(default_factory=dict)
     """HTTP requests sent per register (every attempt and hop), for tests and benchmarks."""
+    retry_budget: float = retry.RETRY_BUDGET
+    """Seconds of retry waits allowed in the whole run, summed over every register."""
+    waited: float = 0.0
+    """Seconds of retry waits spent so far."""
 
     def report(self, register: str, done: int, total: int) -> None:
         """Forward progress to the callback, if any."""
@@ -193,14 +196,20 @@ class Net:
                 return outcome
             budget = self.settings.max_retries if retries is None else retries
             delay = retry.decide(outcome, attempt, budget, rand=self.rand)
+            if delay is not None and self.waited + delay > self.retry_budget:
+                # The run's whole allowance for waiting on retries is spent: a hostile or
+                # overloaded register cannot stretch a run past it (rows become UNCHECKED).
+                log.debug("%s: retry budget of %.0fs spent", register, self.retry_budget)
+                delay = None
             if delay is None:
                 reason = _fault_reason(outcome)
                 cls = RateLimited if reason is Reason.RATE_LIMITED else Unreachable
                 raise cls(f"{register}: {request.url} failed after {attempt + 1} attempts", reason)
+            self.waited += delay
             if outcome.status == 429:
                 # We were too fast for the server's clock: slow this host down for the rest
-                # of the run (lychee's adaptive backoff), never below a tenth of its start pace.
-                throttle.limit_to(max(throttle.max_rate / 10, throttle.rate * SLOWDOWN_ON_429))
+                # of the run (lychee's adaptive backoff); the throttle keeps its floor.
+                throttle.limit_to(throttle.rate * SLOWDOWN_ON_429)
             if outcome.retry_after is not None:
                 # The server's word paces the whole host, not just this request.
                 throttle.penalize(delay)
@@ -250,14 +259,17 @@ class Net:
                     body = await self._read_capped(resp, resp_headers)
                     allowed = host.rate_from_headers and host.rate_from_headers(resp_headers)
                     if allowed:
-                        # Never exceed what the host says it allows (Crossref's X-Rate-Limit-*).
+                        # Never exceed what the host says it allows (Crossref's X-Rate-Limit-*);
+                        # the throttle clamps it to its floor, so `86400s` is not one a day.
                         self.throttles[register].limit_to(allowed)
                     return Response(resp.status, resp_headers, body, str(resp.url))
             except (TimeoutError, aiohttp.ServerTimeoutError):
                 return retry.Failure(fault="timeout")
             except (aiohttp.ClientPayloadError, aiohttp.ClientConnectionError, OSError):
                 return retry.Failure(fault="connection")
-            except aiohttp.ClientResponseError:
+            except (aiohttp.ClientError, ValueError):
+                # Any other client-side failure (a garbled status line, an invalid URL in a
+                # header) is a failure to look, never an exception out of the run.
                 return retry.Failure(fault="connection")
         raise Unreachable(
             f"{register}: more than {MAX_HOPS} redirects from {request.url}", Reason.HTTP_4XX

@@ -92,6 +92,12 @@ class RedirectPolicy:
             raise UnsafeRedirect(
                 f"redirect from {current!r} without Location", Reason.UNSAFE_REDIRECT
             )
-        target = urljoin(current, location.strip())
+        try:
+            target = urljoin(current, location.strip())
+        except ValueError:
+            # `http://[::1` and other unparseable targets: refused like any unsafe hop.
+            raise UnsafeRedirect(
+                f"redirect from {current!r} to unparseable {location!r}", Reason.UNSAFE_REDIRECT
+            ) from None
         self.check(target)
         return target

@@ -8,6 +8,7 @@ exponential with full jitter, capped; a `Retry-After` from the server overrides 
 from __future__ import annotations
 
 import email.utils
+import math
 import random
 import time
 from collections.abc import Callable, Mapping
@@ -16,8 +17,12 @@ from dataclasses import dataclass
 #: First backoff step in seconds, and the cap on any single wait we choose ourselves.
 BASE_DELAY = 0.5
 MAX_DELAY = 30.0
-#: A server asking us to wait longer than this is treated as "not now": give up on the attempt.
-MAX_RETRY_AFTER = 120.0
+#: A server asking us to wait longer than this is treated as "not now": the request fails at
+#: once (`rate_limited` for a 429) instead of holding the run; shorter asks are honoured.
+MAX_RETRY_AFTER = 30.0
+#: Seconds of retry waits one run may spend in total, over every register and request. Past it,
+#: failures are not retried: `Retry-After: 29` on every answer costs at most this, not hours.
+RETRY_BUDGET = 60.0
 
 
 @dataclass(frozen=True)
@@ -79,9 +84,11 @@ def parse_retry_after(
         return None
     value = value.strip()
     try:
-        return max(0.0, float(value))
+        seconds = float(value)
     except ValueError:
         pass
+    else:
+        return max(0.0, seconds) if math.isfinite(seconds) else None
     try:
         when = email.utils.parsedate_to_datetime(value)
     except (TypeError, ValueError, IndexError):

@@ -1,36 +1,85 @@
-"""Snapshot tier: Parquet files of register records in the `RECORDS` schema.
+"""Snapshot tier: Parquet files (or folders of them) of register records in the `RECORDS` schema.
 
 A snapshot is the first source tier: records a user points at (`--snapshot PATH`, repeatable),
-such as the one shipped with `sample_bibs/` or one exported from the cache by
-`auditor cache export-snapshot`, so a CI job runs deterministically with no network. Only
-definitive rows are used (`found`, `not_found`, `not_covered`); a failure recorded in a snapshot
-is no answer. Later files win over earlier ones for the same `(id_type, identifier)`.
+such as the one shipped with `sample_bibs/`, one exported from the cache by
+`auditor cache export-snapshot`, or a whole register dump imported by `auditor snapshot import`.
+A path may be one Parquet file or a folder of them (a dataset, read recursively in name order).
+
+A snapshot is never loaded: the resolve stage hands over the distinct identifiers it needs and
+DuckDB joins them against the files, streaming, so memory follows the references, not the
+snapshot (10,000,000 records cost what their matching rows cost; `benchmarks/RESULTS.md`). Only
+definitive rows are answers (`found`, `not_found`, `not_covered`); a failure recorded in a
+snapshot is no answer. Later files win over earlier ones for the same `(id_type, identifier)`,
+and within a file a later row wins.
 
 Rows of a *side* register (`istic`: the ISTIC CSL-JSON answer the Chinese-literature waterfall
 asks about a DOI) answer a different question from the DOI's primary record, so they never shadow
-it: `read_snapshots` leaves them out and `read_istic_snapshots` gives them to the waterfall.
+it: `join_snapshots` leaves them out and `lookup_istic` gives them to the waterfall.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from auditor.errors import InputError
 from auditor.files import atomic_write_parquet
 from auditor.tables import RECORDS, IdType, RecordStatus, Tier, from_rows
 
-_DEFINITIVE = frozenset({RecordStatus.FOUND, RecordStatus.NOT_FOUND, RecordStatus.NOT_COVERED})
+_DEFINITIVE = (RecordStatus.FOUND, RecordStatus.NOT_FOUND, RecordStatus.NOT_COVERED)
 
 #: Registers whose rows sit beside a DOI's primary record rather than being it.
 SIDE_REGISTERS = frozenset({"istic"})
 
+#: Columns a snapshot file must have for its rows to be answers at all.
+IDENTITY = ("register", "id_type", "identifier", "status")
 
-def _conform(table: pa.Table) -> pa.Table:
+#: DuckDB's own memory ceiling for a join: it spills beyond it rather than growing.
+_MEMORY_LIMIT = "1GB"
+
+_KEYS = pa.schema([pa.field("id_type", pa.string()), pa.field("identifier", pa.string())])
+
+
+def snapshot_files(paths: Sequence[str]) -> list[str]:
+    """Every Parquet file the snapshot `paths` name, folders expanded in name order.
+
+    Raises `InputError` naming a path that is absent, a folder without Parquet files, or a file
+    whose footer cannot be read or that lacks the identity columns (`IDENTITY`).
+    """
+    files: list[str] = []
+    for path in paths:
+        target = Path(path)
+        if target.is_dir():
+            found = sorted(str(p) for p in target.rglob("*.parquet") if p.is_file())
+            if not found:
+                raise InputError(f"snapshot {path}: a folder with no .parquet file")
+        elif target.is_file():
+            found = [str(target)]
+        else:
+            raise InputError(f"snapshot {path}: no such file or folder")
+        for file in found:
+            _check(file)
+        files.extend(found)
+    return files
+
+
+def _check(file: str) -> None:
+    try:
+        names = set(pq.read_schema(file).names)
+    except (OSError, pa.ArrowException, ValueError) as exc:
+        raise InputError(f"snapshot {file}: {exc}") from None
+    missing = [name for name in IDENTITY if name not in names]
+    if missing:
+        raise InputError(f"snapshot {file}: lacks the column(s) {', '.join(missing)}")
+
+
+def conform(table: pa.Table) -> pa.Table:
     """`table` with exactly the `RECORDS` columns (missing ones null), cast to their types."""
     columns = []
     for field in RECORDS:
@@ -41,47 +90,101 @@ def _conform(table: pa.Table) -> pa.Table:
     return pa.Table.from_arrays(columns, schema=RECORDS)
 
 
-def _definitive_rows(paths: Sequence[str]) -> Iterator[dict[str, Any]]:
-    """Definitive rows of every snapshot, in file order, with tier `snapshot`."""
-    for path in paths:
-        try:
-            table = _conform(pq.read_table(path))
-        except (OSError, pa.ArrowException, ValueError) as exc:
-            raise InputError(f"snapshot {path}: {exc}") from None
-        for record in table.to_pylist():
-            if record["status"] not in _DEFINITIVE:
-                continue
-            record["tier"] = str(Tier.SNAPSHOT)
-            yield record
+def _connect() -> duckdb.DuckDBPyConnection:
+    con = duckdb.connect(":memory:")
+    con.execute(f"SET memory_limit = '{_MEMORY_LIMIT}'")
+    con.execute("SET preserve_insertion_order = false")
+    return con
 
 
-def read_snapshots(paths: Sequence[str]) -> dict[tuple[str, str], dict[str, Any]]:
-    """Definitive primary rows of every snapshot, keyed by `(id_type, identifier)`, tier
-    `snapshot`; rows of `SIDE_REGISTERS` are left out (see `read_istic_snapshots`).
+def _join(files: list[str], wanted: pa.Table, on: str, where: str) -> pa.Table:
+    """Newest definitive row of `files` per `on` key present in `wanted` (column `key`)."""
+    order = pa.table({"filename": files, "file_index": list(range(len(files)))})
+    con = _connect()
+    try:
+        con.register("wanted", wanted)
+        con.register("file_order", order)
+        statuses = ", ".join(f"'{status}'" for status in _DEFINITIVE)
+        # Semi join first (the hash table is built on the wanted keys, the snapshot streams
+        # through it), then keep the last row per key: later file, then later row, wins.
+        query = f"""
+            WITH hits AS (
+                SELECT s.* FROM read_parquet(
+                    $files, union_by_name = true, filename = true, file_row_number = true
+                ) AS s
+                WHERE {on} IN (SELECT key FROM wanted)
+                  AND status IN ({statuses}) AND {where}
+            )
+            SELECT hits.* EXCLUDE (filename, file_row_number)
+            FROM hits JOIN file_order USING (filename)
+            QUALIFY row_number() OVER (
+                PARTITION BY {on} ORDER BY file_index DESC, file_row_number DESC
+            ) = 1
+        """
+        found = con.sql(query, params={"files": files}).to_arrow_table()
+    except duckdb.Error as exc:
+        raise InputError(f"snapshot {', '.join(files)}: {exc}") from None
+    finally:
+        con.close()
+    return found
 
-    Raises `InputError` naming a file that cannot be read or lacks the identity columns.
+
+def join_snapshots(paths: Sequence[str], keys: pa.Table) -> pa.Table:
+    """The snapshot rows answering `keys` (columns `id_type`, `identifier`), as `RECORDS`.
+
+    One row per key found (the newest definitive primary row), tier `snapshot`, in no
+    particular order; keys without an answer are simply absent. Raises `InputError` naming a
+    snapshot that cannot be read.
     """
-    rows: dict[tuple[str, str], dict[str, Any]] = {}
-    for record in _definitive_rows(paths):
-        if record["register"] not in SIDE_REGISTERS:
-            rows[(record["id_type"], record["identifier"])] = record
-    return rows
+    if not paths or keys.num_rows == 0:
+        return RECORDS.empty_table()
+    files = snapshot_files(paths)
+    ids = keys.select(["id_type", "identifier"]).cast(_KEYS)
+    wanted = pa.table(
+        {"key": pc.binary_join_element_wise(ids["id_type"], ids["identifier"], "\x1f")}
+    )
+    side = ", ".join(f"'{name}'" for name in sorted(SIDE_REGISTERS))
+    found = _join(
+        files,
+        wanted,
+        on="(id_type || chr(31) || identifier)",
+        where=f"register NOT IN ({side})",
+    )
+    table = conform(found)
+    tier = pa.array([str(Tier.SNAPSHOT)] * table.num_rows, pa.string())
+    return table.set_column(RECORDS.get_field_index("tier"), RECORDS.field("tier"), tier)
 
 
-def read_istic_snapshots(paths: Sequence[str]) -> dict[str, dict[str, Any]]:
-    """The `istic` rows (`found` or `not_found`, id_type `doi`) keyed by lowercased DOI.
+def lookup_snapshots(
+    paths: Sequence[str], keys: Iterable[tuple[str, str]]
+) -> dict[tuple[str, str], dict[str, Any]]:
+    """`join_snapshots` for a few keys, as dicts keyed by `(id_type, identifier)`."""
+    pairs = list(dict.fromkeys(keys))
+    table = pa.table(
+        {"id_type": [p[0] for p in pairs], "identifier": [p[1] for p in pairs]}, schema=_KEYS
+    )
+    return {(r["id_type"], r["identifier"]): r for r in join_snapshots(paths, table).to_pylist()}
 
-    Later files win. Raises `InputError` like `read_snapshots`.
+
+def lookup_istic(paths: Sequence[str], dois: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """The `istic` rows (`found` or `not_found`, id_type `doi`) for `dois`, by lowercased DOI.
+
+    Later files win. Raises `InputError` like `join_snapshots`.
     """
-    rows: dict[str, dict[str, Any]] = {}
-    for record in _definitive_rows(paths):
-        if (
-            record["register"] == "istic"
-            and record["id_type"] == "doi"
-            and record["status"] in (RecordStatus.FOUND, RecordStatus.NOT_FOUND)
-        ):
-            rows[record["identifier"].lower()] = record
-    return rows
+    wanted = sorted({doi.lower() for doi in dois})
+    if not paths or not wanted:
+        return {}
+    found = _join(
+        snapshot_files(paths),
+        pa.table({"key": pa.array(wanted, pa.string())}),
+        on="lower(identifier)",
+        where=(
+            f"register = 'istic' AND id_type = 'doi' AND status IN "
+            f"('{RecordStatus.FOUND}', '{RecordStatus.NOT_FOUND}')"
+        ),
+    )
+    rows = conform(found).to_pylist()
+    return {row["identifier"].lower(): {**row, "tier": str(Tier.SNAPSHOT)} for row in rows}
 
 
 def write_snapshot(rows: Iterable[dict[str, Any]], out: str) -> int:

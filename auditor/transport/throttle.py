@@ -7,6 +7,7 @@ never wait: with a fake clock whose `sleep` advances it, pacing is checked exact
 from __future__ import annotations
 
 import asyncio
+import math
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
@@ -19,6 +20,14 @@ Sleep = Callable[[float], Awaitable[None]]
 #: still drew an occasional Crossref 429 right after a connection reset
 #: (benchmarks/resolve.py); 10% leaves ~100 ms of slack in a one-second window.
 SAFETY = 1.10
+
+#: The slowest pace a register's answers (429s, `X-Rate-Limit-*` headers) can push a throttle to,
+#: as a fraction of its starting pace: `X-Rate-Limit-Interval: 86400s` must not turn a run into a
+#: day. Above the starting pace nothing can push it (the ceiling).
+FLOOR_FRACTION = 0.1
+
+#: The longest a single `penalize` can hold a register back (the `Retry-After` cap).
+MAX_PENALTY = 30.0
 
 
 class Throttle:
@@ -61,14 +70,24 @@ class Throttle:
         """Minimum seconds between two request starts."""
         return SAFETY / self.rate
 
+    @property
+    def min_rate(self) -> float:
+        """The floor `limit_to` never goes below."""
+        return self.max_rate * FLOOR_FRACTION
+
     def limit_to(self, rate: float) -> None:
-        """Pace at `rate` per second at most (never faster than the starting rate)."""
-        if rate > 0:
-            self.rate = min(self.max_rate, rate)
+        """Pace at `rate` per second, clamped between `min_rate` and the starting rate.
+
+        A rate that is not a positive finite number (a garbled header) changes nothing.
+        """
+        if math.isfinite(rate) and rate > 0:
+            self.rate = min(self.max_rate, max(self.min_rate, rate))
 
     def penalize(self, delay: float) -> None:
         """No request starts before `delay` seconds from now (a `Retry-After` answer)."""
-        until = self._clock() + max(0.0, delay)
+        if not math.isfinite(delay):
+            return
+        until = self._clock() + min(MAX_PENALTY, max(0.0, delay))
         if self._next_at is None or until > self._next_at:
             self._next_at = until
 

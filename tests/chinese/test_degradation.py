@@ -194,3 +194,20 @@ async def test_outage_touches_only_dependent_rows(registers, corpus):
     )
     assert result.outcomes["status"].to_pylist() == ["unchecked", "unchecked", "skipped"]
     assert result.outcomes["reason_code"].to_pylist()[2] == "JOURNAL_NOT_INDEXED"
+
+
+@pytest.mark.parametrize(
+    ("status", "body"),
+    [
+        (404, "<html>Not Found</html>"),  # a proxy's or CDN's page, not the Handle API's answer
+        (404, {"responseCode": 1, "handle": CN}),
+        (200, {"responseCode": 100, "handle": CN}),
+    ],
+)
+async def test_cnki_handle_answer_without_the_handle_json_is_unchecked(
+    registers, corpus, status, body
+):
+    # The DOI system's rule everywhere: only a 404 carrying responseCode 100 says "no such DOI".
+    corpus.agencies["10.13209"] = "CNKI"
+    registers.override(f"/handle/api/handles/{CN}", status, body)
+    _assert_unchecked(await _run(registers, {"title": TITLE, "doi": CN}))

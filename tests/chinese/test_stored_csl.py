@@ -14,7 +14,7 @@ from auditor.chinese.waterfall import WaterfallResult
 from auditor.cli import app
 from auditor.resolve import resolve
 from auditor.transport.cache import RecordCache
-from auditor.transport.snapshot import read_istic_snapshots, read_snapshots, write_snapshot
+from auditor.transport.snapshot import lookup_istic, lookup_snapshots, write_snapshot
 from tests.chinese.conftest import ChineseRegisters, Corpus, waterfall
 from tests.chinese.helpers import OTHER_TITLE, TITLE, csl, refs, verdicts_for
 
@@ -204,8 +204,8 @@ async def test_istic_row_does_not_shadow_the_primary_record(
     snap = str(tmp_path / "both.parquet")
     primary = _records(D).to_pylist()[0]
     write_snapshot([primary, _istic_row(D, TITLE)], snap)  # same (id_type, identifier)
-    assert read_snapshots([snap])[("doi", D)]["register"] == "doi"
-    assert read_istic_snapshots([snap])[D]["title"] == TITLE
+    assert lookup_snapshots([snap], [("doi", D)])[("doi", D)]["register"] == "doi"
+    assert lookup_istic([snap], [D])[D]["title"] == TITLE
     references = refs({"title": TITLE, "doi": D})
     settings = registers.settings(offline=True, snapshots=(snap,))
     records = (await resolve(references, settings, None)).to_pylist()
@@ -228,7 +228,7 @@ async def test_exported_cache_serves_a_later_offline_run(
         app, ["cache", "export-snapshot", out, "--cache-dir", registers.cache_dir]
     )
     assert done.exit_code == 0, done.output
-    assert read_istic_snapshots([out])[D.lower()]["title"] == TITLE
+    assert lookup_istic([out], [D])[D.lower()]["title"] == TITLE
     requests = sum(registers.counts.values())
     empty_cache = str(tmp_path / "other-cache")
     result = await _run(registers, D, offline=True, snapshots=(out,), cache_dir=empty_cache)

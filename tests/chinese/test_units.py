@@ -1,15 +1,16 @@
-"""Module-level contracts: bridge file handling, memoized lookups, the outcome table."""
+"""Module-level contracts: bridge file handling, questions asked once a run, the outcome table."""
 
 from __future__ import annotations
 
 import pytest
 
+from auditor import tables
 from auditor.chinese.bridge import load_bridge
-from auditor.chinese.cnki import handle_url
-from auditor.chinese.lookups import Lookups, Reply, decode_json
 from auditor.chinese.outcomes import INFO, Outcome, item_text, verdict_for
 from auditor.chinese.pubmed_coords import coordinates, first_page
-from auditor.errors import ConfigError, MalformedBody, Reason, Unreachable
+from auditor.chinese.steps import Run, known_facts
+from auditor.errors import ConfigError, Reason, Unreachable
+from auditor.settings import Settings
 
 
 def test_seed_bridge_has_the_five_rows_and_the_counterexample():
@@ -53,34 +54,32 @@ def test_missing_user_map_is_a_config_error(tmp_path):
         load_bridge(str(tmp_path / "absent.csv"))
 
 
-async def test_lookups_replay_replies_and_failures_without_asking_again():
+async def test_a_question_is_asked_once_a_run_and_its_failure_replayed():
     calls: list[str] = []
 
-    async def fetch(register, url, *, params=None, accept=None):
-        calls.append(url)
-        if "bad" in url:
+    async def job(key: str) -> str:
+        calls.append(key)
+        if key == "bad":
             raise Unreachable("down", Reason.TIMEOUT)
-        return Reply(200, b"[]", url)
+        return key
 
-    lookups = Lookups(fetch)
+    net = object()  # `once` hands the run's net to the job; these jobs do not use it
+    settings = Settings(cache_dir="/nonexistent")
+    run = Run(settings, net, load_bridge(None), known_facts(tables.empty(tables.RECORDS)))  # type: ignore[arg-type]
     for _ in range(3):
-        await lookups.get("doi", "https://doi.org/ok")
+        assert await run.once("doi", "ok", lambda _net: job("ok")) == "ok"
         with pytest.raises(Unreachable):
-            await lookups.get("doi", "https://doi.org/bad")
-    assert calls == ["https://doi.org/ok", "https://doi.org/bad"]
-    assert lookups.count("doi") == 2
+            await run.once("doi", "bad", lambda _net: job("bad"))
+    assert calls == ["ok", "bad"]
+    assert run.asked == ["doi ok", "doi bad"]
 
 
-@pytest.mark.parametrize("body", [b"NaN", b'{"a": Infinity}', b"\xff", b"[" * 40 + b"]" * 40])
-def test_decode_json_refuses(body):
-    with pytest.raises(MalformedBody):
-        decode_json(Reply(200, body, "u"), "test")
-
-
-def test_decode_json_caps_size():
-    with pytest.raises(MalformedBody) as info:
-        decode_json(Reply(200, b" " * (2 * 1024 * 1024 + 1), "u"), "test")
-    assert info.value.reason is Reason.BODY_TOO_LARGE
+async def test_without_a_net_every_question_fails_offline():
+    settings = Settings(cache_dir="/nonexistent")
+    run = Run(settings, None, load_bridge(None), known_facts(tables.empty(tables.RECORDS)))
+    with pytest.raises(Unreachable) as info:
+        await run.once("doi", "x", lambda _net: pytest.fail("asked without a net"))
+    assert info.value.reason is Reason.OFFLINE
 
 
 def test_every_outcome_is_mapped():
@@ -100,13 +99,6 @@ def test_wording_discipline():
             assert "fabricated" in text
         else:
             assert "pending human check" in text and "fabricat" not in text
-
-
-@pytest.mark.parametrize("doi", ["10.5555/a\r\nb", "10.5555/a?b", "10.5555/a#b"])
-def test_handle_url_encodes_reserved(doi):
-    url = handle_url("https://hdl.handle.net", doi)
-    assert url.startswith("https://hdl.handle.net/api/handles/10.5555/a%")
-    assert not any(c in url.split("/api/handles/", 1)[1] for c in "\r\n?#")
 
 
 def test_first_page_and_coordinates():

@@ -42,7 +42,7 @@ def test_json_form_and_differs_exit_code(tmp_path: Path) -> None:
     assert code == 1
     report = json.loads(out)
     assert report["verdict"] == "RESOLVES-BUT-DIFFERS" and report["reason"] == "year_differs"
-    assert report["criteria_id"] == "reference-resolution/v1"
+    assert report["criteria_id"] == "auditor/v2"
     assert [f["field"] for f in report["fields"]] == ["title", "authors", "year"]
     assert report["fields"][1]["match"] is None  # no claimed authors: not compared
     assert report["fields"][2] == {
@@ -102,7 +102,7 @@ def test_surnames_derived_by_register_rule() -> None:
 
 
 def test_criteria_command_prints_the_document() -> None:
-    result = CliRunner().invoke(app, ["criteria"], env={})
+    result = CliRunner().invoke(app, ["criteria", "--id", "reference-resolution/v1"], env={})
     assert result.exit_code == 0
     doc = json.loads(result.output)
     assert doc["criteria_id"] == "reference-resolution/v1"
@@ -122,3 +122,22 @@ def test_criteria_command_prints_the_document() -> None:
     ):
         assert topic in ids
     assert doc["known_issues"] and doc["unicode_version"]
+
+
+def test_criteria_flag_names_the_criteria_of_the_verdict(tmp_path: Path) -> None:
+    code, out = _invoke(tmp_path, [*BASE, "--json"])
+    assert json.loads(out)["criteria_id"] == "auditor/v2"
+    code, out = _invoke(tmp_path, [*BASE, "--json", "--criteria", "reference-resolution/v1"])
+    assert json.loads(out)["criteria_id"] == "reference-resolution/v1"
+    code, out = _invoke(tmp_path, [*BASE, "--criteria", "nope/v9"])
+    assert code == 2 and "unknown criteria" in out
+
+
+def test_criteria_command_default_and_unknown_id() -> None:
+    result = CliRunner().invoke(app, ["criteria"], env={})
+    assert result.exit_code == 0
+    doc = json.loads(result.output)
+    assert doc["criteria_id"] == "auditor/v2"
+    assert {"rules", "decisions", "known_issues"} <= set(doc)
+    result = CliRunner().invoke(app, ["criteria", "--id", "nope"], env={})
+    assert result.exit_code == 2

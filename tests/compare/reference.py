@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from auditor.compare.markup import strip_markup
 from auditor.compare.text import han_title_form, has_han
 
 JACCARD_MIN = Fraction(85, 100)
@@ -45,7 +46,8 @@ def surname(name: str | None) -> str:
 
 
 def title_decision(claimed: str | None, register: str | None) -> tuple[bool, float | None, bool]:
-    """(match, Jaccard or None, either side empty)."""
+    """(match, Jaccard or None, either side empty); markup is not text (removed first)."""
+    claimed, register = strip_markup(claimed), strip_markup(register)
     a = set(normalize(claimed).split())
     b = set(normalize(register).split())
     union = a | b

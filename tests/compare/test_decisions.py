@@ -16,7 +16,7 @@ SPEC = Path("/work/shared/spec/reference-check-service.json")
 
 
 def test_document_names_v1_and_matches_the_code() -> None:
-    doc = criteria_document()
+    doc = criteria_document("reference-resolution/v1")
     assert doc["criteria_id"] == "reference-resolution/v1"
     assert Fraction(doc["rules"]["title"]["jaccard_threshold"]) == JACCARD_MIN
     assert len({d["id"] for d in doc["decisions"]}) == len(doc["decisions"])
@@ -37,4 +37,4 @@ def test_thresholds_are_the_published_ones() -> None:
 def test_document_that_disagrees_with_the_code_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(decisions, "JACCARD_MIN", Fraction(4, 5))
     with pytest.raises(RuntimeError, match="disagrees"):
-        criteria_document()
+        criteria_document("reference-resolution/v1")

@@ -42,7 +42,11 @@ def _rec(i: int, **fields: Any) -> dict[str, Any]:
 
 
 def _run(refs: list[dict[str, Any]], recs: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    out = compare(tables.from_rows(refs, tables.REFERENCES), tables.from_rows(recs, tables.RECORDS))
+    out = compare(
+        tables.from_rows(refs, tables.REFERENCES),
+        tables.from_rows(recs, tables.RECORDS),
+        tables.CRITERIA_V1,
+    )
     assert out.schema.equals(tables.VERDICTS)
     return out.to_pylist()
 
@@ -135,7 +139,9 @@ def test_chunked_inputs() -> None:
     refs = tables.from_rows([_ref(0), _ref(1)], tables.REFERENCES)
     chunked = pa.concat_tables([refs.slice(0, 1), refs.slice(1, 1)])
     recs = tables.from_rows([_rec(0), _rec(1, title="Other")], tables.RECORDS)
-    out = compare(chunked, pa.concat_tables([recs.slice(0, 1), recs.slice(1, 1)]))
+    out = compare(
+        chunked, pa.concat_tables([recs.slice(0, 1), recs.slice(1, 1)]), tables.CRITERIA_V1
+    )
     assert out.column("verdict").to_pylist() == ["RESOLVES-AND-MATCHES", "RESOLVES-BUT-DIFFERS"]
 
 

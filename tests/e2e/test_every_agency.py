@@ -239,7 +239,7 @@ EXPECTED = {
     "ghost": ("DOES-NOT-RESOLVE", "not_found", "doi"),
     "medra": ("RESOLVES-AND-MATCHES", None, "csl"),
     "jalc": ("RESOLVES-BUT-DIFFERS", "year_differs", "csl"),
-    "kisti": ("NOT COVERED", "registered_with_kisti", "csl"),
+    "kisti": ("NOT COVERED", "registered_with_kisti", "doi"),  # it serves no CSL
     "retracted": ("RESOLVES-AND-MATCHES", None, "crossref"),
     "corrected": ("RESOLVES-AND-MATCHES", None, "crossref"),
     "versioned": ("RESOLVES-AND-MATCHES", None, "crossref"),

@@ -67,6 +67,41 @@ def test_ris_every_record_is_a_row(bodies: list[list[str]], bom: bool) -> None:
     _check(_load(data, ".ris"), len(bodies))
 
 
+def _tagged(body: list[str], indent: str) -> str:
+    """Noise lines, each either tagged-looking or a continuation (never blank, never a start)."""
+    return "".join(f"{indent}{line.strip()}\n" for line in body if line.strip())
+
+
+@_FAST
+@given(st.lists(st.lists(_NOISE, max_size=5), min_size=1, max_size=6))
+def test_web_of_science_every_record_is_a_row(bodies: list[list[str]]) -> None:
+    text = "FN Clarivate Analytics Web of Science\nVR 1.0\n" + "".join(
+        f"PT J\nTI Title {i}\n" + _tagged(body, "   ") + "ER\n\n" for i, body in enumerate(bodies)
+    )
+    _check(_load(text.encode("utf-8") + b"EF\n", ".txt"), len(bodies))
+
+
+@_FAST
+@given(st.lists(st.lists(_NOISE, max_size=5), min_size=1, max_size=6))
+def test_medline_every_record_is_a_row(bodies: list[list[str]]) -> None:
+    text = "".join(
+        f"\nPMID- {i + 1}\nTI  - Title\n" + _tagged(body, "      ") for i, body in enumerate(bodies)
+    )
+    _check(_load(text.encode("utf-8"), ".nbib"), len(bodies))
+
+
+@_FAST
+@given(st.lists(st.lists(_NOISE, max_size=5), min_size=1, max_size=6))
+def test_endnote_every_record_is_a_row(bodies: list[list[str]]) -> None:
+    text = "".join(
+        "%0 Journal Article\n%T Title\n"
+        + _tagged([f"%{b}" for b in body if not b.strip().startswith("0")], "")
+        + "\n"
+        for body in bodies
+    )
+    _check(_load(text.encode("utf-8"), ".enw"), len(bodies))
+
+
 @_FAST
 @given(st.lists(st.tuples(_BRACE_FREE, _BRACE_FREE), min_size=1, max_size=6))
 def test_bibtex_every_entry_is_a_row(fields: list[tuple[str, str]]) -> None:
@@ -89,9 +124,9 @@ def test_csv_every_record_is_a_row(records: list[list[str]]) -> None:
 
 @_FAST
 @given(st.binary(max_size=300), st.sampled_from(["utf-8", "utf-16", "utf-32", "latin-1"]))
-@pytest.mark.parametrize("suffix", [".bib", ".ris", ".csv", ".txt"])
+@pytest.mark.parametrize("suffix", [".bib", ".ris", ".csv", ".txt", ".nbib", ".enw", ".ciw"])
 def test_any_bytes_give_rows_or_a_named_error(suffix: str, junk: bytes, codec: str) -> None:
-    text = "@article{a, title={Café}}\nTY  - JOUR\nTI  - Café\nER  - \n"
+    text = "@article{a, title={Café}}\nTY  - JOUR\nTI  - Café\nER  - \nPT J\nPMID- 1\n%0 X\n"
     data = text.encode(codec, "replace") + junk
     try:
         outcome = _load(data, suffix)

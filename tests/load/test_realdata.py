@@ -27,6 +27,11 @@ _ENTRY = re.compile(
     r"^\ufeff?\s*@\s*(?!string\b|comment\b|preamble\b)[A-Za-z]+\s*[{(]", re.I | re.M
 )
 _TY = re.compile(r"^\ufeff?TY  -", re.M)
+_STARTS = {
+    "wos": re.compile(r"^\ufeff?PT [A-Z]", re.M),
+    "medline": re.compile(r"^PMID- ", re.M),
+    "endnote": re.compile(r"^%0 ", re.M),
+}
 
 
 def _files(sub: str, *suffixes: str) -> list[Path]:
@@ -42,6 +47,8 @@ def _expected_rows(path: Path, fmt: str) -> int | None:
         return len(_ENTRY.findall(text))
     if fmt == "ris":
         return len(_TY.findall(text))
+    if fmt in _STARTS:
+        return len(_STARTS[fmt].findall(text))
     return None
 
 
@@ -121,3 +128,18 @@ def test_gbk_file_with_explicit_encoding() -> None:
     row = load_files([str(path)], encoding="gbk").table.to_pylist()[0]
     expected = ("凯撒2013", ["凯撒"], "测试期刊")
     assert (row["key"], row["authors"], row["container_title"]) == expected
+
+
+def test_rispy_web_of_science_example() -> None:
+    path = REALDATA / "parser-suites" / "rispy" / "example_wos.ris"
+    if not path.exists():
+        pytest.skip("example_wos.ris not in realdata")
+    outcome = load_files([str(path)])
+    rows = outcome.table.to_pylist()
+    assert outcome.inputs[0].format == "wos" and outcome.problems == ()
+    assert [(r["key"], r["doi"], r["pmid"]) for r in rows] == [
+        ("WOS:000221807500019", "10.1021/bi049798f", "15170338"),
+        ("WOS:000221807500020", "10.1021/bi0497291", "15170339"),
+    ]
+    assert rows[0]["authors"][:2] == ["Parkes-Loach, PS", "Majeed, AP"]
+    assert (rows[0]["year"], rows[0]["pages"]) == (2004, "7003-7016")

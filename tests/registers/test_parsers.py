@@ -198,3 +198,24 @@ def test_handle():
 def test_handle_faults_are_never_absence(raw, status):
     with pytest.raises(RegisterError):
         parse_handle("10.5555/absent", response(raw, status=status))
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        [{"DOI": "10.5555/x", "RA": False}],
+        [{"DOI": "10.5555/x", "RA": ""}],
+        [{"DOI": "10.5555/x", "RA": "IS\nTIC"}],
+        [{"DOI": "10.5555/x", "RA": "ISTIC"}, {"DOI": "10.5555/x", "RA": "ISTIC"}],
+        ["10.5555/x"],
+    ],
+)
+def test_doira_rows_are_checked_the_same_for_every_caller(rows):
+    with pytest.raises(MalformedBody):
+        parse_doira(["10.5555/x"], response(json.dumps(rows).encode()))
+
+
+def test_doira_row_without_ra_or_known_status_is_no_answer():
+    rows = [{"DOI": "10.5555/x"}, {"DOI": "10.5555/y", "status": "DOI does not exist"}]
+    answered = parse_doira(["10.5555/x", "10.5555/y"], response(json.dumps(rows).encode()))
+    assert answered == {"10.5555/y": None}

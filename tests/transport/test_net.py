@@ -65,6 +65,16 @@ async def _handler(request: web.Request) -> web.StreamResponse:
         raise web.HTTPFound("/target")
     if kind == "redirect_ip":
         raise web.HTTPFound("http://122.115.55.36:8000/doi/x")
+    if kind == "redirect_garbage":
+        return web.Response(status=302, headers={"Location": "http://[::1"})
+    if kind == "crossref_day":
+        return web.json_response(
+            {}, headers={"X-Rate-Limit-Limit": "1", "X-Rate-Limit-Interval": "86400s"}
+        )
+    if kind == "429_long":
+        return web.Response(status=429, headers={"Retry-After": "29"})
+    if kind == "deep":
+        return web.Response(body=b"[" * 100_000 + b"]" * 100_000, content_type="application/json")
     if kind == "crossref_headers":
         return web.json_response(
             {}, headers={"X-Rate-Limit-Limit": "4", "X-Rate-Limit-Interval": "1s"}
@@ -258,3 +268,73 @@ async def test_ncbi_rate_is_capped_by_the_api_key(tmp_path, clock):
         settings = Settings(cache_dir=str(tmp_path / "c"), ncbi_api_key=key, ncbi_rate=asked)
         async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
             assert net.throttles["ncbi"].rate == expected
+
+
+@pytest.mark.parametrize("body", [b"NaN", b'{"a": Infinity}', b"\xff", b"[" * 100 + b"]" * 100])
+def test_response_json_is_strict(body):
+    from auditor.transport.net import Response
+
+    with pytest.raises(MalformedBody):
+        Response(200, {}, body, "u").json()
+
+
+def test_response_json_refuses_deep_nesting_without_a_recursion_error():
+    from auditor.transport.net import Response
+
+    with pytest.raises(MalformedBody):
+        Response(200, {}, b"[" * 5000 + b"]" * 5000, "u").json()
+
+
+def test_response_json_caps_size_when_asked():
+    from auditor.transport.net import Response
+
+    with pytest.raises(MalformedBody) as info:
+        Response(200, {}, b" " * 11, "u").json(max_bytes=10)
+    assert info.value.reason is Reason.BODY_TOO_LARGE
+
+
+async def test_garbage_redirect_is_unsafe_not_valueerror(server, tmp_path, clock):
+    srv, script = server
+    script.answers["/x"] = ["redirect_garbage"]
+    settings = _settings(srv, tmp_path)
+    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+        with pytest.raises(UnsafeRedirect) as info:
+            await net.get("doi", f"{settings.doi_url}/x", follow_redirects=True)
+    assert info.value.reason is Reason.UNSAFE_REDIRECT
+
+
+async def test_deep_json_is_malformed_body(server, tmp_path, clock):
+    srv, script = server
+    script.answers["/x"] = ["deep"]
+    settings = _settings(srv, tmp_path)
+    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+        resp = await net.get("crossref", f"{settings.crossref_url}/x")
+        with pytest.raises(MalformedBody):
+            resp.json()
+
+
+async def test_rate_headers_cannot_slow_a_register_below_its_floor(server, tmp_path, clock):
+    srv, script = server
+    script.answers["/x"] = ["crossref_day"]
+    settings = _settings(srv, tmp_path)
+    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+        await net.get("crossref", f"{settings.crossref_url}/x")
+        throttle = net.throttles["crossref"]
+        assert throttle.rate == pytest.approx(throttle.min_rate)
+        assert throttle.interval < 2.0  # 10/s with a mailto: floor 1/s, not one a day
+
+
+async def test_retry_budget_bounds_the_waits_of_a_run(server, tmp_path, clock):
+    srv, script = server
+    script.answers["/x"] = ["429_long"]
+    settings = _settings(srv, tmp_path, max_retries=10)
+    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+        net.retry_budget = 60.0
+        for _ in range(3):
+            with pytest.raises(RateLimited) as info:
+                await net.get("crossref", f"{settings.crossref_url}/x")
+            assert info.value.reason is Reason.RATE_LIMITED
+        assert net.waited <= 60.0
+    # 29 s asked each time: two waits fit the budget, then every request fails at once
+    assert sum(s for s in clock.sleeps if s >= 1) <= 60.0 + 30.0
+    assert len(script.seen) <= 3 + 2

@@ -52,3 +52,14 @@ def test_parse_retry_after():
     date = {"retry-after": "Wed, 21 Oct 2015 07:28:10 GMT"}
     when = parse_retry_after(date, now=lambda: 1445412480.0)
     assert when == pytest.approx(10.0)
+
+
+def test_retry_after_cap_is_documented_and_enforced():
+    from auditor.transport.retry import MAX_RETRY_AFTER
+
+    assert MAX_RETRY_AFTER <= 30.0
+    assert decide(Failure(status=429, retry_after=MAX_RETRY_AFTER), 0, 3) == MAX_RETRY_AFTER
+    assert decide(Failure(status=429, retry_after=119.0), 0, 3) is None
+    for garbage in ("nan", "inf", "-inf", "1e999"):
+        assert parse_retry_after({"retry-after": garbage}) is None
+    assert parse_retry_after({"retry-after": "-5"}) == 0.0

@@ -7,13 +7,21 @@ import pyarrow.parquet as pq
 import pytest
 
 from auditor.errors import InputError
-from auditor.transport.snapshot import read_snapshots, write_snapshot
+from auditor.tables import RECORDS
+from auditor.transport.snapshot import (
+    join_snapshots,
+    lookup_istic,
+    lookup_snapshots,
+    snapshot_files,
+    write_snapshot,
+)
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_bibs" / "snapshot.parquet"
 
 
-def test_sample_snapshot_reads():
-    rows = read_snapshots([str(SAMPLE)])
+def test_sample_snapshot_answers_what_is_asked_and_nothing_else():
+    rows = lookup_snapshots([str(SAMPLE)], [("doi", "10.1038/nature14539"), ("doi", "10.0/none")])
+    assert list(rows) == [("doi", "10.1038/nature14539")]
     assert rows[("doi", "10.1038/nature14539")]["title"] == "Deep learning"
     assert {r["tier"] for r in rows.values()} == {"snapshot"}
 
@@ -29,9 +37,47 @@ def test_failures_in_a_snapshot_are_no_answer_and_later_files_win(tmp_path):
         str(first),
     )
     write_snapshot([{**base, "status": "found", "title": "new"}], str(second))
-    rows = read_snapshots([str(first), str(second)])
+    rows = lookup_snapshots([str(first), str(second)], [("pmid", "1"), ("pmid", "2")])
     assert rows[("pmid", "1")]["title"] == "new"
     assert ("pmid", "2") not in rows
+    # The order the user gave decides, not the file names.
+    rows = lookup_snapshots([str(second), str(first)], [("pmid", "1")])
+    assert rows[("pmid", "1")]["title"] == "old"
+
+
+def test_within_a_file_the_later_row_wins(tmp_path):
+    path = tmp_path / "dup.parquet"
+    base = {"register": "arxiv", "id_type": "arxiv", "identifier": "2001.00001", "status": "found"}
+    table = pa.Table.from_pylist([{**base, "title": "first"}, {**base, "title": "second"}])
+    pq.write_table(table, path)
+    assert lookup_snapshots([str(path)], [("arxiv", "2001.00001")])[("arxiv", "2001.00001")][
+        "title"
+    ] == ("second")
+
+
+def test_a_folder_is_a_dataset_of_many_files(tmp_path):
+    folder = tmp_path / "snap"
+    for part in range(3):
+        rows = [
+            {
+                "register": "pubmed",
+                "id_type": "pmid",
+                "identifier": str(part * 10 + i),
+                "status": "found",
+                "title": f"t{part}-{i}",
+                "year": 2000 + i,
+            }
+            for i in range(5)
+        ]
+        write_snapshot(rows, str(folder / f"part-{part}" / "data.parquet"))
+    assert len(snapshot_files([str(folder)])) == 3
+    keys = pa.table({"id_type": ["pmid"] * 3, "identifier": ["1", "22", "99"]})
+    found = join_snapshots([str(folder)], keys)
+    assert found.schema == RECORDS
+    assert sorted(found.column("title").to_pylist()) == ["t0-1", "t2-2"]
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(InputError, match="no .parquet"):
+        snapshot_files([str(tmp_path / "empty")])
 
 
 def test_missing_columns_are_null_and_bad_files_are_input_errors(tmp_path):
@@ -47,10 +93,43 @@ def test_missing_columns_are_null_and_bad_files_are_input_errors(tmp_path):
         ),
         partial,
     )
-    assert read_snapshots([str(partial)])[("arxiv", "2001.00001")]["title"] is None
+    assert (
+        lookup_snapshots([str(partial)], [("arxiv", "2001.00001")])[("arxiv", "2001.00001")][
+            "title"
+        ]
+        is None
+    )
     broken = tmp_path / "broken.parquet"
     broken.write_bytes(b"not parquet")
-    with pytest.raises(InputError):
-        read_snapshots([str(broken)])
-    with pytest.raises(InputError):
-        read_snapshots([str(tmp_path / "absent.parquet")])
+    with pytest.raises(InputError, match="broken.parquet"):
+        lookup_snapshots([str(broken)], [("arxiv", "1")])
+    with pytest.raises(InputError, match="absent"):
+        lookup_snapshots([str(tmp_path / "absent.parquet")], [("arxiv", "1")])
+    no_status = tmp_path / "nostatus.parquet"
+    pq.write_table(
+        pa.table({"register": ["a"], "id_type": ["doi"], "identifier": ["x"]}), no_status
+    )
+    with pytest.raises(InputError, match="status"):
+        lookup_snapshots([str(no_status)], [("doi", "x")])
+
+
+def test_istic_rows_are_found_by_lowercased_doi_and_never_shadow(tmp_path):
+    snap = tmp_path / "s.parquet"
+    write_snapshot(
+        [
+            {"register": "doi", "id_type": "doi", "identifier": "10.1/ab", "status": "found"},
+            {
+                "register": "istic",
+                "id_type": "doi",
+                "identifier": "10.1/AB",
+                "status": "found",
+                "title": "csl",
+            },
+        ],
+        str(snap),
+    )
+    assert lookup_istic([str(snap)], ["10.1/Ab"])["10.1/ab"]["title"] == "csl"
+    assert (
+        lookup_snapshots([str(snap)], [("doi", "10.1/ab")])[("doi", "10.1/ab")]["register"] == "doi"
+    )
+    assert lookup_istic([str(snap)], ["10.1/other"]) == {}

@@ -59,3 +59,25 @@ async def test_limit_to_lowers_but_never_raises(clock):
 def test_rejects_nonsense():
     with pytest.raises(ValueError):
         Throttle("x", 0.0, 1, clock=lambda: 0.0, sleep=asyncio.sleep)
+
+
+def test_header_paces_are_clamped_between_floor_and_ceiling(clock):
+    throttle = Throttle("crossref", 10.0, 4, clock=clock, sleep=clock.sleep)
+    throttle.limit_to(1 / 86400)
+    assert throttle.rate == pytest.approx(throttle.min_rate) == pytest.approx(1.0)
+    throttle.limit_to(1e9)
+    assert throttle.rate == 10.0
+    for garbage in (float("nan"), float("inf"), -1.0, 0.0):
+        throttle.limit_to(garbage)
+        assert throttle.rate == 10.0
+
+
+async def test_penalty_is_capped(clock):
+    from auditor.transport.throttle import MAX_PENALTY
+
+    throttle = Throttle("arxiv", 1.0, 1, clock=clock, sleep=clock.sleep)
+    throttle.penalize(86400.0)
+    throttle.penalize(float("inf"))
+    async with throttle.slot():
+        pass
+    assert sum(clock.sleeps) <= MAX_PENALTY

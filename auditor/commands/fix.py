@@ -1,0 +1,190 @@
+"""`auditor fix PATH`: audit, then write the bibliography corrected from the registers.
+
+Only what the audit makes certain is changed (see `auditor.fix.changes`); every other byte stays
+as written. Without `--out` or `--in-place` the corrected copy goes beside the input as
+`NAME.fixed.EXT`, so the source is never overwritten unless asked; `--in-place` keeps the
+original as `NAME.EXT.bak`. `--diff` prints a unified diff and writes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+import shutil
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.prompt import Prompt
+
+from auditor.errors import ConfigError, InputError
+from auditor.exitcodes import ExitCode
+from auditor.files import atomic_write_bytes
+from auditor.fix.bibtex_edit import Applied, edit_bibtex, note_line
+from auditor.fix.changes import FIELDS, Change, Plan, plan_fixes
+from auditor.fix.csv_edit import edit_csv
+from auditor.fix.ris_edit import edit_ris
+from auditor.load import detect_format
+from auditor.settings import load_settings
+
+__all__ = ["register"]
+
+
+def _decode(data: bytes) -> tuple[str, str]:
+    """The text and the codec to write it back with (the loader's detection: UTF-8, else
+    Latin-1)."""
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        return data.decode("latin-1"), "latin-1"
+
+
+def _shown(value: object) -> str:
+    text = " and ".join(value) if isinstance(value, list) else str(value or "")
+    return escape("".join(ch if ch.isprintable() else "?" for ch in text))
+
+
+class _Asker:
+    """`--interactive`: one question per change; `a` accepts the rest of that field's changes."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self.always: set[str] = set()
+        self.stopped = False
+
+    def __call__(self, change: Change) -> bool:
+        if self.stopped:
+            return False
+        if change.field in self.always:
+            return True
+        self.console.print(
+            f"[bold]{_shown(change.key)}[/] ({_shown(change.source_path)}:{change.source_line}) "
+            f"{change.field}: {_shown(change.old) or '(none)'} → {_shown(change.value)}"
+        )
+        answer = Prompt.ask(
+            "accept? [y]es, [n]o, [a]ll of this kind, [q]uit",
+            choices=["y", "n", "a", "q"],
+            default="y",
+            console=self.console,
+        )
+        if answer == "a":
+            self.always.add(change.field)
+        self.stopped = answer == "q"
+        return answer in ("y", "a")
+
+
+def _apply(
+    path: str, text: str, plan: Plan, comments: bool, accept: Callable[[Change], bool]
+) -> Applied:
+    changes = [c for c in plan.changes if c.source_path == path]
+    notes = [n for n in plan.notes if n.source_path == path] if comments else []
+    fmt = detect_format(path, text[:4096])
+    if fmt == "ris":
+        return edit_ris(text, changes, notes, accept=accept)
+    if fmt == "csv":
+        return edit_csv(text, changes, notes, accept=accept)
+    return edit_bibtex(text, changes, notes, accept=accept)
+
+
+def _target(path: Path, out: Path | None, in_place: bool) -> Path:
+    if in_place:
+        return path
+    return out or path.with_name(f"{path.stem}.fixed{path.suffix}")
+
+
+def fix(
+    path: Annotated[Path, typer.Argument(help="The bibliography to correct (.bib, .ris, .csv).")],
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write the corrected copy here.")
+    ] = None,
+    in_place: Annotated[
+        bool, typer.Option("--in-place", help="Overwrite PATH, keeping PATH.bak.")
+    ] = False,
+    diff: Annotated[
+        bool, typer.Option("--diff", help="Print a unified diff; write nothing.")
+    ] = False,
+    only: Annotated[
+        str | None, typer.Option("--only", help=f"Fields to correct, of {','.join(FIELDS)}.")
+    ] = None,
+    interactive: Annotated[
+        bool, typer.Option("--interactive", help="Ask before each change.")
+    ] = False,
+    comments: Annotated[
+        bool, typer.Option("--comments/--no-comments", help="`% auditor:` lines on findings.")
+    ] = True,
+    upgrade: Annotated[
+        bool,
+        typer.Option("--upgrade/--no-upgrade", help="Add a preprint's published DOI."),
+    ] = True,
+    config: Annotated[str | None, typer.Option("--config", help="Config file.")] = None,
+    offline: Annotated[bool | None, typer.Option("--offline/--online")] = None,
+    snapshot: Annotated[list[str] | None, typer.Option("--snapshot")] = None,
+    cache_dir: Annotated[str | None, typer.Option("--cache-dir")] = None,
+) -> None:
+    """Audit PATH, then correct from the register records what the audit makes certain."""
+    err = Console(stderr=True, highlight=False)
+    if in_place and out is not None:
+        err.print("[bold red]error:[/] give --out or --in-place, not both")
+        raise typer.Exit(ExitCode.USAGE)
+    fields = tuple(f.strip() for f in (only or "").split(",") if f.strip())
+    unknown = sorted(set(fields) - set(FIELDS))
+    if unknown:
+        err.print(f"[bold red]error:[/] --only: unknown field {escape(unknown[0])!r}")
+        raise typer.Exit(ExitCode.USAGE)
+    from auditor.pipeline import run_audit  # the whole pipeline only when there is work
+
+    flags = {"offline": offline, "snapshots": tuple(snapshot or ()), "cache_dir": cache_dir}
+    try:
+        data = path.read_bytes()
+        settings = load_settings(flags, config=config, inputs=[str(path)])
+        result = asyncio.run(run_audit([str(path)], settings))
+    except OSError as exc:
+        err.print(f"[bold red]error:[/] {escape(str(path))}: {escape(exc.strerror or str(exc))}")
+        raise typer.Exit(ExitCode.USAGE) from None
+    except (InputError, ConfigError) as exc:
+        err.print(f"[bold red]error:[/] {escape(str(exc))}")
+        raise typer.Exit(ExitCode.USAGE) from None
+    plan = plan_fixes(result, only=fields, upgrade_preprints=upgrade)
+    text, codec = _decode(data)
+    accept: Callable[[Change], bool] = _Asker(err) if interactive else (lambda _c: True)
+    applied = _apply(str(path), text, plan, comments, accept)
+    try:
+        new = applied.text.encode(codec)
+    except UnicodeEncodeError:
+        new = applied.text.encode("utf-8")
+        err.print(f"warning: {escape(str(path))} was Latin-1; the corrected copy is UTF-8")
+    for change, why in applied.skipped:
+        err.print(f"not changed: {_shown(change.key)} {change.field}: {escape(why)}")
+    if diff:
+        sys.stdout.writelines(
+            difflib.unified_diff(
+                text.splitlines(keepends=True),
+                applied.text.splitlines(keepends=True),
+                fromfile=str(path),
+                tofile=str(_target(path, out, in_place)),
+            )
+        )
+    else:
+        target = _target(path, out, in_place)
+        try:
+            if in_place:
+                shutil.copy2(path, path.with_name(path.name + ".bak"))
+            atomic_write_bytes(target, new)
+        except OSError as exc:
+            err.print(f"[bold red]error:[/] cannot write {escape(str(target))}: {exc.strerror}")
+            raise typer.Exit(ExitCode.USAGE) from None
+        err.print(f"wrote {escape(str(target))}")
+    entries = len({c.row_id for c in applied.made})
+    err.print(f"{len(applied.made)} changes in {entries} entries; {len(plan.notes)} findings noted")
+    for note in plan.notes:
+        err.print(f"  {_shown(note.key)}: {escape(note_line(note.text)[2:])}")
+    raise typer.Exit(ExitCode.OK)
+
+
+def register(app: typer.Typer) -> None:
+    """Add `fix` to the CLI."""
+    app.command("fix")(fix)

@@ -1,0 +1,199 @@
+"""The comparable forms of auditor/v2: title keys and author-name keys, one string at a time.
+
+A form is what two spellings of the same thing have in common. A title's form drops what is not
+the title (markup, TeX residue, case, punctuation, hyphenation and spacing inside compounds,
+British/American spelling); a name's keys are every surname the written name can stand for
+(`Smith, John`, `John Smith`, `Smith J`, `van der Berg`, `Foltyn-Dumitru`, `张伟`). Forms never
+decide anything themselves: the rules in `auditor.compare.v2` compare them.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+from auditor.compare.markup import strip_markup
+from auditor.compare.text import has_han
+
+__all__ = [
+    "name_keys",
+    "register_name_keys",
+    "title_main",
+    "title_tokens",
+    "title_words",
+]
+
+# TeX that reaches a register title unconverted (`${{\mathrm {Latent`): commands, math shifts,
+# braces. The claimed side was already decoded to Unicode by the loader.
+_TEX_COMMAND = re.compile(r"\\[A-Za-z]+\*?|\\.")
+_TEX_CHARS = re.compile(r"[${}]")
+# Characters that join the parts of one compound: hyphens and dashes of every code point, the
+# slash; replaced by a space, and the compound also compared closed up (see `title_key`).
+_JOINERS = re.compile(r"[\u002d\u00ad\u2010-\u2015\u2212\ufe58\ufe63\uff0d/]")
+_NOT_KEPT = re.compile(r"[^\w\s]+|_+")
+_GREEK = {
+    "α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "epsilon", "ϵ": "epsilon",
+    "ζ": "zeta", "η": "eta", "θ": "theta", "ι": "iota", "κ": "kappa", "λ": "lambda", "μ": "mu",
+    "ν": "nu", "ξ": "xi", "π": "pi", "ρ": "rho", "σ": "sigma", "ς": "sigma", "τ": "tau",
+    "υ": "upsilon", "φ": "phi", "ϕ": "phi", "χ": "chi", "ψ": "psi", "ω": "omega",
+}  # fmt: skip
+# British → American, as whole-word rewrites applied to both sides (so they can only join two
+# spellings of one word). Suffix rules are limited to stems that are words on their own.
+_SPELLING = {
+    "colour": "color", "flavour": "flavor", "honour": "honor", "humour": "humor",
+    "labour": "labor", "neighbour": "neighbor", "behaviour": "behavior", "favour": "favor",
+    "harbour": "harbor", "rumour": "rumor", "vapour": "vapor", "armour": "armor",
+    "endeavour": "endeavor", "tumour": "tumor", "odour": "odor", "vigour": "vigor",
+    "rigour": "rigor", "centre": "center", "metre": "meter", "litre": "liter", "fibre": "fiber",
+    "theatre": "theater", "calibre": "caliber", "programme": "program", "grey": "gray",
+    "defence": "defense", "offence": "offense", "licence": "license", "ageing": "aging",
+    "aluminium": "aluminum", "sulphur": "sulfur", "catalogue": "catalog", "dialogue": "dialog",
+    "analogue": "analog", "towards": "toward", "whilst": "while", "amongst": "among",
+    "judgement": "judgment", "acknowledgement": "acknowledgment", "enrol": "enroll",
+    "fulfil": "fulfill", "manoeuvre": "maneuver", "plough": "plow", "tyre": "tire",
+    "diarrhoea": "diarrhea", "oestrogen": "estrogen", "foetal": "fetal", "foetus": "fetus",
+}  # fmt: skip
+_SPELLING_RULES = (
+    # -ise/-isation/-yse: organise, optimisation, analyse, catalysed.
+    (re.compile(r"^(\w{2,}[^aeiou\W])is(e|es|ed|ing|ation|ations|er|ers|able)$"), r"\1iz\2"),
+    (re.compile(r"^(\w+)ys(e|es|ed|ing|er|ers)$"), r"\1yz\2"),
+    # doubled l before -ing/-ed/-er: modelling, labelled, travelling, signalling.
+    (
+        re.compile(
+            r"^(model|label|travel|signal|cancel|channel|level|fuel|tunnel|counsel|funnel|"
+            r"total|marshal|pixel|kernel|jewel|dial|rival|shovel|spiral)l(ing|ed|er|ers)$"
+        ),
+        r"\1\2",
+    ),
+    # ae/oe in medical stems: haemoglobin, anaemia, paediatric, oesophagus, leukaemia.
+    (re.compile(r"^(h|an|p|leuk|orthop|gyn|ort|septic|isch)ae(\w*)$"), r"\1e\2"),
+    (re.compile(r"^oe(soph\w*|dem\w*)$"), r"e\1"),
+)
+
+
+def _fold(s: str) -> str:
+    """NFKD, lowercase, combining marks removed, Greek letters spelled out."""
+    out = unicodedata.normalize("NFKD", s).lower()
+    out = "".join(c for c in out if not unicodedata.combining(c))
+    return "".join(_GREEK.get(c, c) for c in out)
+
+
+@lru_cache(maxsize=65536)
+def _american(word: str) -> str:
+    if word in _SPELLING:
+        return _SPELLING[word]
+    for pattern, repl in _SPELLING_RULES:
+        if pattern.match(word):
+            return pattern.sub(repl, word)
+    return word
+
+
+def _clean(s: str | None) -> str:
+    """Markup and TeX residue removed, `&` read as `and`, compound joiners turned into spaces."""
+    if not s:
+        return ""
+    out = strip_markup(s) or ""
+    out = _TEX_CHARS.sub("", _TEX_COMMAND.sub(" ", out)) if ("\\" in out or "$" in out) else out
+    out = out.replace("&", " and ")
+    return _JOINERS.sub(" ", out)
+
+
+@lru_cache(maxsize=65536)
+def title_words(s: str | None) -> tuple[str, ...]:
+    """The title's words in order: folded, punctuation removed, American spelling."""
+    text = _NOT_KEPT.sub("", _fold(_clean(s)))
+    return tuple(_american(w) for w in text.split())
+
+
+def title_tokens(s: str | None) -> frozenset[str]:
+    """The set of `title_words`."""
+    return frozenset(title_words(s))
+
+
+# A subtitle starts at the first colon, em/en dash with spaces, ` - `, or question mark followed
+# by more words: the main title is what comes before it.
+_SUBTITLE = re.compile(r"\s*(?::|\s[\u2013\u2014-]\s|\?(?=\s+\w)|\.\s+(?=[A-Z]))\s*")
+
+
+def title_main(s: str | None) -> str | None:
+    """The main title before a subtitle separator; `None` when the title has no subtitle."""
+    if not s:
+        return None
+    clean = strip_markup(s) or ""
+    match = _SUBTITLE.search(clean)
+    if match is None or match.start() == 0 or not clean[match.end() :].strip():
+        return None
+    return clean[: match.start()]
+
+
+_INITIALS = re.compile(r"^(?:[A-Z]\.?){1,3}$|^(?:[A-Z]\.-?)+[A-Z]?\.?$")
+_NAME_NOT_KEPT = re.compile(r"[^\w]+|_+")
+_TRANSLIT = (("ae", "a"), ("oe", "o"), ("ue", "u"), ("ss", "s"))
+
+
+def _compact(s: str) -> str:
+    """Letters and digits only, folded: `Foltyn‐Dumitru` → `foltyndumitru`, `Müller` → `muller`."""
+    out = _NAME_NOT_KEPT.sub("", unicodedata.normalize("NFKD", s.replace("ß", "ss")).lower())
+    return "".join(c for c in out if not unicodedata.combining(c))
+
+
+def _variants(key: str) -> set[str]:
+    """A key and its German transliteration-folded form (`mueller` = `müller` = `muller`)."""
+    if not key:
+        return set()
+    folded = key
+    for a, b in _TRANSLIT:
+        folded = folded.replace(a, b)
+    return {key, folded}
+
+
+@lru_cache(maxsize=65536)
+def name_keys(name: str | None) -> frozenset[str]:
+    """Every surname a claimed name may stand for, as compact keys; empty for no name.
+
+    `Smith, John` → the part before the comma (and its last word); `Smith J`/`Smith JA`
+    (Vancouver: trailing initials) → the words before the initials; `John Smith` → each run of
+    trailing words (`van der Berg`, `der Berg`, `Berg`) and the first word (a family-first
+    `Zhang Wei`); `张伟` → its first one or two characters (a Han name has no separator).
+    """
+    if not name or not name.strip():
+        return frozenset()
+    text = (strip_markup(name) or "").strip()
+    keys: set[str] = set()
+    if "," in text:
+        family = text.split(",", 1)[0].split()
+        if family:
+            keys |= _variants(_compact(" ".join(family))) | _variants(_compact(family[-1]))
+        return frozenset(k for k in keys if k)
+    raw_words = text.split()
+    if len(raw_words) == 1 and has_han(text) and len(text) >= 2:
+        return frozenset({text, text[:1], text[:2]})
+    if len(raw_words) >= 2 and _INITIALS.match(raw_words[-1]):
+        family = raw_words[:-1]
+        keys |= _variants(_compact(" ".join(family))) | _variants(_compact(family[-1]))
+        keys |= _variants(_compact(family[0]))
+    for i in range(len(raw_words)):
+        keys |= _variants(_compact(" ".join(raw_words[i:])))
+    keys |= _variants(_compact(raw_words[0]))
+    # A hyphenated surname also stands for its parts (`Foltyn-Dumitru` cited as `Dumitru`).
+    for part in re.split(r"[\u002d\u2010\u2011]", raw_words[-1]):
+        keys |= _variants(_compact(part))
+    return frozenset(k for k in keys if k)
+
+
+@lru_cache(maxsize=65536)
+def register_name_keys(surname: str | None) -> frozenset[str]:
+    """Keys of a register surname (Crossref `family`, the first token of a PubMed name, …).
+
+    The whole surname and its last word (`van der Berg` → `vanderberg`, `berg`); a Han surname
+    as written. An empty surname (a corporate author) has no key and matches nothing.
+    """
+    if not surname or not surname.strip():
+        return frozenset()
+    text = (strip_markup(surname) or "").strip()
+    words = text.split()
+    keys = _variants(_compact(text)) | _variants(_compact(words[-1]))
+    for part in re.split(r"[\u002d\u2010\u2011]", words[-1]):
+        keys |= _variants(_compact(part))
+    return frozenset(k for k in keys if k)

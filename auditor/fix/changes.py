@@ -1,0 +1,198 @@
+"""What an audit makes certain enough to correct, field by field, and what only gets a comment.
+
+A field is rewritten only from the register record the audit relied on, and only when that record
+is the cited work beyond doubt: it was found (by identifier, or by a title search the criteria
+call a confident match) and the titles match. Then a year, an author list (names or order), a
+volume or pages that differ are corrected, and a missing venue, volume, pages or DOI is filled
+in. A record with another title (a chimeric entry), a DOES-NOT-RESOLVE, a NOT FOUND, an UNCHECKED
+or an INVALID row is never rewritten: it gets a note for the person instead.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import pyarrow as pa
+
+from auditor.result import AuditResult
+from auditor.tables import RecordStatus, RowState, Verdict
+
+__all__ = ["FIELDS", "Change", "Note", "Plan", "plan_fixes"]
+
+#: Logical fields a fix may touch, as `--only` names them.
+FIELDS: tuple[str, ...] = ("year", "author", "venue", "volume", "pages", "doi", "eprint")
+
+_ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One field of one entry to set to `value` (`old` is the claimed value, `None` when absent)."""
+
+    row_id: int
+    source_path: str
+    source_line: int | None
+    key: str | None
+    field: str
+    """One of `FIELDS`."""
+    value: str | list[str]
+    """Unicode text; for `author`, the names as `Family, Given`."""
+    old: str | list[str] | None
+    why: str
+    """For a person: which register said so."""
+
+
+@dataclass(frozen=True)
+class Note:
+    """A finding on an entry that is not rewritten, written as a comment above it."""
+
+    row_id: int
+    source_path: str
+    source_line: int | None
+    key: str | None
+    text: str
+
+
+@dataclass(frozen=True)
+class Plan:
+    changes: tuple[Change, ...]
+    notes: tuple[Note, ...]
+
+
+def _rows(table: pa.Table) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = table.to_pylist()
+    return rows
+
+
+def plan_fixes(
+    result: AuditResult, *, only: Iterable[str] = (), upgrade_preprints: bool = True
+) -> Plan:
+    """The changes and notes for every row of `result`, in input order."""
+    wanted = frozenset(only) or frozenset(FIELDS)
+    records = {(r["id_type"], r["identifier"]): r for r in _rows(result.records)}
+    references = {r["row_id"]: r for r in _rows(result.references)}
+    changes: list[Change] = []
+    notes: list[Note] = []
+    for verdict in _rows(result.verdicts):
+        ref = references.get(verdict["row_id"])
+        if ref is None:
+            continue
+        record = records.get((verdict.get("id_type"), verdict.get("identifier")))
+        where = (verdict["row_id"], ref["source_path"], ref.get("source_line"), ref.get("key"))
+        note = _note_for(verdict, record)
+        if note is not None:
+            notes.append(Note(*where, note))
+            continue
+        if record is None:
+            continue
+        for name, value, old in _field_changes(ref, verdict, record, upgrade_preprints):
+            if name in wanted:
+                register = verdict.get("register") or record.get("register") or "the register"
+                why = f"{register} record for {verdict.get('identifier')}"
+                changes.append(Change(*where, name, value, old, why))
+    return Plan(tuple(changes), tuple(notes))
+
+
+def _note_for(verdict: dict[str, Any], record: dict[str, Any] | None) -> str | None:
+    """Why this row is not rewritten, or `None` when it may be."""
+    state = verdict["verdict"]
+    reason = verdict.get("reason") or ""
+    if state == Verdict.DOES_NOT_RESOLVE:
+        return f"DOES-NOT-RESOLVE: the register has no record for {verdict.get('identifier')}"
+    if state in (RowState.UNCHECKED, RowState.INVALID) or state == "NOT FOUND":
+        return f"{state} ({reason or 'no reason given'}): not checked, not rewritten"
+    if state not in (Verdict.MATCHES, Verdict.DIFFERS):
+        return None  # NOT COVERED: nothing to say beyond the report
+    if record is None or record.get("status") != RecordStatus.FOUND:
+        return None
+    if verdict.get("title_match") is False:
+        shown = (record.get("title") or "")[:120]
+        return (
+            f"RESOLVES-BUT-DIFFERS: the record for {verdict.get('identifier')} has another "
+            f"title ({shown!r}); the identifier may point at another work; not rewritten"
+        )
+    return None
+
+
+def _norm_pages(pages: str | None) -> str:
+    return re.sub(r"\s*[-\u2010-\u2015]+\s*", "-", pages or "").strip().lower()
+
+
+def _field_changes(
+    ref: dict[str, Any], verdict: dict[str, Any], record: dict[str, Any], upgrade: bool
+) -> list[tuple[str, Any, Any]]:
+    if verdict.get("title_match") is not True or record.get("status") != RecordStatus.FOUND:
+        return []
+    out: list[tuple[str, Any, Any]] = []
+    year = record.get("year")
+    if verdict.get("year_match") is False and year:
+        out.append(("year", str(year), ref.get("year") and str(ref["year"])))
+    names = _author_names(record)
+    if names and (verdict.get("authors_match") is False or _order_differs(ref, record)):
+        out.append(("author", names, ref.get("authors")))
+    venue = record.get("container_title")
+    is_preprint = record.get("register") == "arxiv"
+    if venue and not is_preprint and not ref.get("container_title"):
+        out.append(("venue", venue, None))
+    elif venue and not is_preprint and verdict.get("venue_match") is False:
+        out.append(("venue", venue, ref.get("container_title")))
+    for name in ("volume", "pages"):
+        theirs, ours = record.get(name), ref.get(name)
+        if not theirs or is_preprint:
+            continue
+        same = _norm_pages(theirs) == _norm_pages(ours) if name == "pages" else theirs == ours
+        if not same:
+            out.append((name, theirs, ours))
+    out.extend(_identifier_changes(ref, verdict, record, upgrade))
+    return out
+
+
+def _identifier_changes(
+    ref: dict[str, Any], verdict: dict[str, Any], record: dict[str, Any], upgrade: bool
+) -> list[tuple[str, Any, Any]]:
+    out: list[tuple[str, Any, Any]] = []
+    doi = verdict.get("identifier") if verdict.get("id_type") == "doi" else record.get("doi")
+    if record.get("register") == "arxiv" and not upgrade:
+        doi = None
+    claimed = ref.get("doi")
+    if doi and not _ARXIV_DOI.match(doi) and not claimed:
+        out.append(("doi", doi, None))
+    if record.get("register") == "arxiv" and ref.get("arxiv") and upgrade and doi and not claimed:
+        out.append(("eprint", ref["arxiv"], None))  # keep the preprint beside its published DOI
+    return out
+
+
+def _author_names(record: dict[str, Any]) -> list[str]:
+    """The record's authors as BibTeX `Family, Given` names (the surname rule of the register)."""
+    full = record.get("authors") or []
+    surnames = record.get("surnames") or []
+    if not full or len(full) != len(surnames):
+        return []
+    names = []
+    for name, surname in zip(full, surnames, strict=True):
+        if not surname or not name:
+            return []
+        if name.endswith(surname) and name != surname:
+            names.append(f"{surname}, {name[: -len(surname)].strip()}")
+        elif name.startswith(surname + " "):  # PubMed's `Smith JA`
+            names.append(f"{surname}, {name[len(surname) :].strip()}")
+        else:
+            names.append(name)
+    return names
+
+
+def _order_differs(ref: dict[str, Any], record: dict[str, Any]) -> bool:
+    """Same surnames as the register, in another order (v1 reads only the first author)."""
+    claimed = [_surname(a) for a in ref.get("authors") or []]
+    theirs = [s.lower() for s in record.get("surnames") or []]
+    return bool(claimed) and sorted(claimed) == sorted(theirs) and claimed != theirs
+
+
+def _surname(name: str) -> str:
+    name = name.strip()
+    if "," in name:
+        return name.split(",", 1)[0].strip().lower()
+    return name.split()[-1].lower() if name.split() else ""

@@ -1,0 +1,292 @@
+"""The page for people: `GET /` is an upload form, `POST /audit` runs the whole audit on the file.
+
+The answer to `POST /audit` is the same self-contained `report.html` that `auditor audit`
+writes (its checklist included), with a bar at the top linking to the CSV, Parquet and JSON
+files of the same run. While the audit runs, the form shows a progress bar and the seconds
+spent (the browser keeps the form on screen until the answer arrives; no JavaScript is needed to
+upload, only to show the progress).
+
+Nothing uploaded outlives the request: the file is written into a fresh private temporary folder
+(mode 0700), the reports are written beside it, read back into memory, and the folder is deleted
+before the answer is sent, on success and on error. The downloads travel inside the answer as
+`data:` links, so the server keeps no copy to fetch them from; the only lasting copies are the
+ones the user saves. Uploads above `upload_max_bytes` are refused (413) from `Content-Length`
+when it says so, else once that many bytes have been read, with a page saying the limit.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import re
+import secrets
+import tempfile
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.compute as pc
+from aiohttp import BodyPartReader, web
+
+from auditor.errors import ConfigError, InputError
+from auditor.load import FORMATS
+from auditor.pipeline import run_audit
+from auditor.report import write_reports
+from auditor.result import AuditResult, InputFile
+from auditor.serve.state import STATE
+
+__all__ = ["ACCEPTED", "routes"]
+
+#: File extensions the upload takes: every format the loader reads, and `.txt` (detected).
+ACCEPTED: tuple[str, ...] = (*sorted({s for sfx in FORMATS.values() for s in sfx}), ".txt")
+
+#: The form field that carries the file.
+FIELD = "bibliography"
+
+#: Multipart framing around the file (boundaries, headers) allowed beyond `upload_max_bytes`.
+_FRAMING = 16 * 1024
+_CHUNK = 64 * 1024
+
+#: What the answer offers for download: file name → media type.
+_DOWNLOADS: tuple[tuple[str, str], ...] = (
+    ("verdicts.csv", "text/csv"),
+    ("checklist.csv", "text/csv"),
+    ("duplicates.csv", "text/csv"),
+    ("verdicts.parquet", "application/vnd.apache.parquet"),
+    ("checklist.parquet", "application/vnd.apache.parquet"),
+    ("duplicates.parquet", "application/vnd.apache.parquet"),
+    ("report.json", "application/json"),
+    ("report.html", "text/html"),
+)
+
+_CSP = (
+    "default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-{nonce}'; "
+    "base-uri 'none'; form-action 'self'"
+)
+_REPORT_CSP = (
+    "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
+    "base-uri 'none'; form-action 'none'"
+)
+
+_STYLE = """
+body{font:16px/1.5 system-ui,sans-serif;max-width:44rem;margin:3rem auto;padding:0 1rem;
+color:#1d1d1f}
+h1{font-size:1.6rem}form{border:1px solid #ccd;border-radius:8px;padding:1.2rem}
+button{font-size:1rem;padding:.4rem 1.2rem;margin-top:1rem}
+#busy{display:none;margin-top:1rem}#busy progress{width:100%}
+.error{border-left:4px solid #b00020;padding:.6rem 1rem;background:#fdecee}
+small{color:#555}
+"""
+
+_SCRIPT = """
+const form = document.getElementById('upload');
+const cap = Number(form.dataset.cap);
+form.addEventListener('submit', (event) => {
+  const file = document.getElementById('file').files[0];
+  const note = document.getElementById('note');
+  if (file && file.size > cap) {
+    event.preventDefault();
+    note.textContent = 'This file is ' + file.size + ' bytes; the limit is ' + cap + ' bytes.';
+    note.className = 'error';
+    return;
+  }
+  const busy = document.getElementById('busy');
+  const spent = document.getElementById('spent');
+  busy.style.display = 'block';
+  document.getElementById('go').disabled = true;
+  const started = Date.now();
+  setInterval(() => {
+    spent.textContent = Math.round((Date.now() - started) / 1000) + ' s';
+  }, 500);
+});
+"""
+
+
+def _page(body: str, status: int = 200, *, nonce: str | None = None) -> web.Response:
+    nonce = nonce or secrets.token_urlsafe(16)
+    text = (
+        "<!doctype html><html lang=en><head><meta charset=utf-8>"
+        '<meta name=viewport content="width=device-width,initial-scale=1">'
+        f"<title>auditor: audit a bibliography</title><style>{_STYLE}</style></head>"
+        f"<body>{body}</body></html>"
+    )
+    return web.Response(
+        text=text,
+        status=status,
+        content_type="text/html",
+        charset="utf-8",
+        headers={"Content-Security-Policy": _CSP.format(nonce=nonce)},
+    )
+
+
+def _limit_words(cap: int) -> str:
+    return f"{cap / (1024 * 1024):.1f} MB" if cap >= 1024 * 1024 else f"{cap} bytes"
+
+
+def _problem(status: int, message: str) -> web.Response:
+    body = (
+        "<h1>The audit did not run</h1>"
+        f'<p class="error" id="problem">{html.escape(message)}</p>'
+        '<p><a href="/">Try another file</a></p>'
+    )
+    return _page(body, status)
+
+
+async def get_page(request: web.Request) -> web.Response:
+    """The upload form."""
+    cap = request.app[STATE].settings.upload_max_bytes
+    nonce = secrets.token_urlsafe(16)
+    kinds = ", ".join(ACCEPTED)
+    body = f"""
+<h1>Audit a bibliography</h1>
+<p>Upload a BibTeX, RIS or CSV file. Every reference is checked against the register that owns
+its identifier (Crossref, PubMed, arXiv, the DOI system) under the criteria
+<code>reference-resolution/v1</code>, and you get the report with its checklist and the tables
+to download.</p>
+<form id="upload" method="post" action="/audit" enctype="multipart/form-data" data-cap="{cap}">
+<label for="file">Bibliography ({html.escape(kinds)}; at most {_limit_words(cap)})</label><br>
+<input id="file" type="file" name="{FIELD}" accept="{html.escape(",".join(ACCEPTED))}" required>
+<br><button id="go" type="submit">Audit</button>
+<p id="note"></p>
+<div id="busy" role="status" aria-live="polite"><progress></progress>
+Auditing… <span id="spent">0 s</span> (the registers are asked at their own pace)</div>
+</form>
+<p><small>The file is deleted when the answer is sent; the downloads travel inside the answer.
+Machine clients: <a href="/openapi.json">/openapi.json</a>, <a href="/criteria">/criteria</a>.
+</small></p>
+<script nonce="{nonce}">{_SCRIPT}</script>
+"""
+    return _page(body, nonce=nonce)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _read_upload(request: web.Request, cap: int) -> tuple[str, bytes] | web.Response:
+    """`(file name, bytes)` of the uploaded file, or the error page."""
+    if not request.content_type.startswith("multipart/"):
+        return _problem(400, "Send the file from the form (multipart/form-data).")
+    try:
+        reader = await request.multipart()
+        while True:
+            part = await reader.next()
+            if part is None:
+                return _problem(400, "No file was uploaded: choose a bibliography first.")
+            if isinstance(part, BodyPartReader) and part.name == FIELD:
+                name = part.filename or ""
+                chunks: list[bytes] = []
+                size = 0
+                while chunk := await part.read_chunk(_CHUNK):
+                    size += len(chunk)
+                    if size > cap:
+                        raise _TooLarge
+                    chunks.append(chunk)
+                return name, b"".join(chunks)
+    except _TooLarge:
+        return _problem(413, f"The file is larger than the limit of {_limit_words(cap)}.")
+    except (ValueError, AssertionError) as exc:
+        return _problem(400, f"The upload could not be read ({exc}).")
+
+
+def _safe_name(name: str) -> str | None:
+    """A file name safe to write in our folder, keeping the extension; `None` if not accepted."""
+    base = Path(name.replace("\\", "/")).name
+    suffix = Path(base).suffix.lower()
+    if suffix not in ACCEPTED:
+        return None
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "_", Path(base).stem).strip("._") or "bibliography"
+    return stem[:80] + suffix
+
+
+def _renamed(result: AuditResult, written: str, shown: str) -> AuditResult:
+    """The result with the temporary path replaced by the name the user uploaded."""
+
+    def fix(table: pa.Table) -> pa.Table:
+        if "source_path" not in table.column_names or table.num_rows == 0:
+            return table
+        i = table.schema.get_field_index("source_path")
+        column = pc.replace_substring(table.column(i), written, shown)
+        return table.set_column(i, table.schema.field(i), column)
+
+    run = result.run
+    if run is not None:
+        inputs = tuple(
+            InputFile(shown if f.path == written else f.path, f.sha256, f.format, f.rows)
+            for f in run.inputs
+        )
+        run = type(run)(**{**run.__dict__, "inputs": inputs})
+    return AuditResult(
+        references=fix(result.references),
+        records=result.records,
+        verdicts=fix(result.verdicts),
+        checklist=fix(result.checklist),
+        duplicates=fix(result.duplicates),
+        run=run,
+    )
+
+
+def _downloads_bar(files: dict[str, bytes], shown: str) -> str:
+    links = []
+    for name, media in _DOWNLOADS:
+        data = files.get(name)
+        if data is None:
+            continue
+        encoded = base64.b64encode(data).decode("ascii")
+        stem = Path(shown).stem
+        links.append(
+            f'<a download="{html.escape(stem)}-{name}" href="data:{media};base64,{encoded}">'
+            f"{name}</a>"
+        )
+    return (
+        '<nav id="downloads" style="font:14px system-ui,sans-serif;padding:.6rem 1rem;'
+        'background:#eef3ff;border-bottom:1px solid #ccd">'
+        f"<strong>{html.escape(shown)}</strong>: download {' · '.join(links)}"
+        ' · <a href="/">audit another file</a></nav>'
+    )
+
+
+async def post_audit(request: web.Request) -> web.Response:
+    """Audit the uploaded file and answer with its report."""
+    state = request.app[STATE]
+    cap = state.settings.upload_max_bytes
+    declared = request.content_length
+    if declared is not None and declared > cap + _FRAMING:
+        return _problem(413, f"The file is larger than the limit of {_limit_words(cap)}.")
+    upload = await _read_upload(request, cap)
+    if isinstance(upload, web.Response):
+        return upload
+    name, data = upload
+    safe = _safe_name(name)
+    if safe is None:
+        kinds = ", ".join(ACCEPTED)
+        return _problem(400, f"{name or 'The file'}: not a bibliography this page reads ({kinds}).")
+    if not data.strip():
+        return _problem(400, f"{name}: the file is empty.")
+    shown = Path(name.replace("\\", "/")).name
+    with tempfile.TemporaryDirectory(prefix="auditor-upload-") as folder:
+        path = Path(folder) / safe
+        path.write_bytes(data)
+        del data
+        try:
+            async with state.audits:
+                result = await run_audit([str(path)], state.settings, net=state.net)
+        except (InputError, ConfigError) as exc:
+            return _problem(400, str(exc).replace(str(path), shown))
+        result = _renamed(result, str(path), shown)
+        out = Path(folder) / "out"
+        write_reports(result, out)
+        files = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
+    report = files["report.html"].decode("utf-8")
+    bar = _downloads_bar(files, shown)
+    page = re.sub(r"<body([^>]*)>", lambda m: m.group(0) + bar, report, count=1)
+    return web.Response(
+        text=page,
+        content_type="text/html",
+        charset="utf-8",
+        headers={"Content-Security-Policy": _REPORT_CSP},
+    )
+
+
+def routes() -> list[web.RouteDef]:
+    """`GET /` and `POST /audit`."""
+    return [web.get("/", get_page), web.post("/audit", post_audit)]

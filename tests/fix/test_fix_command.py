@@ -1,0 +1,126 @@
+"""`auditor fix`: certain corrections only, every other byte as written, findings as comments."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from auditor.cli import app
+from auditor.fix.bibtex_spans import scan
+
+from .fixtures import BIB, write_snapshot
+
+
+@pytest.fixture
+def workdir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    for name in list(os.environ):
+        if name.startswith("AUDITOR_") or name.endswith("_LEG"):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("AUDITOR_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "refs.bib").write_text(BIB, encoding="utf-8")
+    write_snapshot(tmp_path / "snap.parquet")
+    return tmp_path
+
+
+def _fix(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(
+        app, ["fix", "refs.bib", "--offline", "--snapshot", "snap.parquet", *args]
+    )
+    return result.exit_code, result.output
+
+
+def _entries(text: str) -> dict[str, str]:
+    return {e.key: text[e.start : e.closer + 1] for e in scan(text)}
+
+
+def _verdicts(path: str) -> dict[str, str]:
+    result = CliRunner().invoke(
+        app,
+        ["audit", path, "--offline", "--snapshot", "snap.parquet", "--out", "re", "--quiet"],
+    )
+    assert result.exit_code in (0, 1), result.output
+    table = pd.read_csv("re/verdicts.csv", encoding="utf-8-sig")
+    return dict(zip(table["key"], table["verdict"], strict=True))
+
+
+def test_fix_corrects_year_and_author_order_and_nothing_else(workdir: Path) -> None:
+    code, output = _fix("--out", "fixed.bib")
+    assert code == 0, output
+    fixed = (workdir / "fixed.bib").read_text(encoding="utf-8")
+    before, after = _entries(BIB), _entries(fixed)
+    # Leading comment and @string byte-identical.
+    head = '% Thesis bibliography: kept by hand, do not reformat.\n@string{nat = "Nature"}\n'
+    assert fixed.startswith(head)
+    # An entry with nothing to fix is byte-identical.
+    assert after["lecun2015"] == before["lecun2015"]
+    # Wrong year corrected in place, braces kept; missing pages added in the entry's layout.
+    assert "year    = {2016}," in after["he2016wrongyear"]
+    assert "  pages   = {770--778},\n}" in after["he2016wrongyear"]  # aligned as `doi`
+    assert "booktitle = {CVPR}" in after["he2016wrongyear"]  # a venue that differs is not v1's
+    # Author order corrected from the register, in the entry's own quotes and field-name case.
+    authors = 'Author = "Silver, David and Huang, Aja and Maddison, Chris J.",'
+    assert authors in after["silver2016order"]
+    assert "Year = 2016," in after["silver2016order"]
+    assert 'Volume = "529"' in after["silver2016order"]
+    # A chimeric entry is not rewritten: a comment above it names the finding.
+    assert after["chimera2020"] == before["chimera2020"]
+    chimeric = "% auditor: RESOLVES-BUT-DIFFERS: the record for 10.1038/nature14539 has another"
+    assert chimeric in fixed
+    assert after["ghost2021"] == before["ghost2021"]
+    assert "% auditor: DOES-NOT-RESOLVE" in fixed
+    # A preprint gets its published DOI; its arXiv id stays; the # concatenation is untouched.
+    assert "doi    = {10.5555/nips.2017.attention}" in after["vaswani2017"]
+    assert "eprint = {1706.03762}" in after["vaswani2017"]
+    assert 'note   = "Preprint " # "version"' in after["vaswani2017"]
+    # Re-audited, the entries whose only faults were year or author order now match.
+    verdicts = _verdicts("fixed.bib")
+    assert verdicts["he2016wrongyear"] == "RESOLVES-AND-MATCHES"
+    assert verdicts["silver2016order"] == "RESOLVES-AND-MATCHES"
+    assert verdicts["chimera2020"] == "RESOLVES-BUT-DIFFERS"
+    # The source itself was never touched.
+    assert (workdir / "refs.bib").read_text(encoding="utf-8") == BIB
+
+
+def test_fix_is_idempotent_and_comments_are_not_repeated(workdir: Path) -> None:
+    assert _fix("--in-place")[0] == 0
+    once = (workdir / "refs.bib").read_text(encoding="utf-8")
+    assert (workdir / "refs.bib.bak").read_text(encoding="utf-8") == BIB
+    assert _fix("--in-place")[0] == 0
+    assert (workdir / "refs.bib").read_text(encoding="utf-8") == once
+    assert once.count("% auditor:") == 2
+
+
+def test_diff_only_and_no_comments(workdir: Path) -> None:
+    code, output = _fix("--diff", "--only", "year", "--no-comments")
+    assert code == 0
+    assert "-  year    = {2019}," in output and "+  year    = {2016}," in output
+    assert "Silver, David" not in output and "% auditor" not in output
+    assert not (workdir / "refs.fixed.bib").exists()
+    assert _fix("--only", "colour")[0] == 2
+    assert _fix("--in-place", "--out", "x.bib")[0] == 2
+
+
+def test_no_upgrade_keeps_preprints_as_they_are(workdir: Path) -> None:
+    assert _fix("--no-upgrade")[0] == 0
+    fixed = (workdir / "refs.fixed.bib").read_text(encoding="utf-8")
+    assert _entries(fixed)["vaswani2017"] == _entries(BIB)["vaswani2017"]
+
+
+def test_interactive_asks_per_change(workdir: Path) -> None:
+    # he2016wrongyear: year (n), pages (y); silver2016order: author (a = all authors), then q.
+    result = CliRunner().invoke(
+        app,
+        ["fix", "refs.bib", "--offline", "--snapshot", "snap.parquet", "--interactive"],
+        input="n\ny\na\nq\n",
+    )
+    assert result.exit_code == 0, result.output
+    fixed = _entries((workdir / "refs.fixed.bib").read_text(encoding="utf-8"))
+    assert "year    = {2019}," in fixed["he2016wrongyear"]  # declined
+    assert "pages   = {770--778}" in fixed["he2016wrongyear"]  # accepted
+    assert "Silver, David and Huang, Aja" in fixed["silver2016order"]  # all of this kind
+    assert "Year = 2016," in fixed["silver2016order"] and "Volume" not in fixed["silver2016order"]

@@ -1,0 +1,95 @@
+"""The upload page over plain HTTP: the audit runs, downloads come inline, nothing is kept."""
+
+from __future__ import annotations
+
+import base64
+import csv
+import io
+import re
+import tempfile
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from auditor.pipeline import run_audit
+from tests.serve.conftest import Served
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "sample_bibs" / "thesis.bib"
+SNAPSHOT = str(ROOT / "sample_bibs" / "snapshot.parquet")
+
+
+@pytest.fixture
+async def page_server(
+    server_factory: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Served:
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    served: Served = await server_factory(
+        offline=True, snapshots=(SNAPSHOT,), upload_max_bytes=50_000
+    )
+    return served
+
+
+async def _upload(served: Served, name: str, data: bytes) -> tuple[int, str]:
+    form = aiohttp.FormData()
+    form.add_field("bibliography", data, filename=name, content_type="application/octet-stream")
+    async with served.http.post(served.url + "/audit", data=form) as resp:
+        return resp.status, await resp.text()
+
+
+def _downloads(page: str) -> dict[str, bytes]:
+    links = re.findall(r'download="[^"]*-([a-z]+\.[a-z]+)" href="data:[^;]+;base64,([^"]+)"', page)
+    return {name: base64.b64decode(data) for name, data in links}
+
+
+async def test_the_form_is_served(page_server: Served) -> None:
+    async with page_server.http.get(page_server.url + "/") as resp:
+        assert resp.status == 200
+        text = await resp.text()
+        assert "default-src 'none'" in resp.headers["Content-Security-Policy"]
+    assert 'enctype="multipart/form-data"' in text and 'name="bibliography"' in text
+    assert ".bib" in text and ".ris" in text and ".csv" in text
+
+
+async def test_uploading_the_sample_gives_the_report_and_its_tables(
+    page_server: Served, tmp_path: Path
+) -> None:
+    status, page = await _upload(page_server, "thesis.bib", SAMPLE.read_bytes())
+    assert status == 200, page[:500]
+    assert 'id="summary-counts"' in page and "Checklist" in page
+    files = _downloads(page)
+    assert {"verdicts.csv", "checklist.csv", "verdicts.parquet", "checklist.parquet"} <= set(files)
+    rows = list(csv.DictReader(io.StringIO(files["verdicts.csv"].decode("utf-8-sig"))))
+    expected = await run_audit([str(SAMPLE)], page_server.settings)  # what the CLI computes
+    assert Counter(r["verdict"] for r in rows) == Counter(expected.verdicts["verdict"].to_pylist())
+    assert {r["source_path"] for r in rows} == {"thesis.bib"}
+    assert str(tmp_path) not in page
+    assert files["verdicts.parquet"][:4] == b"PAR1"
+    assert list((tmp_path / "tmp").iterdir()) == []  # the upload folder is gone
+
+
+async def test_an_upload_over_the_cap_is_refused_with_a_clear_message(page_server: Served) -> None:
+    status, page = await _upload(page_server, "big.bib", b"@misc{a, title={x}}\n" * 5_000)
+    assert status == 413
+    assert "larger than the limit of 50000 bytes" in page
+
+
+async def test_other_files_are_refused(page_server: Served) -> None:
+    status, page = await _upload(page_server, "notes.exe", b"MZ")
+    assert status == 400 and "not a bibliography" in page
+    status, page = await _upload(page_server, "empty.bib", b"  ")
+    assert status == 400 and "empty" in page
+    async with page_server.http.post(page_server.url + "/audit", data=b"x") as resp:
+        assert resp.status == 400
+
+
+async def test_a_hostile_file_name_and_title_are_text(page_server: Served) -> None:
+    bib = b"@article{h, title={<script>alert(1)</script>}, doi={10.5555/x}}\n"
+    status, page = await _upload(page_server, "<img src=x onerror=alert(1)>.bib", bib)
+    assert status == 200
+    assert "<script>alert(1)" not in page and "<img src=x" not in page
