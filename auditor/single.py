@@ -16,7 +16,7 @@ from auditor import tables
 from auditor.classify import classify
 from auditor.compare import compare
 
-__all__ = ["RECORD_FIELDS", "check_report", "reference_table"]
+__all__ = ["RECORD_FIELDS", "check_report", "check_reports", "reference_rows", "reference_table"]
 
 #: Columns of the register record relied on that a report shows (identity and content).
 RECORD_FIELDS: tuple[str, ...] = (
@@ -40,6 +40,27 @@ RECORD_FIELDS: tuple[str, ...] = (
 )
 
 
+def reference_rows(
+    ident: str,
+    id_type: str | None,
+    title: str | None,
+    authors: list[str],
+    year: int | None,
+    *,
+    source: str = "<command line>",
+) -> dict[str, Any]:
+    """The `references` row (before classify) of one reference given as values."""
+    return {
+        "row_id": 0,
+        "source_path": source,
+        "id_raw": ident,
+        "declared_type": id_type,
+        "title": title,
+        "authors": authors or None,
+        "year": year,
+    }
+
+
 def reference_table(
     ident: str,
     id_type: str | None,
@@ -51,39 +72,21 @@ def reference_table(
     closed_legs: frozenset[str] = frozenset(),
 ) -> pa.Table:
     """A classified one-row `references` table for one reference given as values."""
-    row = {
-        "row_id": 0,
-        "source_path": source,
-        "id_raw": ident,
-        "declared_type": id_type,
-        "title": title,
-        "authors": authors or None,
-        "year": year,
-    }
+    row = reference_rows(ident, id_type, title, authors, year, source=source)
     return classify(tables.from_rows([row], tables.REFERENCES), closed_legs=closed_legs)
 
 
-def _record_relied_on(records: pa.Table, id_type: str | None, ident: str | None) -> dict[str, Any]:
-    if not id_type or not ident or records.num_rows == 0:
-        return {}
+def _records_by_key(records: pa.Table) -> dict[tuple[str, str], dict[str, Any]]:
+    """The record relied on for each `(id_type, identifier)`, first row wins (as in `compare`)."""
+    out: dict[tuple[str, str], dict[str, Any]] = {}
     for record in records.to_pylist():
-        if record["id_type"] == id_type and record["identifier"] == ident:
-            return {k: record.get(k) for k in RECORD_FIELDS}
-    return {}
+        out.setdefault(
+            (record["id_type"], record["identifier"]), {k: record.get(k) for k in RECORD_FIELDS}
+        )
+    return out
 
 
-def check_report(
-    references: pa.Table, records: pa.Table, criteria: str = tables.DEFAULT_CRITERIA
-) -> dict[str, Any]:
-    """Compare the one-row `references` with `records`; the report as a JSON-ready dict.
-
-    Keys: `id` (as given), `id_type`, `identifier` (normalized), `verdict`, `reason`,
-    `register`, `tier`, `retrieved_at`, `criteria_id`, `fields` (title, authors, year, each
-    `{field, claimed, register, match}`, the title with its `score`) and `record` (the register
-    record relied on, `{}` when none was).
-    """
-    verdict = compare(references, records, criteria).to_pylist()[0]
-    ref = references.to_pylist()[0]
+def _report(verdict: dict[str, Any], id_raw: str | None, record: dict[str, Any]) -> dict[str, Any]:
     fields = [
         {
             "field": "title",
@@ -107,10 +110,37 @@ def check_report(
     ]
     keys = ("verdict", "reason", "register", "tier", "retrieved_at", "criteria_id")
     return {
-        "id": ref["id_raw"],
+        "id": id_raw,
         "id_type": verdict["id_type"],
         "identifier": verdict["identifier"],
         **{k: verdict[k] for k in keys},
         "fields": fields,
-        "record": _record_relied_on(records, verdict["id_type"], verdict["identifier"]),
+        "record": record,
     }
+
+
+def check_reports(
+    references: pa.Table, records: pa.Table, criteria: str = tables.DEFAULT_CRITERIA
+) -> list[dict[str, Any]]:
+    """`check_report` for every row of `references` at once (one vectorized comparison)."""
+    verdicts = compare(references, records, criteria).to_pylist()
+    raws = references.column("id_raw").to_pylist()
+    by_key = _records_by_key(records)
+    return [
+        _report(v, raw, by_key.get((v["id_type"], v["identifier"]), {}) if v["id_type"] else {})
+        for v, raw in zip(verdicts, raws, strict=True)
+    ]
+
+
+def check_report(
+    references: pa.Table, records: pa.Table, criteria: str = tables.DEFAULT_CRITERIA
+) -> dict[str, Any]:
+    """Compare the one-row `references` with `records` under `criteria`; the report as a
+    JSON-ready dict.
+
+    Keys: `id` (as given), `id_type`, `identifier` (normalized), `verdict`, `reason`,
+    `register`, `tier`, `retrieved_at`, `criteria_id`, `fields` (title, authors, year, each
+    `{field, claimed, register, match}`, the title with its `score`) and `record` (the register
+    record relied on, `{}` when none was).
+    """
+    return check_reports(references.slice(0, 1), records, criteria)[0]

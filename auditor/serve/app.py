@@ -8,13 +8,18 @@ cancelled and reports the bound URL, so `--port 0` can pick any free port.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from typing import Any
 
+import pyarrow as pa
 from aiohttp import web
 
+from auditor.pipeline import closed_legs
 from auditor.serve import openapi, overlap, page, reference_check
+from auditor.serve.coalesce import Coalescer
 from auditor.serve.lookups import SharedLookups
 from auditor.serve.pacing import PrecheckPacer
+from auditor.serve.stages import Pair, classify_many, compare_many
 from auditor.serve.state import STATE, ServeState
 from auditor.settings import Settings
 from auditor.signing import load_or_create_key
@@ -31,12 +36,22 @@ def build_app(settings: Settings) -> web.Application:
         key = load_or_create_key(settings.signing_key)
         async with open_net(settings) as net:
             lookups = SharedLookups(settings, net)
+            closed = closed_legs(settings)
+
+            async def classify(rows: Sequence[dict[str, Any]]) -> list[pa.Table]:
+                return classify_many(rows, closed)
+
+            async def compare(pairs: Sequence[Pair]) -> list[dict[str, Any]]:
+                return compare_many(pairs)
+
             app[STATE] = ServeState(
                 settings=settings,
                 net=net,
                 lookups=lookups,
                 pacer=PrecheckPacer(settings.precheck_interval, settings.precheck_daily),
                 key=key,
+                classify=Coalescer(classify),
+                compare=Coalescer(compare),
             )
             yield
             await lookups.close()

@@ -2,9 +2,9 @@
 
 Every `/check` and `/precheck` goes through one `SharedLookups` per process:
 
-1. **local tiers first**: the snapshot (joined for this one identifier) and the cache answer at
-   once, without waiting for any register, so a slow register never delays what the cache
-   already knows;
+1. **local tiers first**: the snapshot (joined for the identifiers asked) and the cache answer at
+   once, without waiting for any register, so a slow register never delays what they already
+   know (both are read for every request of one loop turn in one offline resolve call);
 2. **one lookup per identifier**: a request whose identifier is already being looked up waits for
    that lookup instead of starting another;
 3. **batched like the audit**: identifiers arriving within a short window (`WINDOW` seconds) go to
@@ -20,21 +20,20 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
 import pyarrow as pa
 
-from auditor import tables
 from auditor.errors import Reason
 from auditor.registers.interface import RecordRow
 from auditor.registers.records import now_iso
 from auditor.resolve import resolve
+from auditor.serve.coalesce import Coalescer
 from auditor.settings import Settings
 from auditor.tables import RecordStatus
 from auditor.transport.net import Net
-from auditor.transport.snapshot import lookup_snapshots
 
 __all__ = ["MAX_BATCH", "WINDOW", "SharedLookups"]
 
@@ -54,14 +53,13 @@ def _key(references: pa.Table) -> Key:
 class SharedLookups:
     """Record lookups shared by every request of one server process."""
 
-    def __init__(self, settings: Settings, net: Net, *, window: float = WINDOW) -> None:
+    def __init__(self, settings: Settings, net: Net, *, window: float | None = None) -> None:
         self._settings = settings
-        # Snapshots are asked first, per identifier; the batches skip them (already asked here).
-        self._snapshots = settings.snapshots
-        self._local = dataclasses.replace(settings, snapshots=(), offline=True)
+        # The local pass asks snapshot and cache; the live batches skip the snapshot (asked).
+        self._local = dataclasses.replace(settings, offline=True)
         self._live = dataclasses.replace(settings, snapshots=())
         self._net = net
-        self._window = window
+        self._window = WINDOW if window is None else window
         self._inflight: dict[Key, asyncio.Future[RecordRow]] = {}
         self._pending: dict[str, list[tuple[Key, pa.Table]]] = {}
         self._timers: dict[str, asyncio.TimerHandle] = {}
@@ -71,14 +69,18 @@ class SharedLookups:
         """Batches sent to the resolve stage (for tests and the benchmark)."""
         self.shared = 0
         """Requests that joined a lookup already in flight."""
+        self._local_lookups = Coalescer(self._local_many)
+
+    async def _local_many(self, many: Sequence[pa.Table]) -> list[RecordRow]:
+        """Cache answers (or `offline` misses) for many one-row tables, in one resolve call."""
+        records = await resolve(pa.concat_tables(many), self._local, self._net)
+        rows = {(r["id_type"], r["identifier"]): r for r in records.to_pylist()}
+        return [dict(rows[_key(refs)]) for refs in many]
 
     async def record(self, references: pa.Table, caller: str) -> RecordRow:
         """The `RECORDS` row for the identifier of the one-row classified `references`."""
         key = _key(references)
-        hit = lookup_snapshots(self._snapshots, [key]).get(key) if self._snapshots else None
-        if hit is not None:
-            return {name: hit.get(name) for name in tables.RECORDS.names}
-        local = (await resolve(references, self._local, self._net)).to_pylist()[0]
+        local = await self._local_lookups.submit(references)
         missed = local["status"] == RecordStatus.UNREACHABLE and local["reason"] == Reason.OFFLINE
         if not missed or self._settings.offline:
             return dict(local)

@@ -33,22 +33,25 @@ from aiohttp import web
 from auditor import tables
 from auditor.compare.decisions import criteria_document
 from auditor.errors import Reason
-from auditor.pipeline import closed_legs
 from auditor.serve.bodies import BodyTooLarge, json_response, problem, read_capped
 from auditor.serve.state import STATE, ServeState
 from auditor.signing import ALG, CANONICALIZATION, key_id, public_key_text, sign_report
-from auditor.single import check_report, reference_table
+from auditor.single import reference_rows
 from auditor.tables import RecordStatus, RowState, Verdict
 
 __all__ = [
     "MAX_BODY_BYTES",
     "PAYMENTS",
+    "CONTRACT_CRITERIA",
     "BadRequest",
     "CheckRequest",
     "criteria_documents",
     "parse_request",
     "routes",
 ]
+
+#: The criteria the contract publishes and grades under unless `?criteria=` asks for another.
+CONTRACT_CRITERIA = tables.CRITERIA_V1
 
 #: `input_contract.caps.max_body_bytes`.
 MAX_BODY_BYTES = 16_384
@@ -165,8 +168,9 @@ def parse_request(body: bytes, *, caller_required: bool) -> CheckRequest:
 
 
 def criteria_documents() -> list[dict[str, Any]]:
-    """Every criteria document this service grades under, the default first."""
-    return [criteria_document(tables.CRITERIA_ID)]
+    """Every criteria document this service grades under, its default (the contract's) first."""
+    ids = [CONTRACT_CRITERIA, *(c for c in tables.CRITERIA_IDS if c != CONTRACT_CRITERIA)]
+    return [criteria_document(c) for c in ids]
 
 
 def _public_key(state: ServeState) -> dict[str, str]:
@@ -189,7 +193,11 @@ async def get_criteria(request: web.Request) -> web.Response:
         {
             "service": "reference-check",
             "criteria_ids": [d["criteria_id"] for d in documents],
-            "default_criteria_id": documents[0]["criteria_id"],
+            "default_criteria_id": CONTRACT_CRITERIA,
+            "choosing_criteria": (
+                "POST /check?criteria=ID (and /precheck) grades under another published "
+                f"document; without it, under {CONTRACT_CRITERIA}."
+            ),
             "criteria": documents,
             "signing_key": _public_key(state),
             "signature_rule": (
@@ -220,19 +228,14 @@ async def _read(request: web.Request, *, caller_required: bool) -> CheckRequest 
         return problem(400, exc.error, exc.detail, field=exc.field)
 
 
-def _classified(state: ServeState, req: CheckRequest) -> pa.Table:
-    return reference_table(
-        req.id,
-        req.type,
-        req.title,
-        req.authors,
-        req.year,
-        source="<request>",
-        closed_legs=closed_legs(state.settings),
-    )
+async def _classified(state: ServeState, req: CheckRequest) -> pa.Table:
+    row = reference_rows(req.id, req.type, req.title, req.authors, req.year, source="<request>")
+    return await state.classify.submit(row)
 
 
-def _not_covered(references: pa.Table, req: CheckRequest, reason: str | None) -> dict[str, Any]:
+def _not_covered(
+    references: pa.Table, req: CheckRequest, reason: str | None, criteria: str
+) -> dict[str, Any]:
     ref = references.to_pylist()[0]
     return {
         "verdict": str(Verdict.NOT_COVERED),
@@ -241,7 +244,7 @@ def _not_covered(references: pa.Table, req: CheckRequest, reason: str | None) ->
         "type": ref["id_type"] or req.type,
         "register": None,
         "retrieved_at": None,
-        "criteria_id": tables.CRITERIA_ID,
+        "criteria_id": criteria,
     }
 
 
@@ -260,12 +263,25 @@ def _unavailable(record: dict[str, Any], ref: dict[str, Any]) -> web.Response:
     )
 
 
+def _criteria(request: web.Request) -> str | web.Response:
+    """The criteria asked for with `?criteria=ID`, else the contract's."""
+    asked = request.query.get("criteria", CONTRACT_CRITERIA)
+    if asked not in tables.CRITERIA_IDS:
+        known = ", ".join(tables.CRITERIA_IDS)
+        detail = f"criteria: unknown criteria {asked!r} (published: {known})"
+        return problem(400, "unknown_criteria", detail, field="criteria")
+    return asked
+
+
 async def _decide(
     request: web.Request, req: CheckRequest, *, paced: bool
 ) -> tuple[dict[str, Any], bool] | web.Response:
     """The report and whether it is NOT COVERED, or the error answer to give instead."""
     state = request.app[STATE]
-    references = _classified(state, req)
+    criteria = _criteria(request)
+    if isinstance(criteria, web.Response):
+        return criteria
+    references = await _classified(state, req)
     ref = references.to_pylist()[0]
     if ref["row_state"] == RowState.INVALID:
         field = "reference.type" if ref["row_reason"] == Reason.TYPE_CONTRADICTION else "reference"
@@ -275,7 +291,7 @@ async def _decide(
         }.get(ref["row_reason"], str(ref["row_reason"]))
         return problem(400, str(ref["row_reason"]), f"{field}: {detail}", field=field)
     if ref["row_state"] == Verdict.NOT_COVERED:
-        return _not_covered(references, req, ref["row_reason"]), True
+        return _not_covered(references, req, ref["row_reason"], criteria), True
     if paced:
         assert req.caller is not None
         allowance = state.pacer.take(req.caller)
@@ -290,8 +306,7 @@ async def _decide(
     record = await state.lookups.record(references, caller)
     if record.get("status") == RecordStatus.UNREACHABLE:
         return _unavailable(record, ref)
-    records = tables.from_rows([record], tables.RECORDS)
-    report = check_report(references, records, tables.CRITERIA_ID)
+    report = await state.compare.submit((references, record, criteria))
     if report["verdict"] == RowState.UNCHECKED:
         return _unavailable(record, ref)
     shaped = {

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from typing import Any
 
+import pyarrow as pa
 from aiohttp import web
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from auditor.serve.coalesce import Coalescer
 from auditor.serve.lookups import SharedLookups
 from auditor.serve.pacing import PrecheckPacer
 from auditor.settings import Settings
@@ -27,6 +30,10 @@ class ServeState:
     pacer: PrecheckPacer
     key: Ed25519PrivateKey
     """The signing key (`signing_key` setting)."""
+    classify: Coalescer[dict[str, Any], pa.Table]
+    """`references` row → classified one-row table, many requests per call."""
+    compare: Coalescer[tuple[pa.Table, dict[str, Any], str], dict[str, Any]]
+    """(classified reference, record, criteria) → the check report, many requests per call."""
     audits: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(1))
     """Uploaded audits run one at a time: their table stages are CPU work on the one loop."""
 

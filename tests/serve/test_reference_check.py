@@ -216,3 +216,17 @@ async def test_nothing_submitted_is_written_anywhere(served: Served, tmp_path: P
         if path.is_file():
             data = path.read_bytes()
             assert marker.encode() not in data and b"Quokkason" not in data, path
+
+
+async def test_every_criteria_document_is_published_and_selectable(served: Served) -> None:
+    from auditor import tables
+
+    _, body = await served.get("/criteria")
+    assert body["criteria_ids"][0] == "reference-resolution/v1"
+    assert set(body["criteria_ids"]) == set(tables.CRITERIA_IDS)
+    assert [d["criteria_id"] for d in body["criteria"]] == body["criteria_ids"]
+    for criteria in tables.CRITERIA_IDS:
+        status, report = await served.post(f"/check?criteria={criteria}", GOOD)
+        assert status == 200 and report["criteria_id"] == criteria
+    status, refused = await served.post("/check?criteria=nope/v9", GOOD)
+    assert status == 400 and refused["field"] == "criteria"

@@ -1,0 +1,58 @@
+"""Run a table stage once for every request that reached it in the same event-loop turn.
+
+The stages are vectorized: classifying or comparing one row costs nearly what a hundred rows
+cost. When many requests are in flight, those that reach a stage together (a batch of lookups
+answers many at once) are handed to it as one table, and each gets its own row back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Generic, TypeVar
+
+__all__ = ["Coalescer"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class Coalescer(Generic[T, R]):
+    """`await submit(item)` → `(await run(items))[i]`, with `run` called once per loop turn."""
+
+    def __init__(self, run: Callable[[Sequence[T]], Awaitable[Sequence[R]]]) -> None:
+        self._run = run
+        self._items: list[tuple[T, asyncio.Future[R]]] = []
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.calls = 0
+        """How often `run` was called (for tests and the benchmark)."""
+
+    async def submit(self, item: T) -> R:
+        """The result for `item`, computed together with every item submitted this turn."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[R] = loop.create_future()
+        if not self._items:
+            loop.call_soon(self._flush)
+        self._items.append((item, future))
+        return await future
+
+    def _flush(self) -> None:
+        items, self._items = self._items, []
+        self.calls += 1
+        task = asyncio.get_running_loop().create_task(self._settle(items))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _settle(self, items: list[tuple[T, asyncio.Future[R]]]) -> None:
+        try:
+            results = await self._run([item for item, _ in items])
+            if len(results) != len(items):
+                raise RuntimeError(f"{len(items)} items gave {len(results)} results")
+        except Exception as exc:
+            for _, future in items:
+                if not future.done():
+                    future.set_exception(exc)
+            return
+        for (_, future), result in zip(items, results, strict=True):
+            if not future.done():
+                future.set_result(result)
