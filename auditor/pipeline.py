@@ -7,6 +7,7 @@ tables to tables; only resolve and the waterfall are async and talk to registers
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
@@ -78,7 +79,11 @@ async def run_audit(
     run opens its own.
     """
     started = _now()
-    loaded = load_files(paths, fmt=input_format, encoding=settings.encoding, csv_map=csv_map)
+    # Parsing is the longest stage without a network wait: in a worker thread, a server's event
+    # loop (`auditor serve` runs audits of uploads) keeps answering while a file loads.
+    loaded = await asyncio.to_thread(
+        load_files, paths, fmt=input_format, encoding=settings.encoding, csv_map=csv_map
+    )
     references = classify(loaded.table, closed_legs=closed_legs(settings))
     async with _net_for(settings, net, progress) as net:
         records = await resolve(references, settings, net)

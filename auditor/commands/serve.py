@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import signal
 from typing import Annotated
 
@@ -18,6 +19,13 @@ from auditor.errors import ConfigError
 from auditor.exitcodes import ExitCode
 from auditor.settings import load_settings
 from auditor.signing import SigningError
+
+
+def _loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return host == "localhost"
 
 
 async def _run(settings_flags: dict[str, object], config: str | None, host: str, port: int) -> None:
@@ -32,6 +40,12 @@ async def _run(settings_flags: dict[str, object], config: str | None, host: str,
 
     def ready(url: str) -> None:
         typer.echo(f"listening on {url}")
+        if not _loopback(host):
+            typer.echo(
+                f"warning: bound to {host}, not loopback: anyone who can reach this address "
+                "can use the service and its register allowance",
+                err=True,
+            )
 
     runner = await start(settings, host, port, ready)
     try:

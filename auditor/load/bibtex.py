@@ -21,7 +21,7 @@ from bibtexparser.model import (
     String,
 )
 
-from auditor.load.ids import ids_in_text, ids_in_url
+from auditor.load.ids import arxiv_in_corr_volume, ids_in_text, ids_in_url, pmid_shape_ok
 from auditor.load.interface import Loader, Problem, Rows
 from auditor.load.latex import latex_to_unicode, plain_value
 from auditor.load.names import split_bibtex_authors
@@ -36,9 +36,9 @@ _CONTAINER_FIELDS = ("journal", "journaltitle", "booktitle", "series")
 _USED = frozenset(
     {
         "title", "author", "editor", "journal", "journaltitle", "booktitle", "series", "url",
-        "doi", "pmid", "eprint", "archiveprefix", "eprinttype", "arxiv", "arxivid", "note",
-        "annote", "annotation", "howpublished", "addendum", "comment", "year", "date",
-        "volume", "number", "issue", "pages", "issn", "language",
+        "ee", "doi", "pmid", "eprint", "archiveprefix", "eprinttype", "arxiv", "arxivid",
+        "note", "howpublished", "year", "date", "volume", "number", "issue", "pages", "issn",
+        "language",
     }
 )  # fmt: skip
 #: The longest value a macro expansion may produce (the longest real `@string` is a few hundred).
@@ -54,7 +54,7 @@ _NOT_INHERITED = frozenset(
         "comment", "biburl", "bibsource", "isbn", "key",
     }
 )  # fmt: skip
-_NOTE_FIELDS = ("note", "annote", "annotation", "howpublished", "addendum", "journal", "comment")
+_NOTE_FIELDS = ("note", "howpublished", "journal")
 
 
 def _enclosed(part: str) -> str | None:
@@ -153,6 +153,57 @@ class _Resolver:
         return piece  # an undefined macro: keep its name rather than lose the text
 
 
+def _identifiers(
+    f: dict[str, str], url: str | None, warnings: list[str]
+) -> tuple[str | None, str | None, str | None]:
+    """`(doi, pmid, arxiv)` candidates of one entry, from the fields that carry identifiers.
+
+    Fields first (`doi`, `pmid`, `eprint` with its prefix, `arxiv`), then addresses (`url`,
+    DBLP's `ee`), CoRR's `volume = {abs/…}`, then notes (`note`, `howpublished`; `journal` for
+    Google Scholar's `arXiv preprint arXiv:…`). Commentary (`annote`, `annotation`, `abstract`,
+    `review`, `comment`) is never read: a DOI quoted there is someone else's paper.
+    """
+    doi = plain_value(f["doi"]) if f.get("doi") else None
+    if doi and not doi.lstrip().startswith("10.") and "doi.org" not in doi.lower():
+        hit = ids_in_url(doi)  # `doi = {http://doi.acm.org/10.1145/…}`
+        doi = hit[1] if hit and hit[0] == "doi" else doi
+    pmid = plain_value(f["pmid"]) if f.get("pmid") else None
+    if pmid and not pmid_shape_ok(pmid):
+        warnings.append(f"pmid {pmid!r} is not 1-8 digits")
+    arxiv = None
+    eprint = plain_value(f["eprint"]) if f.get("eprint") else None
+    prefix = (f.get("archiveprefix") or f.get("eprinttype") or "").strip().lower()
+    if eprint and prefix in ("pubmed", "pmid"):  # biblatex `eprinttype = {pubmed}`
+        pmid = pmid or eprint
+    elif eprint and (prefix == "doi" or eprint.startswith("10.")):
+        doi = doi or eprint
+    elif eprint and prefix in ("", "arxiv"):
+        arxiv = eprint
+    if not arxiv and (f.get("arxiv") or f.get("arxivid")):
+        arxiv = plain_value(f.get("arxiv") or f.get("arxivid") or "")
+    for address in (url, plain_value(f["ee"]) if f.get("ee") else None):
+        if address and not (doi and pmid and arxiv):
+            hit = ids_in_url(address)
+            if hit:
+                kind, value = hit
+                doi = value if kind == "doi" and not doi else doi
+                pmid = value if kind == "pmid" and not pmid else pmid
+                arxiv = value if kind == "arxiv" and not arxiv else arxiv
+    if not arxiv and f.get("volume", "").lstrip().startswith("abs/"):
+        arxiv = arxiv_in_corr_volume(plain_value(f["volume"]))
+    for name in _NOTE_FIELDS:
+        text = f.get(name)
+        if doi and pmid and arxiv:
+            break
+        if text and ("10." in text or "pmid" in text.lower() or "arxiv" in text.lower()):
+            found = ids_in_text(plain_value(text))
+            if name != "journal":
+                doi = doi or found.get("doi")
+                pmid = pmid or found.get("pmid")
+            arxiv = arxiv or found.get("arxiv")
+    return doi, pmid, arxiv
+
+
 def _duplicates(
     key: str, where_by_key: dict[str, list[tuple[str, int]]], path: str, line: int
 ) -> list[str]:
@@ -176,6 +227,34 @@ def _year(text: str | None) -> int | None:
         return None
     m = _YEAR_RE.search(text)
     return int(m.group(1)) if m else None
+
+
+_COMMENT_LINE_RE = re.compile(r"^[ \t]*%[^\n]*", re.M)
+
+
+def _drop_comment_lines(text: str) -> str:
+    """Blank every line that starts with `%` outside a field value, keeping the line count.
+
+    biber and JabRef read such a line as a comment, so `%@article{…}` is commented out, and so is
+    a `%` line between two fields (bibtexparser would glue it to the next field's name). BibTeX
+    itself has no comment character outside entries: it skips any text up to the next `@`, so
+    it would still read that entry. Inside a braced value (depth > 1) the line is kept as text.
+    """
+    if "%" not in text:
+        return text
+    parts: list[str] = []
+    depth, pos = 0, 0
+    for m in _COMMENT_LINE_RE.finditer(text):
+        chunk = text[pos : m.start()]
+        depth = max(depth + chunk.count("{") - chunk.count("}"), 0)
+        parts.append(chunk)
+        line = m.group(0)
+        if depth > 1:
+            parts.append(line)
+            depth = max(depth + line.count("{") - line.count("}"), 0)
+        pos = m.end()
+    parts.append(text[pos:])
+    return "".join(parts)
 
 
 def _entries(blocks: list[Any]) -> list[tuple[int, Any, dict[str, Any] | None, str | None]]:
@@ -219,7 +298,7 @@ class BibtexLoader(Loader):
         `crossref` target may sit in any file; a key used twice anywhere is a duplicate.
         """
         parsed = [
-            (path, bibtexparser.parse_string(text, parse_stack=[]).blocks)  # type: ignore[attr-defined]
+            (path, bibtexparser.parse_string(_drop_comment_lines(text), parse_stack=[]).blocks)  # type: ignore[attr-defined]
             for text, path in files
         ]
         by_file = [(path, blocks, _entries(blocks)) for path, blocks in parsed]
@@ -329,34 +408,7 @@ class BibtexLoader(Loader):
         title = latex_to_unicode(f["title"]) if "title" in f else None
         container = next((f[k] for k in _CONTAINER_FIELDS if f.get(k)), None)
         url = plain_value(f["url"]) if "url" in f else None
-        doi = plain_value(f["doi"]) if f.get("doi") else None
-        pmid = plain_value(f["pmid"]) if f.get("pmid") else None
-        arxiv = None
-        eprint = f.get("eprint")
-        prefix = (f.get("archiveprefix") or f.get("eprinttype") or "").strip().lower()
-        if eprint and prefix in ("", "arxiv"):
-            arxiv = plain_value(eprint)
-        elif eprint and prefix in ("pubmed", "pmid"):  # biblatex `eprinttype = {pubmed}`
-            pmid = pmid or plain_value(eprint)
-        elif eprint and prefix == "doi":
-            doi = doi or plain_value(eprint)
-        if not arxiv and (f.get("arxiv") or f.get("arxivid")):
-            arxiv = plain_value(f.get("arxiv") or f.get("arxivid") or "")
-        if url and not (doi and pmid and arxiv):
-            hit = ids_in_url(url)
-            if hit:
-                kind, value = hit
-                doi = value if kind == "doi" and not doi else doi
-                pmid = value if kind == "pmid" and not pmid else pmid
-                arxiv = value if kind == "arxiv" and not arxiv else arxiv
-        if not (doi and pmid and arxiv):
-            for name in _NOTE_FIELDS:
-                text = f.get(name)
-                if text and ("10." in text or "PMID" in text.upper() or "arxiv" in text.lower()):
-                    found = ids_in_text(plain_value(text))
-                    doi = doi or found.get("doi")
-                    pmid = pmid or found.get("pmid")
-                    arxiv = arxiv or found.get("arxiv")
+        doi, pmid, arxiv = _identifiers(f, url, warnings)
         year_text = f.get("year") or f.get("date")
         year = _year(year_text)
         if year_text and year is None:

@@ -34,8 +34,21 @@ _LETTERS = {
     "TH": "Þ", "ng": "ŋ", "NG": "Ŋ", "dj": "đ", "DJ": "Đ", "textendash": "–",
     "textemdash": "—", "textquoteright": "’", "textquoteleft": "‘", "S": "§", "P": "¶",
     "copyright": "©", "textregistered": "®", "texttrademark": "™", "ldots": "…",
-    "dots": "…", "textellipsis": "…", "LaTeX": "LaTeX", "TeX": "TeX", "textdegree": "°",
+    "dots": "…", "textellipsis": "…", "textdegree": "°", "texttimes": "×",
 }  # fmt: skip
+#: TeX logos, rendered as their names. As after any control word, TeX swallows the spaces after
+#: one: `The \\TeX book` prints "The TeXbook"; `\\LaTeX\\ Companion`, `{\\LaTeX} Companion` keep it.
+_LOGOS = {
+    "BibTeX": "BibTeX", "BibLaTeX": "BibLaTeX", "LaTeXe": "LaTeX2e", "LaTeX": "LaTeX",
+    "TeX": "TeX", "XeTeX": "XeTeX", "XeLaTeX": "XeLaTeX", "LuaTeX": "LuaTeX",
+    "LuaLaTeX": "LuaLaTeX", "pdfTeX": "pdfTeX", "pdfLaTeX": "pdfLaTeX", "ConTeXt": "ConTeXt",
+    "AmSTeX": "AmSTeX", "AMSTeX": "AMSTeX", "AmS": "AmS", "METAFONT": "METAFONT",
+}  # fmt: skip
+#: Math operators written as commands (`\\log n`): their names, spacing as written.
+_OPERATORS = (
+    "log|ln|lg|exp|sin|cos|tan|cot|sec|csc|arcsin|arccos|arctan|sinh|cosh|tanh|max|min|sup|"
+    "inf|lim|liminf|limsup|det|dim|ker|deg|gcd|lcm|hom|arg|Pr|mod|bmod|poly|polylog"
+)
 _GREEK = {
     name: chr(code)
     for name, code in {
@@ -58,7 +71,14 @@ _TEXT_COMMANDS = (
     "MakeLowercase|NoCaseChange|nocase|it|bf|sc|em|rm|sf|tt|sl|upshape|itshape|bfseries|"
     "scshape|normalfont|relax|protect"
 )
-_ESCAPES = {"&": "&", "%": "%", "_": "_", "$": "\ue002", "#": "#", "{": "\ue000", "}": "\ue001"}
+#: Escaped specials become private-use placeholders until the very end, so neither the regular
+#: expressions below nor pylatexenc read them as LaTeX again (`\\%` as a comment cut the rest of a
+#: title, `\\&` as an alignment tab vanished).
+_ESCAPES = {
+    "{": "\ue000", "}": "\ue001", "$": "\ue002", "&": "\ue003", "%": "\ue004", "_": "\ue005",
+    "#": "\ue006",
+}  # fmt: skip
+_RESTORE = str.maketrans({v: k for k, v in _ESCAPES.items()})
 
 _ACCENT_RE = re.compile(
     r"""\\(?:(["'`^~=.])\s*|([uvHckrdb])(?:\s+|(?=\{)))"""  # the accent command
@@ -70,9 +90,11 @@ _LETTER_RE = re.compile(
 _ESCAPE_RE = re.compile(r"\\([&%_$#{}])")
 _TEXT_CMD_RE = re.compile(r"\\(?:" + _TEXT_COMMANDS + r")(?![A-Za-z])\s*")
 _MATH_RE = re.compile(r"\$([^$]*)\$")
-_GREEK_RE = re.compile(
-    r"\\(" + "|".join(sorted(_GREEK, key=len, reverse=True)) + r")(?![A-Za-z])\s*"
+_GREEK_RE = re.compile(r"\\(" + "|".join(sorted(_GREEK, key=len, reverse=True)) + r")(?![A-Za-z])")
+_LOGO_RE = re.compile(
+    r"\\(" + "|".join(sorted(_LOGOS, key=len, reverse=True)) + r")(?![A-Za-z])(?:\{\}|\s*)"
 )
+_OPERATOR_RE = re.compile(r"\\(" + _OPERATORS + r")(?![A-Za-z])")
 _SPACE_CMD_RE = re.compile(r"\\[ ,;:!/]|\\\\")
 _WS_RE = re.compile(r"\s+")
 _CMD_NAME_RE = re.compile(r"\\[A-Za-z]+\*?")
@@ -96,6 +118,7 @@ def _math(m: re.Match[str]) -> str:
 @lru_cache(maxsize=4096)
 def _math_body(body: str) -> str:
     body = _GREEK_RE.sub(lambda g: _GREEK[g.group(1)], body)
+    body = _OPERATOR_RE.sub(r"\1", body)
     # sub- and superscript markers carry no meaning in a title once flattened
     return body.replace("^", "").replace("_", "")
 
@@ -109,6 +132,7 @@ def _fast(text: str) -> str:
     s = text
     if "\\" in s:  # most decoded values need only the cheap replacements below
         s = _ESCAPE_RE.sub(lambda m: _ESCAPES[m.group(1)], s)
+        s = _LOGO_RE.sub(lambda m: _LOGOS[m.group(1)], s)
         s = _ACCENT_RE.sub(_accent, s)
         s = _LETTER_RE.sub(lambda m: _LETTERS[m.group(1)], s)
         s = _TEXT_CMD_RE.sub("", s)
@@ -140,8 +164,8 @@ def latex_to_unicode(text: str) -> str:
         return _WS_RE.sub(" ", text).strip() if ("  " in text or "\n" in text) else text.strip()
     s = _fast(text) if "\\" in text or "$" in text or "--" in text or "~" in text else text
     if "\\" in s or "$" in s:
-        s = _slow(s.replace("\ue000", "\\{").replace("\ue001", "\\}").replace("\ue002", "\\$"))
-    s = strip_braces(s).replace("\ue000", "{").replace("\ue001", "}").replace("\ue002", "$")
+        s = _slow(s)
+    s = strip_braces(s).translate(_RESTORE)
     s = _WS_RE.sub(" ", s).strip()
     return unicodedata.normalize("NFC", s) if not s.isascii() else s
 

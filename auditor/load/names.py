@@ -4,8 +4,9 @@ BibTeX separates names with the word `and` (any case) at brace depth 0, so `{Bar
 and `{World Health Organization}` stay one (corporate) author. A trailing `and others` (or
 `et al.`) is not an author: it sets the et-al flag. Names are kept as written (LaTeX decoded), so
 the criteria's claimed-surname rule recovers the surname: `Last, First` and `von Last, Jr, First`
-→ the part before the first comma; `First Last` → the last token; and `First {Multi Word}` is
-written `Multi Word, First` so that its braced surname is not cut to its last word.
+→ the part before the first comma; `First Last` → the last token. A name BibTeX would split
+differently is written in its `von Last, First` order first (`_bibtex_order`): particles go
+with the surname, a braced last part (`{de la Fontaine}`, `{Bennett, Jr.}`) stays whole.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from auditor.load.latex import latex_to_unicode
 __all__ = ["clean_author_list", "split_bibtex_authors"]
 
 _AND_RE = re.compile(r"\s+and\s+", re.IGNORECASE)
+_ET_AL_WORDS = frozenset({"al", "al.", "others", "al..", "etal"})
 _ET_AL = frozenset({"others", "et al", "et al.", "et. al.", "etal", "et al..", "and others"})
 
 
@@ -38,22 +40,79 @@ def _split_depth0(raw: str) -> list[str]:
     return parts
 
 
-def _braced_last(name: str) -> str:
-    """`Jean {de la Fontaine}` → `{de la Fontaine}, Jean`: a braced multi-word last name written
-    after the first names is moved before a comma, so the surname stays recoverable by the
-    criteria's rule (part before the comma, else the last token). Other names are unchanged."""
-    s = name.strip()
-    if not s.endswith("}") or "," in s:
+def _tokens(name: str) -> list[str] | None:
+    """Whitespace-separated tokens at brace depth 0, or `None` when the name has a depth-0 comma
+    (it is already `Last, First` or `von Last, Jr, First`, which BibTeX and we read as written)."""
+    tokens: list[str] = []
+    depth, start = 0, None
+    for i, ch in enumerate(name):
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth = max(depth - 1, 0)
+        elif depth == 0 and ch == ",":
+            return None
+        tie = ch == "~" and (i == 0 or name[i - 1] != "\\")  # `\\~a` is an accent, not a tie
+        if depth == 0 and (ch.isspace() or tie):
+            if start is not None:
+                tokens.append(name[start:i])
+                start = None
+        elif start is None:
+            start = i
+    if start is not None:
+        tokens.append(name[start:])
+    return tokens
+
+
+def _is_von(token: str) -> bool:
+    """BibTeX's test: the first letter at brace depth 0 is lower case; a `{\\'e}` accent counts
+    as its letter; any other brace group (`{Foo}`, `{G\\"o}del`) has no case, so is not von."""
+    depth, i = 0, 0
+    while i < len(token):
+        ch = token[i]
+        if ch == "\\":  # a command: its name is not a letter of the name (`\\v{C}apek`)
+            i += 1
+            while i < len(token) and token[i].isalpha():
+                i += 1
+            continue
+        if ch == "{":
+            if depth == 0 and token[i + 1 : i + 2] != "\\":
+                return False
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif ch.isalpha():
+            return ch.islower()
+        i += 1
+    return False
+
+
+def _bibtex_order(name: str) -> str:
+    """`First von Last` rewritten as `von Last, First`, as BibTeX splits it, so the criteria's
+    surname rule (the part before the comma, else the last token) sees the whole surname:
+
+    - `Ludwig van Beethoven` → `van Beethoven, Ludwig`; `Charles de la Vall{\\'e}e Poussin` →
+      `de la Vall{\\'e}e Poussin, Charles` (von: the lower-case words before the last);
+    - `Jean {de la Fontaine}` → `{de la Fontaine}, Jean` and `Frank G. {Bennett, Jr.}` →
+      `{Bennett, Jr.}, Frank G.` (a braced last token is one surname, comma and all);
+    - `Bogdan Filipi{\\v c}` stays: a brace group inside a token is part of that token.
+
+    Names with a depth-0 comma, one token, or no particle are unchanged.
+    """
+    tokens = _tokens(name.strip())
+    if not tokens or len(tokens) < 2:
         return name
-    depth = 0
-    for i in range(len(s) - 1, -1, -1):
-        depth += {"}": 1, "{": -1}.get(s[i], 0)
-        if depth == 0:
-            first, last = s[:i].strip(), s[i:]
-            if first and " " in last.strip() and not first.endswith("\\"):
-                return f"{last}, {first}"
-            return name
-    return name
+    last = tokens[-1]
+    if last.startswith("{") and last.endswith("}") and last[1:2] != "\\":
+        inner = last[1:-1]
+        if " " in inner.strip() or "," in inner:
+            return f"{last}, {' '.join(tokens[:-1])}"
+    if tokens[-1].lower() in _ET_AL_WORDS:
+        return name  # `David Jones et al.`: the marker is dropped later, not a particle
+    von = [i for i in range(1, len(tokens) - 1) if _is_von(tokens[i])]
+    if not von:
+        return name
+    return f"{' '.join(tokens[von[0] :])}, {' '.join(tokens[: von[0]])}"
 
 
 def _is_et_al(name: str) -> bool:
@@ -65,7 +124,7 @@ def split_bibtex_authors(raw: str) -> tuple[list[str], bool]:
     raw = raw.strip()
     if not raw:
         return [], False
-    parts = (_braced_last(p) if p.endswith("}") else p for p in _split_depth0(raw))
+    parts = (_bibtex_order(p) for p in _split_depth0(raw))
     return clean_author_list(latex_to_unicode(p) for p in parts if p.strip())
 
 

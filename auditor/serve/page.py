@@ -16,6 +16,7 @@ when it says so, else once that many bytes have been read, with a page saying th
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import html
 import re
@@ -225,6 +226,12 @@ def _renamed(result: AuditResult, written: str, shown: str) -> AuditResult:
     )
 
 
+def _written(result: AuditResult, out: Path) -> dict[str, bytes]:
+    """Every report file of `result`, written into `out` and read back (name → bytes)."""
+    write_reports(result, out)
+    return {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
+
+
 def _downloads_bar(files: dict[str, bytes], shown: str) -> str:
     links = []
     for name, media in _DOWNLOADS:
@@ -273,9 +280,7 @@ async def post_audit(request: web.Request) -> web.Response:
         except (InputError, ConfigError) as exc:
             return _problem(400, str(exc).replace(str(path), shown))
         result = _renamed(result, str(path), shown)
-        out = Path(folder) / "out"
-        write_reports(result, out)
-        files = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
+        files = await asyncio.to_thread(_written, result, Path(folder) / "out")
     report = files["report.html"].decode("utf-8")
     bar = _downloads_bar(files, shown)
     page = re.sub(r"<body([^>]*)>", lambda m: m.group(0) + bar, report, count=1)

@@ -236,3 +236,16 @@ def test_duplicate_key_across_files_names_the_other_file(tmp_path: Path) -> None
         [f"duplicate key 'k' (also on line {two}:1)"],
         [f"duplicate key 'k' (also on line {one}:1)"],
     ]
+
+
+def test_percent_lines_outside_entries_are_comments() -> None:
+    text = (
+        "% a comment\n%@article{gone, title={Commented out}}\n"
+        "@article{kept, title={Kept},\n% between fields\n  abstract={Line one\n% of patients},\n"
+        "  year={2001}}\n  %  @book{gone2, title={Also out}}\n@article{last, title={After}}\n"
+    )
+    rows, problems = BibtexLoader().load(text, "c.bib")
+    assert rows.columns["key"] == ["kept", "last"]
+    assert rows.columns["source_line"] == [3, 9]
+    assert rows.columns["year"] == [2001, None]
+    assert problems == []

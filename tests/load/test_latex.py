@@ -54,3 +54,23 @@ def test_plain_value_for_identifiers() -> None:
     assert plain_value(r"{10.1000/a\_b}") == "10.1000/a_b"
     assert plain_value(" https://x.org/a%20b ") == "https://x.org/a%20b"
     assert plain_value(r"\url{https://doi.org/10.1000/x\_y}") == "https://doi.org/10.1000/x_y"
+
+
+@pytest.mark.parametrize(
+    ("raw", "text"),
+    [
+        (
+            r"Growth on H-Terminated (40\%) Conditioned {Si}(111)-(1\texttimes{}1) Surfaces",
+            "Growth on H-Terminated (40%) Conditioned Si(111)-(1×1) Surfaces",
+        ),
+        (r"Smith \& Sons \unknown{x}", "Smith & Sons x"),
+        (r"\$5, 10\%, \#1 and a\_b", "$5, 10%, #1 and a_b"),
+        (r"An $O(n \log n)$ algorithm", "An O(n log n) algorithm"),
+        (r"The \BibTeX{} and \LaTeX\ book", "The BibTeX and LaTeX book"),
+        (r"{\TeX} and \LaTeXe", "TeX and LaTeX2e"),
+        (r"The \TeX book and {\LaTeX} Companion", "The TeXbook and LaTeX Companion"),
+        (r"$\alpha \beta$-sheets", "α β-sheets"),
+    ],
+)
+def test_escapes_logos_and_math_spacing(raw: str, text: str) -> None:
+    assert latex_to_unicode(raw) == text

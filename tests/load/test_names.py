@@ -45,3 +45,30 @@ def test_clean_author_list_et_al_forms() -> None:
         ["Betty Ford", "Peter Etten"],
         False,
     )
+
+
+@pytest.mark.parametrize(
+    ("raw", "name"),
+    [
+        (r"Bogdan Filipi{\v c}", "Bogdan Filipič"),
+        (r"Frank G. {Bennett, Jr.}", "Bennett, Jr., Frank G."),
+        ("Ludwig van Beethoven", "van Beethoven, Ludwig"),
+        (r"Charles Louis de la Vall{\'e}e Poussin", "de la Vallée Poussin, Charles Louis"),
+        ("Anna~van~der~Berg", "van der Berg, Anna"),
+        ("van der Berg, Anna", "van der Berg, Anna"),
+        (r"Karel \v{C}apek", "Karel Čapek"),
+        (r"Kurt {G\"o}del", "Kurt Gödel"),
+        (r"{\'E}mile Zola", "Émile Zola"),
+        ("{World Health Organization}", "World Health Organization"),
+        ("jean dupont", "jean dupont"),
+    ],
+)
+def test_names_as_bibtex_splits_them(raw: str, name: str) -> None:
+    assert split_bibtex_authors(raw) == ([name], False)
+
+
+def test_accent_tilde_is_not_a_tie_and_et_al_is_not_a_particle() -> None:
+    assert split_bibtex_authors(r"Jo\~ao Carreira and David Jones et al") == (
+        ["João Carreira", "David Jones"],
+        True,
+    )

@@ -196,7 +196,7 @@ async def test_a_register_that_cannot_be_consulted_is_503_never_a_verdict(
 async def test_the_cache_answers_while_a_slow_register_is_busy(server_factory: Any) -> None:
     served = await server_factory()
     assert (await served.post("/check", GOOD))[0] == 200  # now cached
-    served.emu.config = EmulatorConfig(latency=1.5)
+    served.emu.config = EmulatorConfig(latency=1.0)
     slow = asyncio.create_task(
         served.post("/check", check_body("10.5555/serve.2", "A second work for the batch"))
     )
@@ -230,3 +230,14 @@ async def test_every_criteria_document_is_published_and_selectable(served: Serve
         assert status == 200 and report["criteria_id"] == criteria
     status, refused = await served.post("/check?criteria=nope/v9", GOOD)
     assert status == 400 and refused["field"] == "criteria"
+
+
+async def test_a_chunked_body_over_the_cap_is_413_after_the_cap(served: Served) -> None:
+    async def chunks() -> Any:
+        for _ in range(64):
+            yield b" " * 1024
+
+    async with served.http.post(
+        served.url + "/check", data=chunks(), headers={"Content-Type": "application/json"}
+    ) as resp:
+        assert resp.status == 413
