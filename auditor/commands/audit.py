@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, assert_never
+from typing import Annotated, Any, assert_never
 
 import typer
 from rich.console import Console
@@ -24,9 +23,12 @@ from rich.progress import (
 from rich.text import Text
 
 from auditor.commands.load import parse_map
+from auditor.commands.options import AUDIT_FLAGS, given, settings_flags
 from auditor.errors import ConfigError, InputError
 from auditor.exitcodes import ExitCode
-from auditor.settings import load_settings
+from auditor.report.findings import safe_text
+from auditor.report.interface import ReportFormat
+from auditor.settings import Settings, load_settings
 
 
 class OutputStyle(StrEnum):
@@ -52,11 +54,9 @@ def default_out(paths: list[str]) -> Path:
     return Path("reports") / (Path(paths[0]).stem if len(paths) == 1 else "batch")
 
 
+@settings_flags(AUDIT_FLAGS)
 def audit(
     paths: Annotated[list[str], typer.Argument(help="Bibliography files (.bib, .ris, .csv).")],
-    out: Annotated[
-        str | None, typer.Option(help="Report folder [default: reports/<stem>/].")
-    ] = None,
     config: Annotated[str | None, typer.Option(help="Config file (auditor.toml shape).")] = None,
     pipeline: Annotated[
         str | None, typer.Option(help="Profile: a name in pipelines/ or a TOML path.")
@@ -67,151 +67,91 @@ def audit(
     map_: Annotated[
         list[str] | None, typer.Option("--map", help="CSV column for a field: title=Col.")
     ] = None,
-    encoding: Annotated[str | None, typer.Option(help="Input encoding (default: detect).")] = None,
-    snapshot: Annotated[
-        list[str] | None, typer.Option(help="Snapshot Parquet of register records (repeat).")
-    ] = None,
-    cache_dir: Annotated[str | None, typer.Option(help="Register response cache.")] = None,
-    offline: Annotated[
-        bool | None, typer.Option("--offline/--online", help="Never open a socket.")
-    ] = None,
-    refresh: Annotated[bool | None, typer.Option("--refresh", help="Bypass the cache.")] = None,
-    mailto: Annotated[str | None, typer.Option(help="Contact sent to Crossref.")] = None,
-    ncbi_email: Annotated[str | None, typer.Option(help="Email sent to NCBI.")] = None,
-    ncbi_api_key: Annotated[str | None, typer.Option(help="NCBI API key.")] = None,
-    pmid_leg: Annotated[bool | None, typer.Option("--pmid-leg/--no-pmid-leg")] = None,
-    doi_leg: Annotated[bool | None, typer.Option("--doi-leg/--no-doi-leg")] = None,
-    arxiv_leg: Annotated[bool | None, typer.Option("--arxiv-leg/--no-arxiv-leg")] = None,
-    crossref_url: Annotated[str | None, typer.Option(help="Crossref REST base URL.")] = None,
-    eutils_url: Annotated[str | None, typer.Option(help="NCBI E-utilities base URL.")] = None,
-    arxiv_url: Annotated[str | None, typer.Option(help="arXiv API base URL.")] = None,
-    doi_url: Annotated[str | None, typer.Option(help="DOI system (doiRA, CSL) base URL.")] = None,
-    datacite_url: Annotated[str | None, typer.Option(help="DataCite REST base URL.")] = None,
-    handle_url: Annotated[str | None, typer.Option(help="Handle API base URL.")] = None,
-    cache_ttl_days: Annotated[float | None, typer.Option(help="Cache entry lifetime.")] = None,
-    batching: Annotated[
-        bool | None, typer.Option("--batching/--no-batching", help="Many ids per request.")
-    ] = None,
-    crossref_batch_size: Annotated[
-        int | None, typer.Option(help="DOIs per Crossref filter request.")
-    ] = None,
-    ncbi_rate: Annotated[float | None, typer.Option(help="NCBI requests/s.")] = None,
-    timeout: Annotated[float | None, typer.Option(help="Per-request timeout, seconds.")] = None,
-    max_retries: Annotated[int | None, typer.Option(help="Retries on 429/5xx/resets.")] = None,
-    criteria: Annotated[
-        str | None,
-        typer.Option(
-            help="Criteria id deciding the verdicts [default: auditor/v2].", show_default=False
-        ),
-    ] = None,
-    fail_on: Annotated[
-        str | None, typer.Option(help="Comma list of verdicts and priorities that fail the run.")
-    ] = None,
-    fail_on_unchecked: Annotated[
-        bool | None, typer.Option("--fail-on-unchecked", help="Exit 3 when rows are UNCHECKED.")
-    ] = None,
-    journal_map: Annotated[
-        str | None, typer.Option(help="Extra Chinese journal bridge rows (CSV).")
-    ] = None,
     format_: Annotated[
         OutputStyle, typer.Option("--format", help="Findings on stdout: text or github.")
     ] = OutputStyle.TEXT,
     junit: Annotated[str | None, typer.Option(help="Write a JUnit XML report here.")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress, no summary.")] = False,
+    max_findings: Annotated[
+        int, typer.Option(min=0, help="Findings listed on the terminal, worst first.")
+    ] = 20,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")] = False,
     json_: Annotated[
         bool, typer.Option("--json", help="Print the summary as JSON on stdout.")
     ] = False,
     sign: Annotated[
         bool, typer.Option("--sign", help="Sign report.json with the local Ed25519 key.")
     ] = False,
-    signing_key: Annotated[
-        str | None, typer.Option(help="Ed25519 private key for --sign (made on first use).")
-    ] = None,
+    **settings: Any,
 ) -> None:
     """Audit bibliographies against the registers and write verdicts, checklist and reports."""
     from auditor import policy
     from auditor.pipeline import run_audit
-    from auditor.report import write_reports
-    from auditor.report.annotations import github_annotations
-    from auditor.report.console import print_summary, summary_dict
-    from auditor.report.junit import write_junit
+    from auditor.signing import SigningError
 
     err = Console(stderr=True)
-    flags: dict[str, object] = {
-        "out": out,
-        "encoding": encoding,
-        "snapshots": tuple(snapshot or ()),
-        "cache_dir": cache_dir,
-        "offline": offline,
-        "refresh": refresh,
-        "mailto": mailto,
-        "ncbi_email": ncbi_email,
-        "ncbi_api_key": ncbi_api_key,
-        "pmid_leg": pmid_leg,
-        "doi_leg": doi_leg,
-        "arxiv_leg": arxiv_leg,
-        "crossref_url": crossref_url,
-        "eutils_url": eutils_url,
-        "arxiv_url": arxiv_url,
-        "doi_url": doi_url,
-        "datacite_url": datacite_url,
-        "handle_url": handle_url,
-        "cache_ttl_days": cache_ttl_days,
-        "batching": batching,
-        "crossref_batch_size": crossref_batch_size,
-        "ncbi_rate": ncbi_rate,
-        "timeout": timeout,
-        "max_retries": max_retries,
-        "criteria": criteria,
-        "fail_on": fail_on,
-        "fail_on_unchecked": fail_on_unchecked,
-        "journal_map": journal_map,
-        "signing_key": signing_key,
-    }
     try:
-        settings = load_settings(flags, config=config, pipeline=pipeline, inputs=paths)
-        policy.parse_fail_on(settings.fail_on, fail_on_unchecked=settings.fail_on_unchecked)
-        csv_map = parse_map(map_ or [])
+        run = load_settings(given(settings), config=config, pipeline=pipeline, inputs=paths)
+        policy.parse_fail_on(run.fail_on, fail_on_unchecked=run.fail_on_unchecked)
         fmt = input_format.value if input_format else None
-        with _progress(err, quiet or json_) as report_progress:
+        with _progress(err, quiet or json_) as progress:
             result = asyncio.run(
                 run_audit(
-                    paths, settings, input_format=fmt, csv_map=csv_map, progress=report_progress
+                    paths, run, input_format=fmt, csv_map=parse_map(map_ or []), progress=progress
                 )
             )
-    except (InputError, ConfigError) as exc:
-        err.print(f"[bold red]error:[/] {exc}")
+        out_dir = Path(run.out) if run.out else default_out(paths)
+        for output in _outputs(run, format_, junit, max_findings, quiet, json_, err):
+            output.write(result, out_dir)
+        if sign:
+            _sign(out_dir / "report.json", run.signing_key)
+    except (InputError, ConfigError, SigningError, OSError) as exc:
+        err.print(f"[bold red]error:[/] {safe_text(exc)}", highlight=False)
         raise typer.Exit(ExitCode.USAGE) from None
+    raise typer.Exit(
+        policy.exit_code(result.verdicts, result.checklist, run.fail_on, run.fail_on_unchecked)
+    )
 
-    out_dir = Path(settings.out) if settings.out else default_out(paths)
-    written = write_reports(result, out_dir)
-    if sign:
-        from auditor.report.json import sign_report_file
-        from auditor.signing import SigningError, load_or_create_key
 
-        try:
-            sign_report_file(out_dir / "report.json", load_or_create_key(settings.signing_key))
-        except SigningError as exc:
-            err.print(f"[bold red]error:[/] {exc}")
-            raise typer.Exit(ExitCode.USAGE) from None
+def _outputs(
+    run: Settings,
+    style: OutputStyle,
+    junit: str | None,
+    max_findings: int,
+    quiet: bool,
+    json_: bool,
+    err: Console,
+) -> list[ReportFormat]:
+    """Every output the flags ask for, files first: summary to stderr, data to stdout."""
+    from auditor.report import FORMATS
+    from auditor.report.annotations import GithubAnnotations
+    from auditor.report.console import ConsoleSummary, JsonSummary
+    from auditor.report.findings import FindingsList
+    from auditor.report.junit import JunitReport
+
+    outputs: list[ReportFormat] = list(FORMATS)
     if junit:
-        write_junit(result, Path(junit), settings.fail_on)
-    match format_:
+        outputs.append(JunitReport(Path(junit), run.fail_on))
+    match style:
         case OutputStyle.GITHUB:
-            sys.stdout.write(github_annotations(result, settings.fail_on))
+            outputs.append(GithubAnnotations(sys.stdout, run.fail_on))
         case OutputStyle.TEXT:
             pass
         case _:
-            assert_never(format_)
+            assert_never(style)
     if json_:
-        sys.stdout.write(json.dumps(summary_dict(result), indent=2, ensure_ascii=False) + "\n")
+        outputs.append(JsonSummary(sys.stdout))
     elif not quiet:
-        print_summary(result, out_dir, quiet=False, console=err)
-    del written
-    code = policy.exit_code(
-        result.verdicts, result.checklist, settings.fail_on, settings.fail_on_unchecked
-    )
-    raise typer.Exit(code)
+        outputs.append(ConsoleSummary(err))
+        if style is OutputStyle.TEXT:
+            outputs.append(FindingsList(Console(), max_findings))
+    return outputs
+
+
+def _sign(report: Path, key: str) -> None:
+    from auditor.report.json import sign_report_file
+    from auditor.signing import load_or_create_key
+
+    sign_report_file(report, load_or_create_key(key))
 
 
 class _PaceColumn(ProgressColumn):

@@ -8,13 +8,16 @@ Untrusted text is escaped as the workflow-command syntax requires.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
 
 from auditor.policy import failing_rows, parse_fail_on
+from auditor.report.interface import ReportFormat
 from auditor.report.words import reason_text
 from auditor.result import AuditResult
 from auditor.tables import RowState
 
-__all__ = ["escape_data", "escape_property", "github_annotations"]
+__all__ = ["GithubAnnotations", "escape_data", "escape_property", "github_annotations"]
 
 
 def escape_data(text: str) -> str:
@@ -58,3 +61,16 @@ def github_annotations(result: AuditResult, fail_on: Sequence[str] = ()) -> str:
         elif row["verdict"] in (RowState.UNCHECKED, RowState.INVALID):
             lines.append(_command("warning", row, _message(row)))
     return "".join(line + "\n" for line in lines)
+
+
+class GithubAnnotations(ReportFormat):
+    """`--format github`: the workflow commands on `stream` (stdout); no file is written."""
+
+    def __init__(self, stream: TextIO, fail_on: Sequence[str] = ()) -> None:
+        self.stream = stream
+        self.fail_on = tuple(fail_on)
+
+    def write(self, result: AuditResult, out_dir: Path) -> list[Path]:
+        """Write `github_annotations(result, fail_on)` to the stream."""
+        self.stream.write(github_annotations(result, self.fail_on))
+        return []

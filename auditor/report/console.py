@@ -1,22 +1,26 @@
 """The console summary after a run: counts per verdict and register, UNCHECKED reasons, outputs.
 
-Only this module (and the CLI's progress bars) import `rich`; stages report through callbacks.
-`summary_dict` is the same summary as plain data, printed by `--json` on stdout.
+Only the report outputs (and the CLI's progress bars) import `rich`; stages report through
+callbacks. `ConsoleSummary` prints on stderr in the CLI; `JsonSummary` prints the same summary as
+plain data (`summary_dict`) for `--json` on stdout.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from rich.console import Console
 from rich.table import Table
 
 from auditor import tables
+from auditor.report.findings import safe_text
+from auditor.report.interface import ReportFormat
 from auditor.report.rows import totals
 from auditor.result import AuditResult
 
-__all__ = ["print_summary", "summary_dict"]
+__all__ = ["ConsoleSummary", "JsonSummary", "print_summary", "summary_dict"]
 
 _STYLE = {
     "RESOLVES-AND-MATCHES": "green",
@@ -46,7 +50,7 @@ def _verdict_table(summary: dict[str, Any]) -> Table:
     table.add_column("verdict")
     if several:
         for f in summary["by_file"]:
-            table.add_column(f["path"], justify="right")
+            table.add_column(safe_text(f["path"]), justify="right")
     table.add_column("total", justify="right")
     for name, n in summary["by_verdict"].items():
         per_file = (
@@ -61,7 +65,7 @@ def _register_table(summary: dict[str, Any]) -> Table:
     table.add_column("register")
     table.add_column("rows", justify="right")
     for name, n in summary["by_register"].items():
-        table.add_row(name, str(n))
+        table.add_row(safe_text(name), str(n))
     return table
 
 
@@ -76,7 +80,9 @@ def print_summary(result: AuditResult, out_dir: Path, *, quiet: bool, console: C
     console.print(_verdict_table(summary))
     console.print(_register_table(summary))
     if summary["unchecked_reasons"]:
-        reasons = ", ".join(f"{k} × {v}" for k, v in summary["unchecked_reasons"].items())
+        reasons = ", ".join(
+            f"{safe_text(k)} × {v}" for k, v in summary["unchecked_reasons"].items()
+        )
         console.print(f"[blue]UNCHECKED[/] (not verdicts; re-run later): {reasons}")
     if summary["checklist_items"]:
         prios = ", ".join(f"{k}: {v}" for k, v in summary["by_priority"].items() if v)
@@ -85,4 +91,30 @@ def print_summary(result: AuditResult, out_dir: Path, *, quiet: bool, console: C
         )
     if summary["offline"]:
         console.print("[dim]Offline run: only snapshots and the cache were consulted.[/]")
-    console.print(f"Reports in [bold]{out_dir}[/] (report.html, verdicts.csv, checklist.csv, …)")
+    console.print(
+        f"Reports in [bold]{safe_text(out_dir)}[/] (report.html, verdicts.csv, checklist.csv, …)"
+    )
+
+
+class ConsoleSummary(ReportFormat):
+    """The summary tables on `console` (stderr in the CLI); no file is written."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+
+    def write(self, result: AuditResult, out_dir: Path) -> list[Path]:
+        """Print the summary of `result` and where its reports are."""
+        print_summary(result, out_dir, quiet=False, console=self.console)
+        return []
+
+
+class JsonSummary(ReportFormat):
+    """The summary as JSON on `stream` (`--json`, stdout): data for scripts."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, result: AuditResult, out_dir: Path) -> list[Path]:
+        """Write `summary_dict(result)` as indented JSON and a newline."""
+        self.stream.write(json.dumps(summary_dict(result), indent=2, ensure_ascii=False) + "\n")
+        return []

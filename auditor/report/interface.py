@@ -1,8 +1,12 @@
-"""The report-format interface (formats write through `auditor.files`).
+"""The output interface: every output of a run (files, terminal, CI) is one `ReportFormat`.
 
-A format renders the final tables of an `AuditResult` and decides nothing: verdicts, priorities
-and the policy are computed by the stages. Each format writes its files atomically (a temporary
-file beside the target, then `os.replace`), so a reader never sees half a report.
+An output renders the final tables of an `AuditResult` and decides nothing: verdicts, priorities
+and the policy are computed by the stages. File outputs (Parquet, CSV, HTML, JSON in the report
+folder; JUnit at its own path) write atomically through `auditor.files` (a temporary file beside
+the target, then `os.replace`), so a reader never sees half a report. Stream outputs (the console
+summary, the findings list, GitHub annotations, the `--json` summary) are built with the stream
+or console they print on and write no file. What an output needs besides the result (a path, a
+stream, the `--fail-on` list) is given to its constructor.
 """
 
 from __future__ import annotations
@@ -17,12 +21,14 @@ __all__ = ["ReportFormat", "atomic_write_bytes", "atomic_write_text"]
 
 
 class ReportFormat(ABC):
-    """One output format (Parquet, CSV, HTML, JSON)."""
+    """One output of a run: Parquet, CSV, HTML, JSON, JUnit, console, findings, annotations."""
 
     @abstractmethod
     def write(self, result: AuditResult, out_dir: Path) -> list[Path]:
-        """Write this format's files into `out_dir` (created if absent); return their paths.
+        """Write this output of `result`; return the files written (none for a stream).
 
-        A file is created only when there is something to write (e.g. no duplicates file when
-        there are no duplicate groups). Raises `OSError` when the folder cannot be written.
+        `out_dir` is the report folder: file formats write there (created if absent), stream
+        outputs may name it. A file is created only when there is something to write (e.g. no
+        duplicates file when there are no duplicate groups). Raises `OSError` when a file cannot
+        be written.
         """

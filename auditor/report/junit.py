@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from auditor.policy import failing_rows, parse_fail_on
-from auditor.report.interface import atomic_write_bytes
+from auditor.report.interface import ReportFormat, atomic_write_bytes
 from auditor.report.words import reason_text
 from auditor.result import AuditResult
 from auditor.tables import RowState, Verdict
 
-__all__ = ["junit_xml", "write_junit"]
+__all__ = ["JunitReport", "junit_xml", "write_junit"]
 
 _XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 _SKIPPED = {RowState.UNCHECKED.value, RowState.INVALID.value, Verdict.NOT_COVERED.value}
@@ -91,3 +91,16 @@ def junit_xml(result: AuditResult, fail_on: Sequence[str] = ()) -> bytes:
 def write_junit(result: AuditResult, path: Path, fail_on: Sequence[str] = ()) -> None:
     """Write the JUnit XML report to `path` atomically."""
     atomic_write_bytes(path, junit_xml(result, fail_on))
+
+
+class JunitReport(ReportFormat):
+    """`--junit FILE`: the JUnit XML at its own path (not in the report folder)."""
+
+    def __init__(self, path: Path, fail_on: Sequence[str] = ()) -> None:
+        self.path = path
+        self.fail_on = tuple(fail_on)
+
+    def write(self, result: AuditResult, out_dir: Path) -> list[Path]:
+        """Write the JUnit XML to `path` atomically; return it."""
+        write_junit(result, self.path, self.fail_on)
+        return [self.path]

@@ -1,0 +1,71 @@
+"""`auditor audit` on the terminal: counts on stderr, findings on stdout, `--quiet`, the cap."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from auditor.cli import app
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_bibs"
+
+
+@pytest.fixture
+def sample(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    for name in list(os.environ):
+        if name.startswith("AUDITOR_") or name.endswith("_LEG"):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("AUDITOR_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(SAMPLES, tmp_path, dirs_exist_ok=True)
+    return tmp_path
+
+
+def _audit(*args: str):
+    return CliRunner().invoke(app, ["audit", "thesis.bib", "--offline", "--out", "out", *args])
+
+
+def test_the_terminal_names_each_finding_with_file_and_line(sample: Path) -> None:
+    result = _audit()
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    columns = [[c.strip() for c in line.split("  ") if c.strip()] for line in lines]
+    assert columns[2][:3] == ["thesis.bib:86", "zhang2021quantum", "DOES-NOT-RESOLVE"]
+    assert [c[0] for c in columns] == [
+        "thesis.bib:41",
+        "thesis.bib:51",
+        "thesis.bib:86",
+        "thesis.bib:117",
+        "thesis.bib:125",
+    ]
+    assert "Verdicts" in result.stderr and "Verdicts" not in result.stdout
+    assert "\x1b[" not in result.stdout  # not a terminal: plain text
+
+
+def test_max_findings_caps_the_list(sample: Path) -> None:
+    result = _audit("--max-findings", "1")
+    assert result.stdout.splitlines() == [
+        "thesis.bib:86  zhang2021quantum  DOES-NOT-RESOLVE  the register has no such record",
+        "… 4 more in out/report.html",
+    ]
+
+
+def test_quiet_prints_nothing_but_errors(sample: Path) -> None:
+    assert _audit("--quiet").output == ""
+    failed = CliRunner().invoke(app, ["audit", "absent.bib", "--offline", "--quiet"])
+    assert failed.exit_code == 2 and "absent.bib" in failed.stderr and failed.stdout == ""
+
+
+def test_unwritable_report_folder_is_an_error_not_a_traceback(sample: Path) -> None:
+    (sample / "blocked").write_text("a file, not a folder", encoding="utf-8")
+    result = CliRunner().invoke(app, ["audit", "thesis.bib", "--offline", "--out", "blocked"])
+    assert result.exit_code == 2
+    assert (
+        "error:" in result.stderr
+        and result.exception is None
+        or isinstance(result.exception, SystemExit)
+    )

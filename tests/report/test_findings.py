@@ -1,0 +1,108 @@
+"""The findings list: one line per finding, worst first under the cap, by file and line, safe."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from rich.console import Console
+
+from auditor import tables
+from auditor.report.findings import FindingsList, findings, select
+from auditor.result import AuditResult
+
+
+def _result(rows: list[dict[str, object]]) -> AuditResult:
+    base = {"criteria_id": tables.CRITERIA_ID}
+    verdicts = tables.from_rows([{**base, **r} for r in rows], tables.VERDICTS)
+    empty = tables.empty
+    return AuditResult(
+        references=empty(tables.REFERENCES),
+        records=empty(tables.RECORDS),
+        verdicts=verdicts,
+        checklist=empty(tables.CHECKLIST),
+        duplicates=empty(tables.DUPLICATES),
+        run=None,
+    )
+
+
+def _row(i: int, path: str, line: int, key: str, verdict: str, reason: str | None = None):
+    return {
+        "row_id": i,
+        "source_path": path,
+        "source_line": line,
+        "key": key,
+        "verdict": verdict,
+        "reason": reason,
+    }
+
+
+ROWS = [
+    _row(0, "b.bib", 30, "late", "UNCHECKED", "timeout"),
+    _row(1, "a.bib", 73, "zhang2021quantum", "DOES-NOT-RESOLVE", "not_found"),
+    _row(2, "a.bib", 12, "early", "RESOLVES-BUT-DIFFERS", "year_differs"),
+    _row(3, "a.bib", 5, "fine", "RESOLVES-AND-MATCHES"),
+    _row(4, "a.bib", 6, "nodoi", "NOT COVERED", "no_identifier"),
+    _row(5, "b.bib", 2, "broken", "INVALID", "parse_error"),
+]
+
+
+def _print(result: AuditResult, limit: int = 20, **console: object) -> str:
+    stream = io.StringIO()
+    out = Console(file=stream, width=200, **console)  # type: ignore[arg-type]
+    assert FindingsList(out, limit).write(result, Path("reports/x")) == []
+    return stream.getvalue()
+
+
+def test_one_line_per_finding_grouped_by_file_and_sorted_by_line():
+    lines = _print(_result(ROWS)).splitlines()
+    assert [line.split()[0] for line in lines] == ["a.bib:12", "a.bib:73", "b.bib:2", "b.bib:30"]
+    columns = [c.strip() for c in lines[1].split("  ") if c.strip()]
+    assert columns == [
+        "a.bib:73",
+        "zhang2021quantum",
+        "DOES-NOT-RESOLVE",
+        "the register has no such record",
+    ]
+    assert not any("fine" in line or "nodoi" in line for line in lines)  # not findings
+
+
+def test_the_cap_keeps_the_worst_and_counts_the_rest():
+    text = _print(_result(ROWS), limit=2)
+    lines = text.splitlines()
+    assert [line.split()[2] for line in lines[:2]] == ["RESOLVES-BUT-DIFFERS", "DOES-NOT-RESOLVE"]
+    assert lines[2] == "… 2 more in reports/x/report.html"
+    assert _print(_result(ROWS), limit=0).splitlines() == ["… 4 more in reports/x/report.html"]
+
+
+def test_worst_first_order_before_the_cap():
+    order = [f.verdict for f in findings(_result(ROWS))]
+    assert order == ["DOES-NOT-RESOLVE", "RESOLVES-BUT-DIFFERS", "INVALID", "UNCHECKED"]
+    shown, more = select(findings(_result(ROWS)), 3)
+    assert (len(shown), more) == (3, 1)
+
+
+def test_untrusted_keys_and_paths_are_escaped_and_stripped():
+    hostile = _row(0, "x[bold]\x1b[31m.bib", 1, "[link=http://evil]k\u202e\r\n", "INVALID")
+    text = _print(_result([hostile]), force_terminal=True, color_system="truecolor")
+    assert "\x1b[31m" not in text and "\r" not in text and "\u202e" not in text
+    assert "[bold]" in text and "[link=http://evil]k" in text  # shown literally, not as markup
+    assert "\x1b]8;" not in text  # no hyperlink escape was made
+
+
+def test_colour_only_on_a_terminal_and_never_under_no_color(monkeypatch):
+    colour = _print(_result(ROWS[:2]), force_terminal=True, color_system="truecolor")
+    assert "\x1b[" in colour
+    assert "\x1b[" not in _print(_result(ROWS[:2]))  # a file is not a terminal
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert "\x1b[" not in _print(_result(ROWS[:2]), force_terminal=True)
+
+
+def test_nothing_to_say_prints_nothing():
+    assert _print(_result([ROWS[3], ROWS[4]])) == ""
+
+
+def test_a_row_without_a_line_shows_its_file():
+    row = _row(0, "a.bib", 1, "k", "INVALID", "parse_error")
+    row["source_line"] = None
+    assert _print(_result([row])).split()[0] == "a.bib"
