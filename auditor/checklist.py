@@ -81,6 +81,15 @@ _NOT_COVERED = (
     "P3",
     "No covered register checks this entry ({reason}); pending human check by hand.",
 )
+_NOT_INDEXED = (
+    "P3",
+    "This type of work (book, chapter, thesis, report, standard, web page, software, …) is held "
+    "by no index we search, so a title search would prove nothing; pending human check by hand.",
+)
+_NOT_FOUND = (
+    "P1",
+    "Pending human check: no index holds this work (asked: {asked}); nearest: {nearest}.",
+)
 
 #: Registers a verdict can name, as written in `sources_tried` when the verdict names none.
 _REGISTER_FOR_TYPE = {"doi": "crossref", "pmid": "pubmed", "arxiv": "arxiv"}
@@ -117,10 +126,20 @@ def _row_links(ref: dict[str, Any], verdict: dict[str, Any]) -> list[str]:
     return links
 
 
+def _not_found_text(verdict: dict[str, Any]) -> str:
+    asked = ", ".join(verdict.get("searched") or []) or "none"
+    nearest = "; ".join(verdict.get("nearest") or []) or "none"
+    return _NOT_FOUND[1].format(asked=asked, nearest=nearest)
+
+
 def _priority_and_text(verdict: str, reason: str | None) -> tuple[str, str] | None:
     """The priority and wording for one ordinary outcome, or `None` when no item is due."""
     shown = reason or "no reason given"
     match verdict:
+        case RowState.NOT_FOUND:
+            return _NOT_FOUND
+        case Verdict.NOT_COVERED if reason == Reason.NOT_INDEXED_TYPE:
+            return _NOT_INDEXED
         case Verdict.MATCHES:
             return None
         case Verdict.DIFFERS:
@@ -139,7 +158,10 @@ def _priority_and_text(verdict: str, reason: str | None) -> tuple[str, str] | No
 
 
 def _sources_tried(verdict: dict[str, Any]) -> list[str]:
-    """Which register answered (or failed to), with the tier it was read from."""
+    """Which register answered (or failed to), with the tier it was read from; for a title
+    search, every index asked."""
+    if verdict.get("queried_by") == "title" and verdict.get("verdict") != Verdict.MATCHES:
+        return list(verdict.get("searched") or [])
     register = verdict.get("register") or _REGISTER_FOR_TYPE.get(verdict.get("id_type") or "")
     if verdict.get("verdict") in (RowState.INVALID, Verdict.NOT_COVERED) and not verdict.get(
         "register"
@@ -157,6 +179,8 @@ def item_for(ref: dict[str, Any], verdict: dict[str, Any]) -> dict[str, Any] | N
     if decided is None:
         return None
     priority, text = decided
+    if verdict["verdict"] == RowState.NOT_FOUND:
+        text = _not_found_text(verdict)
     if (
         verdict["verdict"] == RowState.INVALID
         and ref.get("parse_error")

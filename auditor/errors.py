@@ -69,6 +69,7 @@ class Reason(StrEnum):
     NO_IDENTIFIER = "no_identifier"
     MISSING_ENTRY = "missing_entry"
     LEG_CLOSED = "leg_closed"
+    NOT_INDEXED_TYPE = "not_indexed_type"
     # register answers
     NOT_FOUND = "not_found"
     NOT_IN_CROSSREF = "not_in_crossref"
@@ -96,6 +97,7 @@ class Reason(StrEnum):
     NCBI_EMAIL_MISSING = "ncbi_email_missing"
     # comparison (reference-resolution/v1): why a found record did not match or was not compared
     NOT_LOOKED_UP = "not_looked_up"
+    NO_INDEX_MATCH = "no_index_match"
     TITLE_DIFFERS = "title_differs"
     TITLE_EMPTY = "title_empty"
     AUTHORS_DIFFER = "authors_differ"

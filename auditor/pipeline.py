@@ -25,6 +25,7 @@ from auditor.overlap.duplicates import find_duplicates
 from auditor.registers import registry
 from auditor.resolve import resolve
 from auditor.result import AuditResult, RunInfo
+from auditor.search import title_search
 from auditor.settings import Settings
 from auditor.transport.net import Net, open_net
 
@@ -89,8 +90,12 @@ async def run_audit(
         records = await resolve(references, settings, net)
         verdicts = compare(references, records, settings.criteria)
         waterfall = await run_waterfall(references, verdicts, records, settings, net)
+        searched = await title_search(
+            references, waterfall.verdicts, settings, net, settings.criteria
+        )
+    records = pa.concat_tables([records, searched.records])
     duplicates = find_duplicates(references, records)
-    verdicts = attach_groups(waterfall.verdicts, duplicates)
+    verdicts = attach_groups(searched.verdicts, duplicates)
     extra = pa.concat_tables([waterfall.items, duplicate_items(duplicates, references)])
     checklist = build_checklist(references, verdicts, records, extra=extra)
     tiers = sorted(set(records["tier"].drop_null().to_pylist())) if records.num_rows else []

@@ -1,9 +1,9 @@
 """The `--fail-on` policy: which rows fail a run, and the exit code that says so.
 
-A `--fail-on` list holds verdicts (`DOES-NOT-RESOLVE`, `RESOLVES-BUT-DIFFERS`, `NOT COVERED`,
-`INVALID`) and checklist priorities. A priority `Pn` fails every row with a checklist item at
-`Pn` or more urgent (`P1` means P0 and P1). A reason code (`missing_entry`) fails every row with
-that reason. `UNCHECKED` in the list is the same as
+A `--fail-on` list holds verdicts and states (`DOES-NOT-RESOLVE`, `RESOLVES-BUT-DIFFERS`,
+`NOT COVERED`, `INVALID`, `NOT FOUND`) and checklist priorities. A priority `Pn` fails every row
+with a checklist item at `Pn` or more urgent (`P1` means P0 and P1). A reason code
+(`missing_entry`) fails every row with that reason. `UNCHECKED` in the list is the same as
 `--fail-on-unchecked`: a failure to look is never counted as a finding, it gets its own code.
 An empty list means the default, `DEFAULT_FAIL_ON`; `none` means nothing fails.
 
@@ -29,6 +29,7 @@ __all__ = ["DEFAULT_FAIL_ON", "Policy", "exit_code", "failing_rows", "parse_fail
 DEFAULT_FAIL_ON: tuple[str, ...] = (
     Verdict.DOES_NOT_RESOLVE.value,
     Verdict.DIFFERS.value,
+    RowState.NOT_FOUND.value,
     "P0",
     Reason.MISSING_ENTRY.value,
 )
@@ -37,7 +38,7 @@ _PRIORITIES = ("P0", "P1", "P2", "P3")
 _REASONS = frozenset(r.value for r in Reason)
 _VERDICTS = {
     "".join(c for c in v.upper() if c.isalnum()): v
-    for v in (*(x.value for x in Verdict), RowState.INVALID.value)
+    for v in (*(x.value for x in Verdict), RowState.INVALID.value, RowState.NOT_FOUND.value)
 }
 
 _OK, _FINDINGS, _INCOMPLETE = ExitCode.OK, ExitCode.FINDINGS, ExitCode.INCOMPLETE

@@ -21,6 +21,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -194,10 +195,27 @@ def load_existing_key(path: str | Path) -> Ed25519PrivateKey | None:
     return _load_private(path) if path.exists() else None
 
 
+def _key_from_json(data: bytes, path: str | Path) -> str:
+    """The `public_key` text of a saved `/criteria` answer or of its `signing_key` member."""
+    try:
+        doc = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise SigningError(f"{path}: not JSON") from None
+    if isinstance(doc, dict) and isinstance(doc.get("signing_key"), dict):
+        doc = doc["signing_key"]
+    value = doc.get("public_key") if isinstance(doc, dict) else None
+    if not isinstance(value, str):
+        raise SigningError(f"{path}: JSON without a public_key")
+    return value.strip()
+
+
 def load_public_key(path: str | Path) -> Ed25519PublicKey:
-    """A public key from a file: PEM (public or private) or the base64url text `/criteria` gives."""
+    """A public key from a file: PEM (public or private), the base64url text `/criteria` gives,
+    or a saved `/criteria` answer (JSON) holding it."""
     data = _read_small(Path(path))
     text = data.decode("ascii", "replace").strip()
+    if text.startswith("{"):
+        text = _key_from_json(data, path)
     if text.startswith("-----BEGIN"):
         try:
             if "PRIVATE" in text.split("\n", 1)[0]:

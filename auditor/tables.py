@@ -33,10 +33,13 @@ class Verdict(StrEnum):
 
 
 class RowState(StrEnum):
-    """The two states that are not verdicts and are never counted as one."""
+    """The states that are not verdicts of the criteria and are never counted as one."""
 
     UNCHECKED = "UNCHECKED"
     INVALID = "INVALID"
+    NOT_FOUND = "NOT FOUND"
+    """A title search asked its indexes and none holds a work matching the reference (a
+    finding; never DOES-NOT-RESOLVE, which is a register's "no such record" for an identifier)."""
 
 
 #: Everything that may stand in the `verdict` column, verdicts first.
@@ -181,6 +184,9 @@ VERDICTS = pa.schema(
         pa.field("updates", _updates),  # of the record relied on (see `UPDATE`)
         pa.field("group_id", pa.int32()),  # duplicate group (same work under several keys)
         pa.field("cited_at", _str),  # `paper.tex:12`: first citation, when a manuscript is input
+        pa.field("queried_by", _str),  # `id` | `title` (a title search) | null: not looked up
+        pa.field("searched", _strs),  # title search: the indexes asked, in order
+        pa.field("nearest", _strs),  # NOT FOUND: the nearest candidates, one line each
     ]
 )
 

@@ -22,7 +22,13 @@ def test_profile_loads_and_its_fail_on_parses(name: str) -> None:
 
 def test_ci_profile_fails_on_the_documented_rule() -> None:
     settings = load_settings({}, pipeline=str(PIPELINES / "ci.toml"), environ={})
-    assert settings.fail_on == ("DOES-NOT-RESOLVE", "RESOLVES-BUT-DIFFERS", "P0", "missing_entry")
+    assert settings.fail_on == (
+        "DOES-NOT-RESOLVE",
+        "RESOLVES-BUT-DIFFERS",
+        "NOT FOUND",
+        "P0",
+        "missing_entry",
+    )
     assert settings.fail_on_unchecked is False
 
 

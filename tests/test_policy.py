@@ -30,7 +30,13 @@ def _checklist(*items: tuple[int, str]) -> pa.Table:
 
 
 def test_default_fails_on_does_not_resolve_differs_and_p0() -> None:
-    assert DEFAULT_FAIL_ON == ("DOES-NOT-RESOLVE", "RESOLVES-BUT-DIFFERS", "P0", "missing_entry")
+    assert DEFAULT_FAIL_ON == (
+        "DOES-NOT-RESOLVE",
+        "RESOLVES-BUT-DIFFERS",
+        "NOT FOUND",
+        "P0",
+        "missing_entry",
+    )
     ok = _verdicts("RESOLVES-AND-MATCHES", "NOT COVERED", "UNCHECKED", "INVALID")
     assert exit_code(ok, _checklist((1, "P3"), (2, "P2")), [], False) == ExitCode.OK
     assert exit_code(_verdicts("DOES-NOT-RESOLVE"), _checklist(), [], False) == ExitCode.FINDINGS

@@ -127,3 +127,15 @@ def test_audit_sign_signs_report_json(tmp_path: Path, monkeypatch: pytest.Monkey
     data["verdicts"][0]["title_claimed"] += " (edited)"
     report.write_text(json.dumps(data), encoding="utf-8")
     assert CliRunner().invoke(app, ["verify", str(report)], env=env).exit_code == 1
+
+
+def test_a_saved_criteria_answer_is_a_key_file(tmp_path: Path) -> None:
+    key = load_or_create_key(tmp_path / "k.pem")
+    text = public_key_text(key.public_key())
+    for doc in ({"signing_key": {"public_key": text}}, {"public_key": text}):
+        path = tmp_path / "criteria.json"
+        path.write_text(json.dumps(doc))
+        assert public_key_text(load_public_key(path)) == text
+    path.write_text('{"nothing": 1}')
+    with pytest.raises(SigningError, match="public_key"):
+        load_public_key(path)

@@ -265,4 +265,13 @@ def compare(
         "cited_at": references["cited_at"],
         **cols,
     }
-    return pa.table({f.name: out[f.name] for f in tables.VERDICTS}, schema=tables.VERDICTS)
+    # A record consulted by identifier; the title search fills its own rows (and `searched`,
+    # `nearest`) later.
+    out["queried_by"] = pc.if_else(
+        pa.array(consulted), pa.scalar("id"), pa.scalar(None, pa.string())
+    )
+    schema = tables.VERDICTS
+    return pa.table(
+        {f.name: out[f.name] if f.name in out else pa.nulls(n, f.type) for f in schema},
+        schema=schema,
+    )

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from auditor.compare.registers import arxiv_surnames
 from auditor.errors import MalformedBody, Reason, Unreachable
+from auditor.load.latex import latex_to_unicode
 from auditor.registers.interface import Host, RecordRow, TitleQuery
 from auditor.registers.records import digest, http_reason, row
 from auditor.registers.searching import QuerySearch, plain_words
@@ -64,6 +65,9 @@ def hit_row(info: Mapping[str, Any], body_digest: str) -> RecordRow | None:
     title = _str(info.get("title"))
     if title is None:
         return None
+    if "$" in title or "\\" in title:
+        # DBLP keeps TeX in titles (`$\varepsilon$-Accurate`): the title is its rendering.
+        title = latex_to_unicode(title)
     doi = (_str(info.get("doi")) or "").lower() or None
     names = _authors(info)
     key = _str(info.get("key")) or _str(info.get("url")) or title

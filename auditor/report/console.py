@@ -29,6 +29,7 @@ _STYLE = {
     "NOT COVERED": "dim",
     "UNCHECKED": "blue",
     "INVALID": "magenta",
+    "NOT FOUND": "bold red",
 }
 
 

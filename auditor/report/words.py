@@ -15,6 +15,7 @@ VERDICT_HELP: dict[str, str] = {
     "NOT COVERED": "No covered register checks this entry (no identifier, or a closed leg).",
     "UNCHECKED": "The register could not be consulted; this is not a verdict. Re-run later.",
     "INVALID": "The entry itself cannot be checked as written; this is not a verdict.",
+    "NOT FOUND": "A title search asked the indexes and none holds a work matching the entry.",
 }
 
 _REASONS: dict[str, str] = {
@@ -25,6 +26,8 @@ _REASONS: dict[str, str] = {
     "unrecognized_id": "the identifier has no covered form",
     "no_identifier": "the entry has no DOI, PMID or arXiv id",
     "leg_closed": "this register's leg is closed by configuration",
+    "not_indexed_type": "a kind of work (book, thesis, report, web page, …) no index holds",
+    "no_index_match": "no index asked holds a work matching the title, authors and year",
     "not_found": "the register has no such record",
     "not_in_crossref": "Crossref has no such record",
     "not_in_datacite": "DataCite has no such record",

@@ -191,6 +191,15 @@ def _check_operation(op: str, summary: str, ok: str, not_covered: int) -> dict[s
         "post": {
             "operationId": op,
             "summary": summary,
+            "parameters": [
+                {
+                    "in": "query",
+                    "name": "criteria",
+                    "required": False,
+                    "schema": {"type": "string", "default": "reference-resolution/v1"},
+                    "description": "Grade under another criteria document GET /criteria lists.",
+                }
+            ],
             "requestBody": {
                 "required": True,
                 "content": {"application/json": {"schema": _ref("CheckRequest")}},

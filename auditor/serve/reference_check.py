@@ -126,6 +126,8 @@ def parse_request(body: bytes, *, caller_required: bool) -> CheckRequest:
         raise BadRequest("reference", "is required")
     ref = _object(top["reference"], "reference", _REFERENCE)
     ident = ref.get("id")
+    if isinstance(ident, int) and not isinstance(ident, bool) and ident >= 0:
+        ident = str(ident)  # a PMID sent as a JSON number is the same all-digits id
     if not isinstance(ident, str) or not ident.strip():
         raise BadRequest("reference.id", "is required (a non-empty string)")
     declared = ref.get("type")

@@ -166,6 +166,30 @@ def lookup_snapshots(
     return {(r["id_type"], r["identifier"]): r for r in join_snapshots(paths, table).to_pylist()}
 
 
+def lookup_searches(
+    paths: Sequence[str], queries: Iterable[tuple[str, str]], ranks: int
+) -> list[dict[str, Any]]:
+    """The kept title-search answer rows for `(register, query key)` pairs, ranks `0..ranks-1`.
+
+    Rows are those `auditor.search.answers` writes (`id_type` `title_search`, identifier
+    `<query key>#<rank>#…`); per register, query key and rank the newest row wins. Raises
+    `InputError` like `join_snapshots`.
+    """
+    wanted = sorted(
+        {f"{register}\x1f{key}#{rank}" for register, key in queries for rank in range(ranks)}
+    )
+    if not paths or not wanted:
+        return []
+    found = _join(
+        snapshot_files(paths),
+        pa.table({"key": pa.array(wanted, pa.string())}),
+        on="(register || chr(31) || regexp_extract(identifier, '^[^#]*#[0-9]+'))",
+        where="id_type = 'title_search'",
+    )
+    rows = conform(found).to_pylist()
+    return [{**row, "tier": str(Tier.SNAPSHOT)} for row in rows]
+
+
 def lookup_istic(paths: Sequence[str], dois: Iterable[str]) -> dict[str, dict[str, Any]]:
     """The `istic` rows (`found` or `not_found`, id_type `doi`) for `dois`, by lowercased DOI.
 

@@ -55,7 +55,9 @@ def test_thesis_sample_offline_gives_the_expected_verdicts(clean_env: Path) -> N
         "chu2010targeted": "RESOLVES-AND-MATCHES",
         "who2020guidance": "RESOLVES-BUT-DIFFERS",
         "broken2019": "INVALID",
-        "knuth1984texbook": "NOT COVERED",
+        "knuth1984texbook": "NOT COVERED",  # a book: a title search would prove nothing
+        "he2016resnet": "RESOLVES-AND-MATCHES",  # no identifier: found by title in DBLP
+        "okafor2022protein": "NOT FOUND",  # no identifier, and no index holds the work
     }
     rows = verdicts.set_index("key")
     # Decided offline from the snapshot's `istic` row, and the row says so.
@@ -68,6 +70,13 @@ def test_thesis_sample_offline_gives_the_expected_verdicts(clean_env: Path) -> N
     assert rows.loc["tosatto2014", "title_match"] == True  # noqa: E712
     assert rows.loc["heeren2006tpi", "authors_match"] == False  # noqa: E712
     assert rows.loc["broken2019", "reason"] == "parse_error"
+    assert rows.loc["knuth1984texbook", "reason"] == "not_indexed_type"
+    assert rows.loc["he2016resnet", "queried_by"] == "title"
+    assert rows.loc["he2016resnet", "identifier"] == "10.1109/cvpr.2016.90"
+    assert rows.loc["he2016resnet", "tier"] == "snapshot"
+    assert list(rows.loc["okafor2022protein", "searched"]) == ["dblp", "s2", "crossref_search"]
+    assert "AlphaFold" in rows.loc["okafor2022protein", "nearest"][0]
+    assert rows.loc["lecun2015deep", "queried_by"] == "id"
     assert list(verdicts["row_id"]) == list(range(len(verdicts)))
     # Same DOI under two keys is one duplicate group.
     assert rows.loc["lecun2015deep", "group_id"] == rows.loc["who2020guidance", "group_id"]
@@ -83,7 +92,7 @@ def test_every_sample_row_appears_once_in_input_order(clean_env: Path) -> None:
     verdicts = pd.read_parquet(clean_env / "out" / "verdicts.parquet")
     assert list(verdicts["row_id"]) == list(range(len(verdicts)))
     per_file = verdicts.groupby("source_path", sort=False).size().to_dict()
-    assert per_file == {inputs[0]: 14, inputs[1]: 6, inputs[2]: 7}
+    assert per_file == {inputs[0]: 16, inputs[1]: 6, inputs[2]: 7}
     # Every row with a snapshot record got a verdict; only a Chinese row may stay unchecked.
     unchecked = verdicts[verdicts["verdict"] == "UNCHECKED"]
     assert set(unchecked["key"]) <= {"wu2008beidou"}

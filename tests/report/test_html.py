@@ -72,6 +72,7 @@ def test_summary_counts_and_sections(result: AuditResult) -> None:
         "NOT COVERED": "1",
         "UNCHECKED": "1",
         "INVALID": "1",
+        "NOT FOUND": "0",
     }
     assert page.count('<tr class="ref"') == 9
     assert page.count('<section class="file"') == 2  # one section per input file

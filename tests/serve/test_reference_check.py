@@ -124,7 +124,7 @@ async def test_bad_requests_are_400_naming_the_field(served: Served) -> None:
     no_title = {"reference": {"id": "10.5555/serve.1", "claimed": {}}, "caller": "c"}
     status, body = await served.post("/check", no_title)
     assert status == 400 and body["field"] == "reference.claimed.title"
-    numeric_title = {"reference": {"id": "1", "claimed": {"title": 5}}, "caller": "c"}
+    numeric_title = {"reference": {"id": 1, "claimed": {"title": 5}}, "caller": "c"}
     assert (await served.post("/check", numeric_title))[1]["field"] == "reference.claimed.title"
     status, body = await served.post("/check", b'{"reference": {"id": ')
     assert status == 400 and body["error"] == "invalid_json"
@@ -241,3 +241,11 @@ async def test_a_chunked_body_over_the_cap_is_413_after_the_cap(served: Served) 
         served.url + "/check", data=chunks(), headers={"Content-Type": "application/json"}
     ) as resp:
         assert resp.status == 413
+
+
+async def test_a_pmid_sent_as_a_json_number_is_that_pmid(served: Served) -> None:
+    body = {"reference": {"id": 31452104, "claimed": {"title": "t"}}, "caller": "c"}
+    status, report = await served.post("/check", body)
+    assert status == 200, report
+    assert (report["type"], report["identifier"]) == ("pmid", "31452104")
+    assert report["verdict"] == "DOES-NOT-RESOLVE"

@@ -1,0 +1,83 @@
+"""Which rows a title search may settle, and which indexes to ask, in what order.
+
+A miss counts only where the indexes cover the work: an entry type that names a journal article
+or a proceedings paper (`article`, `inproceedings`, `conference`; RIS `JOUR`, `CONF`, …), or an
+entry of no known type that names a journal or proceedings venue. Books, chapters, theses,
+reports, standards, web pages, software, datasets, patents, laws and archival sources are mostly
+held by no index we ask: for them a miss is no evidence, so they are not searched and stay NOT
+COVERED with `not_indexed_type`. A `misc` or unknown-type entry whose venue names arXiv or CoRR
+is a preprint and is searched.
+
+Order, for the fewest requests (a confident hit stops the search): a computer-science venue (or
+none) goes to DBLP first, a biomedical venue to PubMed, a preprint venue to arXiv, anything else
+to Crossref; then the general indexes (Semantic Scholar, Crossref, DBLP) before a miss counts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+#: Entry types whose works the indexes hold (BibTeX, biblatex, RIS), lower-cased.
+INDEXED_TYPES: frozenset[str] = frozenset(
+    {"article", "inproceedings", "conference", "jour", "ejour", "conf", "cpaper", "inpress"}
+)
+#: Types that name no venue of their own but may be preprints (decided by the venue).
+VENUE_DECIDES: frozenset[str] = frozenset({"misc", "unpublished", "online", "preprint", "gen"})
+
+#: Index names, as the search registers call themselves.
+CROSSREF, DBLP, ARXIV, S2, PUBMED = "crossref_search", "dblp", "arxiv_search", "s2", "pubmed_search"
+
+ROUTE_CS: tuple[str, ...] = (DBLP, S2, CROSSREF)
+ROUTE_PREPRINT: tuple[str, ...] = (ARXIV, DBLP, S2)
+ROUTE_BIOMED: tuple[str, ...] = (PUBMED, CROSSREF, S2)
+ROUTE_OTHER: tuple[str, ...] = (CROSSREF, S2, DBLP)
+
+_PREPRINT = re.compile(r"\b(arxiv|corr|preprint|biorxiv|medrxiv|ssrn|openreview)\b", re.I)
+_CS = re.compile(
+    r"\b(neurips|nips|icml|iclr|cvpr|iccv|eccv|aaai|ijcai|acl|emnlp|naacl|coling|eacl|tacl|"
+    r"kdd|www|sigir|sigmod|vldb|icde|chi|uist|uai|aistats|colt|alt|icra|iros|rss|corl|osdi|"
+    r"sosp|nsdi|ccs|usenix|ndss|sp|icse|fse|pldi|popl|stoc|focs|soda|wsdm|cikm|recsys|mlsys|"
+    r"interspeech|icassp|miccai|jmlr|tmlr|tpami|ijcv|siggraph|mm|wacv|bmvc|ecml|pkdd|icdm|"
+    r"sdm|lrec|ieee|acm|lncs|springer lecture notes)\b|comput|machine learning|learning "
+    r"representations|neural|artificial intelligence|robot|vision|language processing|"
+    r"data mining|information retrieval|software|algorithm|cryptolog|network",
+    re.I,
+)
+_BIOMED = re.compile(
+    r"medic|clinic|biol|health|cancer|oncol|cell|gene|genom|nurs|pharm|neuro|cardi|lancet|"
+    r"\bjama\b|\bbmj\b|plos|pediatr|paediatr|surg|epidemiol|immun|biochem|physiol|pathol|"
+    r"psychiatr|dent|vet|\bnejm\b|new england journal|infect|diabet|endocrin|obstet|gynec|"
+    r"ophthalm|radiol|nutri|virol|microbio|molecul|biomed|bmc|frontiers in|hepat|gastro|"
+    r"nephrol|pulmon|respir|dermatol|orthop|anesth|rehabil|public health|\bcirc\b|circulation|"
+    r"blood|stroke|\bgut\b|thorax|chest",
+    re.I,
+)
+
+
+def _is(pattern: re.Pattern[str], text: str) -> bool:
+    return bool(pattern.search(text))
+
+
+def route(entry_type: str | None, venue: str | None) -> Sequence[str] | None:
+    """The indexes to ask for one row, in order; `None` when a miss would not count.
+
+    `entry_type` as loaded (BibTeX type or RIS `TY`, any case); `venue` the journal or
+    proceedings title. Never raises.
+    """
+    kind = (entry_type or "").strip().lower()
+    place = (venue or "").strip()
+    if kind in VENUE_DECIDES or not kind:
+        if _is(_PREPRINT, place):
+            return ROUTE_PREPRINT
+        if kind or not place:
+            return None  # a misc / web entry, or an unknown type naming no venue
+    elif kind not in INDEXED_TYPES:
+        return None
+    if _is(_PREPRINT, place):
+        return ROUTE_PREPRINT
+    if _is(_BIOMED, place) and not _is(_CS, place):
+        return ROUTE_BIOMED
+    if not place or _is(_CS, place):
+        return ROUTE_CS
+    return ROUTE_OTHER

@@ -1,0 +1,266 @@
+"""The title-search stage: rows without a usable identifier, looked for by title.
+
+Input: the references, the verdicts so far, settings and the run's `Net`. Rows searched: those
+NOT COVERED for want of an identifier (`no_identifier`, `unrecognized_id`) that have a title and
+no Han ideograph (Chinese references go through the Chinese waterfall instead). For each row,
+`routing.route` gives the indexes to ask in order, or says a miss would not count there
+(`not_indexed_type`: the row stays NOT COVERED, with a P3 item). Then, index by index, every
+still-open row's query is answered from the snapshot, the cache, then live (all of one index's
+queries together, each one request); a confident hit closes the row, so it asks no further index.
+
+Outcome per row: the best candidate taken as the cited work (`choose`) is the row's record and
+goes through the normal comparison (`compare`, under the run's criteria), so the row ends
+RESOLVES-AND-MATCHES or RESOLVES-BUT-DIFFERS with `queried_by` `title`; with no such candidate
+and every asked index answering, the row is NOT FOUND (`no_index_match`), with the indexes asked
+and the nearest candidates; if an index could not be consulted, UNCHECKED with its reason (a
+failure to look is never absence). `--offline` or no `Net`: only snapshot and cache answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pyarrow as pa
+
+from auditor import tables
+from auditor.compare import compare
+from auditor.compare.text import has_han, normalize_text
+from auditor.errors import Reason
+from auditor.registers.interface import RecordRow, SearchAnswer, SearchRegister, TitleQuery
+from auditor.registers.registry import SEARCH_REGISTERS
+from auditor.search import answers
+from auditor.search.choose import NEAREST, Choice, describe, ranked
+from auditor.search.routing import route
+from auditor.settings import Settings
+from auditor.tables import RECORDS, RowState, Tier, Verdict
+from auditor.transport.cache import RecordCache
+from auditor.transport.net import Net
+from auditor.transport.snapshot import lookup_searches
+
+#: Reasons of NOT COVERED rows a title search may settle.
+SEARCHABLE_REASONS: frozenset[str] = frozenset({Reason.NO_IDENTIFIER, Reason.UNRECOGNIZED_ID})
+
+
+@dataclass
+class _Row:
+    """One searched reference and what the search has learnt so far."""
+
+    at: int
+    """Position in the tables."""
+    ref: dict[str, Any]
+    query: TitleQuery
+    route: Sequence[str]
+    asked: list[str] = field(default_factory=list)
+    failure: Reason | None = None
+    best: Choice | None = None
+    near: list[Choice] = field(default_factory=list)
+    tier: str | None = None
+
+    @property
+    def closed(self) -> bool:
+        return self.best is not None and self.best.confident
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The verdicts with searched rows settled, and the records they now rely on."""
+
+    verdicts: pa.Table
+    records: pa.Table
+    """`RECORDS` rows of the chosen candidates (identity: the work's own identifier)."""
+
+
+def _surname(authors: Sequence[str] | None) -> str | None:
+    """The first author's surname as written: before a comma, else the last word."""
+    for name in authors or ():
+        text = (name or "").strip()
+        if text:
+            return text.split(",", 1)[0].strip() if "," in text else text.split()[-1]
+    return None
+
+
+def _candidates(references: pa.Table, verdicts: pa.Table) -> tuple[list[_Row], list[int]]:
+    """Rows to search, and positions of rows a miss would not count against."""
+    refs = references.to_pylist()
+    states = verdicts.select(["verdict", "reason"]).to_pylist()
+    rows: list[_Row] = []
+    unindexed: list[int] = []
+    for at, (ref, state) in enumerate(zip(refs, states, strict=True)):
+        title = (ref.get("title") or "").strip()
+        if (
+            state["verdict"] != Verdict.NOT_COVERED
+            or state["reason"] not in SEARCHABLE_REASONS
+            or not title
+            or has_han(title)
+        ):
+            continue
+        order = route(ref.get("entry_type"), ref.get("container_title"))
+        if order is None:
+            unindexed.append(at)
+            continue
+        query = TitleQuery(title, _surname(ref.get("authors")), ref.get("year"))
+        rows.append(_Row(at, ref, query, order))
+    return rows, unindexed
+
+
+class _Tiers:
+    """Search answers from snapshot, cache, then live, for one run."""
+
+    def __init__(self, settings: Settings, net: Net | None, cache: RecordCache) -> None:
+        self.settings = settings
+        self.net = net
+        self.cache = cache
+
+    async def ask(
+        self, register: SearchRegister, queries: Sequence[TitleQuery]
+    ) -> dict[TitleQuery, tuple[SearchAnswer, str | None]]:
+        out: dict[TitleQuery, tuple[SearchAnswer, str | None]] = {}
+        pending: list[TitleQuery] = []
+        distinct = list(dict.fromkeys(queries))
+        wanted = [(register.name, answers.query_key(q)) for q in distinct]
+        kept = lookup_searches(self.settings.snapshots, wanted, answers.MAX_KEPT)
+        snapshot = answers.from_rows(kept)
+        for query in distinct:
+            key = answers.query_key(query)
+            hit = snapshot.get((register.name, key))
+            if hit is not None:
+                out[query] = (hit, str(Tier.SNAPSHOT))
+                continue
+            if not self.settings.refresh:
+                held = answers.cached(self.cache, register.name, register.api_version, key)
+                if held is not None:
+                    out[query] = (held, str(Tier.CACHE))
+                    continue
+            pending.append(query)
+        if not pending:
+            return out
+        if self.net is None or self.settings.offline:
+            out.update({q: (SearchAnswer(reason=Reason.OFFLINE), None) for q in pending})
+            return out
+        live = await register.search(pending, self.net)
+        for query in pending:
+            answer = live.get(query, SearchAnswer(reason=Reason.MALFORMED_BODY))
+            key = answers.query_key(query)
+            answers.keep(self.cache, register.name, register.api_version, key, answer)
+            out[query] = (answer, str(Tier.LIVE))
+        return out
+
+
+def _work(candidate: RecordRow) -> str:
+    """What makes two indexes' candidates the same work: the DOI, else the title."""
+    return str(candidate.get("doi") or normalize_text(candidate.get("title")))
+
+
+def _learn(row: _Row, index: str, answer: SearchAnswer, tier: str | None) -> None:
+    row.asked.append(index)
+    if answer.reason is not None:
+        row.failure = row.failure or answer.reason
+        return
+    choices = ranked(row.ref, answer.candidates)
+    seen = {_work(c.candidate) for c in row.near}
+    fresh = [c for c in choices[:NEAREST] if _work(c.candidate) not in seen]
+    row.near = sorted([*row.near, *fresh], key=lambda c: c.rank, reverse=True)[:NEAREST]
+    top = choices[0] if choices else None
+    if top is not None and top.strong and (row.best is None or top.rank > row.best.rank):
+        row.best, row.tier = top, tier
+
+
+async def _search(rows: list[_Row], tiers: _Tiers) -> None:
+    """Ask each row's indexes in its order until a confident hit or the route ends."""
+    registers = {r.name: r() for r in SEARCH_REGISTERS}
+    for step in range(max((len(r.route) for r in rows), default=0)):
+        by_index: dict[str, list[_Row]] = {}
+        for row in rows:
+            if not row.closed and step < len(row.route):
+                by_index.setdefault(row.route[step], []).append(row)
+        names = list(by_index)
+        got = await asyncio.gather(
+            *(tiers.ask(registers[n], [r.query for r in by_index[n]]) for n in names)
+        )
+        for name, answered in zip(names, got, strict=True):
+            for row in by_index[name]:
+                answer, tier = answered[row.query]
+                _learn(row, name, answer, tier)
+
+
+def _record(row: _Row) -> RecordRow:
+    assert row.best is not None
+    cand = row.best.candidate
+    out = {k: cand.get(k) for k in RECORDS.names}
+    out["tier"] = row.tier
+    return out
+
+
+def _resolved(references: pa.Table, rows: list[_Row], criteria: str) -> list[dict[str, Any]]:
+    """Verdict rows of the rows with a chosen candidate, through the normal comparison."""
+    if not rows:
+        return []
+    refs = references.take([r.at for r in rows]).to_pylist()
+    records = []
+    for ref, row in zip(refs, rows, strict=True):
+        ref.update(id_type=answers.SEARCH_ID_TYPE, identifier=str(row.at), row_state=None)
+        records.append(
+            {**_record(row), "id_type": answers.SEARCH_ID_TYPE, "identifier": str(row.at)}
+        )
+    compared: list[dict[str, Any]] = compare(
+        tables.from_rows(refs, tables.REFERENCES), tables.from_rows(records, RECORDS), criteria
+    ).to_pylist()
+    for verdict, row in zip(compared, rows, strict=True):
+        cand = row.best.candidate if row.best else {}
+        verdict.update(id_type=cand.get("id_type"), identifier=cand.get("identifier"))
+    return compared
+
+
+def _settle(
+    verdicts: pa.Table, rows: list[_Row], unindexed: list[int], resolved: list[Any]
+) -> pa.Table:
+    out = verdicts.to_pylist()
+    for at in unindexed:
+        out[at]["reason"] = str(Reason.NOT_INDEXED_TYPE)
+    found = {r.at: v for r, v in zip([r for r in rows if r.best], resolved, strict=True)}
+    for row in rows:
+        v = out[row.at]
+        if row.at in found:
+            v.update({k: val for k, val in found[row.at].items() if k not in ("group_id",)})
+        elif row.failure is not None:
+            v["verdict"], v["reason"] = str(RowState.UNCHECKED), str(row.failure)
+        else:
+            v["verdict"], v["reason"] = str(RowState.NOT_FOUND), str(Reason.NO_INDEX_MATCH)
+        v["queried_by"] = "title"
+        v["searched"] = list(row.asked)
+        v["nearest"] = [describe(c.candidate) for c in row.near] if row.at not in found else []
+    return tables.from_rows(out, tables.VERDICTS)
+
+
+async def title_search(
+    references: pa.Table,
+    verdicts: pa.Table,
+    settings: Settings,
+    net: Net | None,
+    criteria: str = tables.DEFAULT_CRITERIA,
+) -> SearchResult:
+    """Settle the rows a title search can (see the module docstring); never raises on data.
+
+    Under `reference-resolution/v1` nothing is searched: v1 knows no title search, and its
+    verdicts stay exactly v1's.
+    """
+    if criteria == tables.CRITERIA_V1:
+        return SearchResult(verdicts, tables.empty(RECORDS))
+    rows, unindexed = _candidates(references, verdicts)
+    own = None
+    cache = net.cache if net is not None and net.cache is not None else None
+    if cache is None:
+        own = cache = RecordCache.open(settings.cache_dir, ttl_days=settings.cache_ttl_days)
+    try:
+        await _search(rows, _Tiers(settings, net, cache))
+    finally:
+        if own is not None:
+            own.close()
+    chosen = [r for r in rows if r.best is not None]
+    resolved = _resolved(references, chosen, criteria)
+    settled = _settle(verdicts, rows, unindexed, resolved)
+    records = tables.from_rows([_record(r) for r in chosen], RECORDS)
+    return SearchResult(settled, records)

@@ -1,0 +1,57 @@
+"""Which rows a title search may settle, and the order of the indexes asked."""
+
+from __future__ import annotations
+
+import pytest
+
+from auditor.search.routing import ROUTE_BIOMED, ROUTE_CS, ROUTE_OTHER, ROUTE_PREPRINT, route
+
+
+@pytest.mark.parametrize(
+    ("entry_type", "venue", "expected"),
+    [
+        ("inproceedings", "NeurIPS", ROUTE_CS),
+        ("inproceedings", None, ROUTE_CS),
+        ("article", "IEEE Transactions on Pattern Analysis and Machine Intelligence", ROUTE_CS),
+        ("article", "The Lancet", ROUTE_BIOMED),
+        ("JOUR", "Circ Genom Precis Med", ROUTE_BIOMED),
+        ("article", "Journal of Economic History", ROUTE_OTHER),
+        ("article", "arXiv preprint arXiv:2101.00001", ROUTE_PREPRINT),
+        ("misc", "CoRR", ROUTE_PREPRINT),
+        (None, "Nature", ROUTE_OTHER),
+    ],
+)
+def test_indexed_entries_are_routed(entry_type, venue, expected) -> None:
+    assert tuple(route(entry_type, venue) or ()) == expected
+
+
+@pytest.mark.parametrize(
+    ("entry_type", "venue"),
+    [
+        ("book", None),
+        ("book", "Lecture Notes in Computer Science"),
+        ("incollection", "Handbook of Psychology"),
+        ("phdthesis", None),
+        ("mastersthesis", None),
+        ("techreport", "NASA"),
+        ("manual", None),
+        ("misc", None),
+        ("misc", "Zenodo"),
+        ("online", "https://example.org"),
+        ("software", None),
+        ("standard", "ISO"),
+        ("BOOK", None),
+        ("CHAP", "Springer"),
+        ("THES", None),
+        ("RPRT", None),
+        ("ELEC", None),
+        (None, None),
+    ],
+)
+def test_a_miss_does_not_count_for_works_no_index_holds(entry_type, venue) -> None:
+    assert route(entry_type, venue) is None
+
+
+def test_every_route_ends_with_a_general_index() -> None:
+    for order in (ROUTE_CS, ROUTE_BIOMED, ROUTE_OTHER, ROUTE_PREPRINT):
+        assert len(set(order)) == len(order) and "s2" in order

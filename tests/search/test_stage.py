@@ -1,0 +1,146 @@
+"""The title-search stage end to end: run_audit against the loopback emulator's indexes."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from auditor.emulator import Emulator, EmulatorConfig, start_emulator
+from auditor.pipeline import run_audit
+from auditor.settings import Settings
+from auditor.tables import CRITERIA_V1
+from auditor.transport.cache import RecordCache
+from auditor.transport.snapshot import write_snapshot
+from tests.emulator.conftest import crossref_message
+from tests.emulator.search_corpus import TITLE, search_corpus
+
+SEARCHES = ("crossref_search", "dblp_search", "arxiv_search", "s2_match", "esearch")
+
+BIB = """
+@inproceedings{real,
+  author = {Vaswani, Ashish and Shazeer, Noam},
+  title = {Attention Is All You Need},
+  booktitle = {NeurIPS}, year = {2017},
+}
+@inproceedings{fake,
+  author = {Okafor, Chidi},
+  title = {Recursive Attention Graphs for Zero-Shot Protein Folding},
+  booktitle = {ICML}, year = {2022},
+}
+@book{book, author = {Knuth, Donald}, title = {The TeXbook}, year = {1984}}
+@inproceedings{notitle, author = {Nobody, A.}, year = {2020}, booktitle = {ICML}}
+"""
+
+
+@pytest.fixture
+async def emu() -> AsyncIterator[Emulator]:
+    emulator = await start_emulator(search_corpus(), EmulatorConfig())
+    yield emulator
+    await emulator.close()
+
+
+def settings(emu: Emulator, tmp_path: Path, **kw: Any) -> Settings:
+    base = {
+        "cache_dir": str(tmp_path / "cache"),
+        "max_retries": 0,
+        "timeout": 2.0,
+        "dblp_rate": 1000.0,
+        "s2_rate": 1000.0,
+        "arxiv_rate": 1000.0,
+        **emu.base_urls,
+    }
+    return Settings(**{**base, **kw})
+
+
+async def audit(tmp_path: Path, s: Settings, text: str = BIB) -> dict[str, dict[str, Any]]:
+    bib = tmp_path / "refs.bib"
+    bib.write_text(text, encoding="utf-8")
+    result = await run_audit([str(bib)], s)
+    return {r["key"]: r for r in result.verdicts.to_pylist()}
+
+
+def searches(emu: Emulator) -> int:
+    return sum(emu.counts[e] for e in SEARCHES)
+
+
+async def test_rows_are_found_not_found_or_not_indexed(emu: Emulator, tmp_path: Path) -> None:
+    rows = await audit(tmp_path, settings(emu, tmp_path))
+    real, fake = rows["real"], rows["fake"]
+    assert real["verdict"] == "RESOLVES-AND-MATCHES" and real["queried_by"] == "title"
+    assert real["register"] == "dblp" and real["searched"] == ["dblp"]
+    assert real["title_register"] == TITLE and real["tier"] == "live"
+    assert fake["verdict"] == "NOT FOUND" and fake["reason"] == "no_index_match"
+    assert fake["searched"] == ["dblp", "s2", "crossref_search"]
+    assert fake["nearest"] and all("[" in n for n in fake["nearest"])
+    assert rows["book"]["verdict"] == "NOT COVERED"
+    assert rows["book"]["reason"] == "not_indexed_type"
+    assert rows["notitle"]["verdict"] == "INVALID"
+    # A confident hit stops the search; each index asked costs one request per row.
+    assert emu.counts["dblp_search"] == 2 and emu.counts["s2_match"] == 1
+    assert emu.counts["crossref_search"] == 1 and searches(emu) == 4
+
+
+async def test_a_rerun_is_served_from_the_cache(emu: Emulator, tmp_path: Path) -> None:
+    s = settings(emu, tmp_path)
+    first = await audit(tmp_path, s)
+    emu.reset_counts()
+    again = await audit(tmp_path, s)
+    assert searches(emu) == 0
+    assert again["real"]["tier"] == "cache"
+    assert {k: v["verdict"] for k, v in again.items()} == {
+        k: v["verdict"] for k, v in first.items()
+    }
+
+
+async def test_offline_never_searches_and_a_miss_is_unchecked(
+    emu: Emulator, tmp_path: Path
+) -> None:
+    rows = await audit(tmp_path, settings(emu, tmp_path, offline=True))
+    assert searches(emu) == 0
+    assert rows["real"]["verdict"] == "UNCHECKED" and rows["real"]["reason"] == "offline"
+    assert rows["fake"]["verdict"] == "UNCHECKED"
+
+
+async def test_a_down_index_is_unchecked_never_not_found(emu: Emulator, tmp_path: Path) -> None:
+    emu.config = EmulatorConfig(down={"dblp", "s2", "crossref"})
+    rows = await audit(tmp_path, settings(emu, tmp_path))
+    assert rows["fake"]["verdict"] == "UNCHECKED" and rows["fake"]["reason"] == "http_5xx"
+    assert rows["real"]["verdict"] == "UNCHECKED"
+
+
+async def test_exported_snapshot_replays_offline(emu: Emulator, tmp_path: Path) -> None:
+    s = settings(emu, tmp_path)
+    first = await audit(tmp_path, s)
+    cache = RecordCache.open(s.cache_dir, ttl_days=30)
+    snap = tmp_path / "snap.parquet"
+    write_snapshot(list(cache.rows()), str(snap))
+    cache.close()
+    emu.reset_counts()
+    offline = settings(emu, tmp_path, offline=True, cache_dir=str(tmp_path / "empty"))
+    replay = await audit(tmp_path, Settings(**{**offline.__dict__, "snapshots": (str(snap),)}))
+    assert emu.total_requests == 0
+    assert replay["real"]["tier"] == "snapshot"
+    assert {k: v["verdict"] for k, v in replay.items()} == {
+        k: v["verdict"] for k, v in first.items()
+    }
+
+
+async def test_v1_criteria_search_nothing(emu: Emulator, tmp_path: Path) -> None:
+    rows = await audit(tmp_path, settings(emu, tmp_path, criteria=CRITERIA_V1))
+    assert searches(emu) == 0
+    assert rows["real"]["verdict"] == "NOT COVERED" and rows["real"]["reason"] == "no_identifier"
+
+
+async def test_references_with_identifiers_make_no_search(emu: Emulator, tmp_path: Path) -> None:
+    for i in range(500):
+        emu.corpus.crossref[f"10.5555/w{i}"] = crossref_message(f"10.5555/w{i}", f"Work {i}")
+    entries = "".join(
+        f"@article{{r{i}, title = {{Work {i}}}, author = {{A, B}}, year = {{2001}},"
+        f" doi = {{10.5555/w{i}}}}}\n"
+        for i in range(500)
+    )
+    rows = await audit(tmp_path, settings(emu, tmp_path, crossref_rate=1000.0), entries)
+    assert len(rows) == 500 and searches(emu) == 0
