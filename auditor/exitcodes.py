@@ -19,3 +19,5 @@ class ExitCode(IntEnum):
     """Bad invocation, config, or unreadable input."""
     INCOMPLETE = 3
     """`--fail-on-unchecked` was given and some rows are `UNCHECKED`."""
+    INTERNAL = 4
+    """An unexpected error inside the auditor (a bug to report); `--debug` shows its traceback."""

@@ -1,24 +1,84 @@
-"""Writing files atomically: a temporary file beside the target, then `os.replace`.
+"""Writing files: atomically one by one, and report folders as a whole set.
 
-A reader (a CI job, a browser, the next run) never sees half a file, and a failed write leaves
-no temporary file behind. Every file the auditor writes goes through here.
+`atomic_write_bytes` writes through a temporary file beside the target and `os.replace`, so a
+reader (a CI job, a browser, the next run) never sees half a file and a failed write leaves no
+temporary file behind; a target that is not a regular file (`/dev/stdout`, a FIFO) is written
+to, never replaced. Files get the usual 0644 under the umask (mkstemp's 0600 would hide a report
+from a web server or a CI artifact step).
+
+`report_set` writes a report folder as one set: every file is rendered into a staging folder
+beside `--out`, then moved in, and `manifest.json` (names, sizes, SHA-256 of the set) is written
+last, after the previous manifest was removed. A folder whose manifest is missing or does not
+match its files holds a partial set (a killed run). A lock on the folder keeps two runs from
+interleaving their files in one `--out`. Every file the auditor writes goes through here.
 """
 
 from __future__ import annotations
 
+import errno
+import hashlib
 import io
+import json
 import os
+import shutil
+import stat
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-__all__ = ["atomic_write_bytes", "atomic_write_parquet", "atomic_write_text", "table_bytes"]
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX: no folder lock
+    fcntl = None  # type: ignore[assignment]
+
+__all__ = [
+    "MANIFEST",
+    "OutputBusy",
+    "atomic_write_bytes",
+    "atomic_write_parquet",
+    "atomic_write_text",
+    "report_set",
+    "table_bytes",
+]
+
+#: The file that marks a complete report set; written last.
+MANIFEST = "manifest.json"
+
+
+class OutputBusy(OSError):
+    """Another run holds the lock of the report folder."""
+
+
+def _file_mode() -> int:
+    """0666 under the process umask (0644 with the usual 022)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def _is_special(path: Path) -> bool:
+    """Whether `path` exists and is not a regular file or folder (a device, FIFO, socket)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> Path:
-    """Write `data` to `path` through a temporary file beside it and `os.replace`; return `path`."""
+    """Write `data` to `path` through a temporary file beside it and `os.replace`; return `path`.
+
+    A special file (`/dev/stdout`, a FIFO) is opened and written instead: replacing it would
+    swap a device node for a regular file.
+    """
+    if _is_special(path):
+        with open(path, "wb") as handle:
+            handle.write(data)
+        return path
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -26,6 +86,7 @@ def atomic_write_bytes(path: Path, data: bytes) -> Path:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
+        os.chmod(tmp, _file_mode())
         os.replace(tmp, path)
     except BaseException:
         # Leave no temporary file behind when the write or the rename fails.
@@ -50,3 +111,73 @@ def table_bytes(table: pa.Table) -> bytes:
 def atomic_write_parquet(path: Path, table: pa.Table) -> Path:
     """Write `table` as Parquet at `path` atomically; return `path`."""
     return atomic_write_bytes(path, table_bytes(table))
+
+
+@contextmanager
+def _locked(folder: Path) -> Iterator[None]:
+    """Hold an exclusive lock on `folder` itself (no lock file in it); `OutputBusy` if taken."""
+    if fcntl is None:  # pragma: no cover
+        yield
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise OutputBusy(
+                errno.EBUSY, "another auditor run is writing reports here", str(folder)
+            ) from None
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def _previous_set(folder: Path) -> list[str]:
+    """The file names the folder's current manifest lists (none when absent or unreadable)."""
+    try:
+        data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+        names = [f["name"] for f in data["files"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+    # Only plain names inside the folder: a manifest must not make us delete anything else.
+    return [n for n in names if isinstance(n, str) and n == Path(n).name and n != MANIFEST]
+
+
+def _manifest(staging: Path, names: list[str]) -> bytes:
+    files = []
+    for name in names:
+        data = (staging / name).read_bytes()
+        files.append({"name": name, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()})
+    doc = {"schema_version": 1, "complete": True, "files": files}
+    return (json.dumps(doc, indent=2) + "\n").encode("utf-8")
+
+
+@contextmanager
+def report_set(out_dir: Path) -> Iterator[Path]:
+    """A staging folder to write one report set into; on success it replaces the set in `out_dir`.
+
+    Order: lock `out_dir`, let the caller write into the staging folder (beside `out_dir`, same
+    file system), remove the old manifest, move every staged file in, delete files the old
+    manifest listed that the new set lacks, write the new manifest. A failure before the moves
+    leaves the previous set whole. Raises `OSError` (`OutputBusy` when another run holds the
+    lock) naming the path.
+    """
+    out_dir.mkdir(parents=True, exist_ok=True)
+    if not out_dir.is_dir():
+        raise NotADirectoryError(20, "not a folder", str(out_dir))
+    with _locked(out_dir):
+        resolved = out_dir.resolve()
+        staging = Path(tempfile.mkdtemp(prefix=f".{resolved.name}.", dir=resolved.parent))
+        try:
+            yield staging
+            names = sorted(p.name for p in staging.iterdir() if p.is_file())
+            manifest = _manifest(staging, names)
+            old = _previous_set(out_dir)
+            (out_dir / MANIFEST).unlink(missing_ok=True)
+            for name in names:
+                os.replace(staging / name, out_dir / name)
+            for name in set(old) - set(names):
+                (out_dir / name).unlink(missing_ok=True)
+            atomic_write_bytes(out_dir / MANIFEST, manifest)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)

@@ -24,7 +24,7 @@ from auditor.load import load_files
 from auditor.overlap.duplicates import find_duplicates
 from auditor.registers import registry
 from auditor.resolve import resolve
-from auditor.result import AuditResult, RunInfo
+from auditor.result import AuditResult, LoadProblem, RunInfo
 from auditor.search import title_search
 from auditor.settings import Settings
 from auditor.transport.net import Net, open_net
@@ -108,6 +108,9 @@ async def run_audit(
         tiers_used=tuple(tiers),
         offline=settings.offline,
         criteria_id=settings.criteria,
+        load_problems=tuple(
+            LoadProblem(p.path, p.line, p.message, p.severity) for p in loaded.problems
+        ),
     )
     return AuditResult(
         references=references,

@@ -24,6 +24,18 @@ class InputFile:
 
 
 @dataclass(frozen=True)
+class LoadProblem:
+    """Something the loader saw in an input (a parse error, a warning), shown with the run."""
+
+    path: str
+    line: int | None
+    """1-based line, or `None` for the whole file."""
+    message: str
+    severity: str
+    """`error` (the row is `INVALID`) or `warning`."""
+
+
+@dataclass(frozen=True)
 class RunInfo:
     """Metadata of one run, written into `report.json` and the HTML header."""
 
@@ -38,6 +50,8 @@ class RunInfo:
     """Which of snapshot / cache / live answered at least one record."""
     offline: bool = False
     criteria_id: str = tables.CRITERIA_ID
+    load_problems: tuple[LoadProblem, ...] = ()
+    """What the loader reported, in file order (repeated kinds already counted on one line)."""
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from auditor.errors import ConfigError
+from auditor.settings_check import check_settings
 from auditor.tables import CRITERIA_IDS, DEFAULT_CRITERIA
 
 #: Settings whose values are filesystem paths (resolved against the config file's folder).
@@ -212,10 +213,12 @@ def load_settings(
     """Resolve `Settings` from all sources; `flags` holds only the flags the user gave.
 
     Layers, later wins: defaults, the config file, the `--pipeline` profile, `AUDITOR_*`
-    environment, flags. Raises `ConfigError` naming the file, variable or flag at fault.
+    environment, flags. The result is checked by `settings_check.check_settings`. Raises
+    `ConfigError` naming the file, variable or flag at fault.
     """
     environ = os.environ if environ is None else environ
     values: dict[str, Any] = {}
+    origins: dict[str, str] = {}
     layers: list[tuple[Path, dict[str, Any]]] = []
     found = find_config(config, inputs)
     if found:
@@ -233,18 +236,22 @@ def load_settings(
                 else:
                     value = str((base / value).resolve())
             values[name] = value
+            origins[name] = str(path)
     for name in _FIELDS:
         raw = environ.get(env_name(name))
         if raw is not None and raw != "":
             values[name] = _coerce(name, raw, env_name(name))
+            origins[name] = env_name(name)
     for name, value in (flags or {}).items():
         if name not in _FIELDS:
             raise ConfigError(f"unknown flag --{name.replace('_', '-')}")
         if value is None or value == ():
             continue
         values[name] = _coerce(name, value, f"--{name.replace('_', '-')}")
+        origins[name] = f"--{name.replace('_', '-')}"
     settings = dataclasses.replace(Settings(), **values)
     _check_criteria(settings.criteria)
+    check_settings(settings, origins)
     return settings
 
 

@@ -16,7 +16,14 @@ from auditor import tables
 from auditor.classify import classify
 from auditor.compare import compare
 
-__all__ = ["RECORD_FIELDS", "check_report", "check_reports", "reference_rows", "reference_table"]
+__all__ = [
+    "RECORD_FIELDS",
+    "check_report",
+    "check_reports",
+    "reference_rows",
+    "reference_table",
+    "title_search_report",
+]
 
 #: Columns of the register record relied on that a report shows (identity and content).
 RECORD_FIELDS: tuple[str, ...] = (
@@ -144,3 +151,23 @@ def check_report(
     record relied on, `{}` when none was).
     """
     return check_reports(references.slice(0, 1), records, criteria)[0]
+
+
+def title_search_report(verdict: dict[str, Any], records: pa.Table) -> dict[str, Any]:
+    """The report of a row settled by the title search: `check_report`'s keys plus
+    `queried_by`, `searched` (indexes asked) and `nearest` (near candidates of a NOT FOUND)."""
+    record = next(
+        (
+            {k: r.get(k) for k in RECORD_FIELDS}
+            for r in records.to_pylist()
+            if (r["id_type"], r["identifier"]) == (verdict["id_type"], verdict["identifier"])
+        ),
+        {},
+    )
+    report = _report(verdict, None, record)
+    report.update(
+        queried_by=verdict.get("queried_by"),
+        searched=verdict.get("searched") or [],
+        nearest=verdict.get("nearest") or [],
+    )
+    return report

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
@@ -78,6 +78,7 @@ json_values = st.recursive(
 )
 
 
+@settings(deadline=None, max_examples=60)  # a shared machine: no per-example deadline
 @given(st.dictionaries(st.text(max_size=5), json_values, max_size=5))
 def test_any_report_round_trips_through_json(report: dict[str, object]) -> None:
     signed = sign_report(report, _KEY)

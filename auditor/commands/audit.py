@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, assert_never
@@ -22,11 +23,10 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from auditor.commands.errors import fail
 from auditor.commands.load import parse_map
 from auditor.commands.options import AUDIT_FLAGS, given, settings_flags
 from auditor.errors import ConfigError, InputError
-from auditor.exitcodes import ExitCode
-from auditor.report.findings import safe_text
 from auditor.report.interface import ReportFormat
 from auditor.settings import Settings, load_settings
 
@@ -86,6 +86,8 @@ def audit(
     """Audit bibliographies against the registers and write verdicts, checklist and reports."""
     from auditor import policy
     from auditor.pipeline import run_audit
+    from auditor.report import write_reports
+    from auditor.report.junit import JunitReport
     from auditor.signing import SigningError
 
     err = Console(stderr=True)
@@ -100,13 +102,20 @@ def audit(
                 )
             )
         out_dir = Path(run.out) if run.out else default_out(paths)
+        finish = _signer(run.signing_key) if sign else None
+        try:
+            write_reports(result, out_dir, finish=finish)
+        except OSError as exc:
+            fail(err, exc, target=f"--out {out_dir}")
         for output in _outputs(run, format_, junit, max_findings, quiet, json_, err):
-            output.write(result, out_dir)
-        if sign:
-            _sign(out_dir / "report.json", run.signing_key)
+            try:
+                output.write(result, out_dir)
+            except OSError as exc:
+                fail(
+                    err, exc, target=f"--junit {junit}" if isinstance(output, JunitReport) else None
+                )
     except (InputError, ConfigError, SigningError, OSError) as exc:
-        err.print(f"[bold red]error:[/] {safe_text(exc)}", highlight=False)
-        raise typer.Exit(ExitCode.USAGE) from None
+        fail(err, exc)
     raise typer.Exit(
         policy.exit_code(result.verdicts, result.checklist, run.fail_on, run.fail_on_unchecked)
     )
@@ -121,14 +130,14 @@ def _outputs(
     json_: bool,
     err: Console,
 ) -> list[ReportFormat]:
-    """Every output the flags ask for, files first: summary to stderr, data to stdout."""
-    from auditor.report import FORMATS
+    """Every output the flags ask for besides the report set: JUnit, summary to stderr, data to
+    stdout."""
     from auditor.report.annotations import GithubAnnotations
     from auditor.report.console import ConsoleSummary, JsonSummary
     from auditor.report.findings import FindingsList
     from auditor.report.junit import JunitReport
 
-    outputs: list[ReportFormat] = list(FORMATS)
+    outputs: list[ReportFormat] = []
     if junit:
         outputs.append(JunitReport(Path(junit), run.fail_on))
     match style:
@@ -147,11 +156,17 @@ def _outputs(
     return outputs
 
 
-def _sign(report: Path, key: str) -> None:
+def _signer(key_path: str) -> Callable[[Path], None]:
+    """Signs the staged `report.json` before the set is moved in (the key is read first)."""
     from auditor.report.json import sign_report_file
     from auditor.signing import load_or_create_key
 
-    sign_report_file(report, load_or_create_key(key))
+    key = load_or_create_key(key_path)
+
+    def sign(staging: Path) -> None:
+        sign_report_file(staging / "report.json", key)
+
+    return sign
 
 
 class _PaceColumn(ProgressColumn):

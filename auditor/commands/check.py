@@ -20,12 +20,16 @@ import pyarrow as pa
 import typer
 
 from auditor import tables
+from auditor.classify import classify
+from auditor.compare import compare
 from auditor.compare.registers import arxiv_surnames
 from auditor.errors import ConfigError
 from auditor.exitcodes import ExitCode
+from auditor.report.terminal import printable
 from auditor.resolve import resolve
+from auditor.search import title_search
 from auditor.settings import Settings, load_settings
-from auditor.single import check_report, reference_table
+from auditor.single import check_report, reference_rows, reference_table, title_search_report
 from auditor.tables import RowState, Verdict
 from auditor.transport.net import open_net
 
@@ -95,11 +99,6 @@ def resolver_source(settings: Settings) -> RecordSource:
     return source
 
 
-def no_records(references: pa.Table) -> pa.Table:
-    """The `RecordSource` used without `--record`: nothing looked up (rows become UNCHECKED)."""
-    return tables.empty(tables.RECORDS)
-
-
 def check_reference(
     references: pa.Table, source: RecordSource, criteria: str = tables.DEFAULT_CRITERIA
 ) -> dict[str, Any]:
@@ -128,6 +127,11 @@ def render_text(report: dict[str, Any]) -> str:
         f"as of {_safe(report['retrieved_at'])})",
         f"criteria   {report['criteria_id']}",
     ]
+    if report.get("queried_by") == "title":
+        found = f"{_safe(report['id_type'])} {_safe(report['identifier'])}"
+        lines[0] = f"reference  found by title search: {found if report['identifier'] else '-'}"
+        lines.append(f"searched   {_safe(report['searched'])}")
+        lines.extend(f"nearest    {_safe(n)}" for n in report["nearest"])
     marks = {True: "yes", False: "NO", None: "not compared"}
     for f in report["fields"]:
         score = f" (score {f['score']:.3f})" if f.get("score") is not None else ""
@@ -139,7 +143,12 @@ def render_text(report: dict[str, Any]) -> str:
 
 def exit_code(verdict: str) -> int:
     """0 for a match or NOT COVERED, 1 for a finding, 3 when the check could not be made."""
-    if verdict in (Verdict.DIFFERS, Verdict.DOES_NOT_RESOLVE, RowState.INVALID):
+    if verdict in (
+        Verdict.DIFFERS,
+        Verdict.DOES_NOT_RESOLVE,
+        RowState.INVALID,
+        RowState.NOT_FOUND,
+    ):
         return _FINDINGS
     if verdict == RowState.UNCHECKED:
         return _INCOMPLETE
@@ -158,9 +167,34 @@ def _load_record(path: Path) -> RecordSource:
         raise typer.Exit(_USAGE) from None
 
 
+def title_search_check(
+    title: str, authors: list[str], year: int | None, venue: str | None, settings: Settings
+) -> dict[str, Any]:
+    """Check a reference that has no identifier: the title search of `auditor audit`.
+
+    The reference counts as a journal or proceedings paper (`article`), so a miss is NOT FOUND
+    unless its title or year say the indexes would not hold it. Searches go snapshot → cache →
+    live like an audit's (`--offline` never searches live).
+    """
+    row = reference_rows("", None, title, authors, year)
+    row.update(id_raw=None, entry_type="article", container_title=venue)
+    references = classify(tables.from_rows([row], tables.REFERENCES))
+
+    async def run() -> dict[str, Any]:
+        async with open_net(settings) as net:
+            verdicts = compare(references, tables.empty(tables.RECORDS), settings.criteria)
+            found = await title_search(references, verdicts, settings, net, settings.criteria)
+        return title_search_report(found.verdicts.to_pylist()[0], found.records)
+
+    return asyncio.run(run())
+
+
 def check(
-    ident: Annotated[str, typer.Option("--id", help="DOI, PMID or arXiv id.")],
     title: Annotated[str, typer.Option("--title", help="The claimed title.")],
+    ident: Annotated[
+        str | None,
+        typer.Option("--id", help="DOI, PMID or arXiv id (without one: a title search)."),
+    ] = None,
     id_type: Annotated[
         str | None, typer.Option("--type", help="Identifier type (doi, pmid, arxiv).")
     ] = None,
@@ -168,6 +202,9 @@ def check(
         list[str] | None, typer.Option("--author", help="A claimed author; repeat in order.")
     ] = None,
     year: Annotated[int | None, typer.Option("--year", help="The claimed year.")] = None,
+    venue: Annotated[
+        str | None, typer.Option("--venue", help="The claimed journal or proceedings.")
+    ] = None,
     record: Annotated[
         Path | None,
         typer.Option("--record", help="JSON object of register record fields to compare with."),
@@ -192,7 +229,8 @@ def check(
     """Check one reference and print the field-by-field report under the chosen criteria.
 
     Without `--record`, the identifier is resolved as `auditor audit` would (snapshots, cache,
-    then the live register; `--offline` stops before the network).
+    then the live register; `--offline` stops before the network). Without `--id`, the reference
+    is looked for by title in the indexes, as `auditor audit` does for a reference without one.
     """
     flags = {
         "offline": offline,
@@ -206,17 +244,25 @@ def check(
     except ConfigError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(_USAGE) from None
-    source = _load_record(record) if record is not None else resolver_source(settings)
-    references = reference_table(ident, id_type, title, list(author or []), year)
-    try:
-        report = check_reference(references, source, settings.criteria)
-    except ValueError as exc:
-        typer.echo(f"error: --record {record}: {exc}", err=True)
-        raise typer.Exit(_USAGE) from None
+    if ident is None and record is not None:
+        typer.echo(
+            "error: --record needs --id (without --id the title search finds the record)", err=True
+        )
+        raise typer.Exit(_USAGE)
+    if ident is None:
+        report = title_search_check(title, list(author or []), year, venue, settings)
+    else:
+        source = _load_record(record) if record is not None else resolver_source(settings)
+        references = reference_table(ident, id_type, title, list(author or []), year)
+        try:
+            report = check_reference(references, source, settings.criteria)
+        except ValueError as exc:
+            typer.echo(f"error: --record {record}: {exc}", err=True)
+            raise typer.Exit(_USAGE) from None
     if as_json:
         typer.echo(json.dumps(report, indent=2, ensure_ascii=False))
     else:
-        typer.echo(render_text(report))
+        typer.echo(printable(render_text(report)))
     raise typer.Exit(exit_code(report["verdict"]))
 
 

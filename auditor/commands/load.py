@@ -20,6 +20,7 @@ from auditor.errors import ConfigError, InputError
 from auditor.exitcodes import ExitCode
 from auditor.files import atomic_write_parquet
 from auditor.load import LoadOutcome, load_files
+from auditor.report.terminal import one_line
 
 __all__ = ["LoadFormat", "load", "parse_map", "register", "summarize"]
 
@@ -90,7 +91,8 @@ def summarize(outcome: LoadOutcome, console: Console, *, max_problems: int = 50)
     for p in outcome.problems[:max_problems]:
         where = f"{p.path}:{p.line}" if p.line else p.path
         colour = "red" if p.severity == "error" else "yellow"
-        console.print(f"{escape(where)}: [{colour}]{p.severity}[/{colour}]: {escape(p.message)}")
+        where, message = escape(one_line(where)), escape(one_line(p.message))
+        console.print(f"{where}: [{colour}]{p.severity}[/{colour}]: {message}")
     if len(outcome.problems) > max_problems:
         console.print(f"… and {len(outcome.problems) - max_problems} more problems")
 

@@ -11,10 +11,11 @@ import asyncio
 import contextlib
 import ipaddress
 import signal
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
+from auditor.commands.options import AUDIT_FLAGS, SettingFlag, given, settings_flags
 from auditor.errors import ConfigError
 from auditor.exitcodes import ExitCode
 from auditor.settings import load_settings
@@ -54,37 +55,42 @@ async def _run(settings_flags: dict[str, object], config: str | None, host: str,
         await runner.cleanup()
 
 
+#: Settings of `auditor audit` that a server takes too (registers, tiers, transport, legs).
+_SHARED = frozenset(
+    {
+        "snapshots", "cache_dir", "offline", "refresh", "mailto", "ncbi_email", "ncbi_api_key",
+        "pmid_leg", "doi_leg", "arxiv_leg", "crossref_url", "eutils_url", "arxiv_url", "doi_url",
+        "handle_url", "cache_ttl_days", "batching", "crossref_batch_size", "ncbi_rate",
+        "timeout", "max_retries",
+    }
+)  # fmt: skip
+
+#: The flags of `auditor serve` that set a `Settings` field.
+SERVE_FLAGS: tuple[SettingFlag, ...] = (
+    *(flag for flag in AUDIT_FLAGS if flag.name in _SHARED),
+    SettingFlag("signing_key", str, "Ed25519 private key (PEM) signing every answer."),
+    SettingFlag("precheck_interval", float, "Seconds between two /precheck calls of a caller."),
+    SettingFlag("precheck_daily", int, "/precheck calls per caller per UTC day."),
+    SettingFlag("caller_concurrency", int, "Register lookups in flight per caller."),
+    SettingFlag("upload_max_bytes", int, "Largest upload the page at / accepts."),
+)
+
+
+@settings_flags(SERVE_FLAGS)
 def serve(
     host: Annotated[str, typer.Option(help="Address to bind (loopback unless you say so).")] = (
         "127.0.0.1"
     ),
     port: Annotated[int, typer.Option(help="TCP port; 0 picks a free one.")] = 8000,
     config: Annotated[str | None, typer.Option(help="Config file (auditor.toml shape).")] = None,
-    offline: Annotated[
-        bool | None, typer.Option("--offline/--online", help="Never open a socket to a register.")
-    ] = None,
-    snapshot: Annotated[
-        list[str] | None, typer.Option(help="Snapshot Parquet of register records (repeat).")
-    ] = None,
-    cache_dir: Annotated[str | None, typer.Option(help="Register response cache.")] = None,
-    mailto: Annotated[str | None, typer.Option(help="Contact sent to Crossref.")] = None,
-    signing_key: Annotated[
-        str | None, typer.Option(help="Ed25519 private key (PEM); made on first use.")
-    ] = None,
+    **settings: Any,
 ) -> None:
     """Serve the reference-check and citation-overlap contracts and the upload page over HTTP."""
-    flags: dict[str, object] = {
-        "offline": offline,
-        "snapshots": tuple(snapshot or ()),
-        "cache_dir": cache_dir,
-        "mailto": mailto,
-        "signing_key": signing_key,
-    }
     if not 0 <= port <= 65535:
         typer.echo(f"error: --port {port}: not a TCP port", err=True)
         raise typer.Exit(ExitCode.USAGE)
     try:
-        asyncio.run(_run(flags, config, host, port))
+        asyncio.run(_run(given(settings), config, host, port))
     except (ConfigError, SigningError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(ExitCode.USAGE) from None

@@ -44,11 +44,6 @@ def _parts(arr: pa.Array) -> tuple[np.ndarray, np.ndarray]:
     return offsets.astype(np.int64) - start, data
 
 
-def _lengths(owner: np.ndarray, rows: int) -> np.ndarray:
-    """Bytes per row, from the non-decreasing row index of each kept byte."""
-    return np.diff(np.searchsorted(owner, np.arange(rows + 1, dtype=owner.dtype)))
-
-
 def _build(lengths: np.ndarray, data: np.ndarray) -> pa.Array:
     offsets = np.zeros(len(lengths) + 1, dtype=np.int32)
     np.cumsum(lengths, out=offsets[1:])

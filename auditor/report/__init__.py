@@ -7,8 +7,10 @@ anything.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
+from auditor.files import report_set
 from auditor.report.csv import CsvReport
 from auditor.report.html import HtmlReport
 from auditor.report.interface import ReportFormat
@@ -22,14 +24,21 @@ __all__ = ["FORMATS", "write_reports"]
 FORMATS: tuple[ReportFormat, ...] = (ParquetReport(), CsvReport(), HtmlReport(), JsonReport())
 
 
-def write_reports(result: AuditResult, out_dir: Path) -> list[Path]:
+def write_reports(
+    result: AuditResult, out_dir: Path, *, finish: Callable[[Path], None] | None = None
+) -> list[Path]:
     """Write verdicts/checklist (and duplicates, when any) as Parquet and CSV, `report.html` and
-    `report.json` into `out_dir`, each atomically; return the paths written.
+    `report.json` into `out_dir` as one set (`auditor.files.report_set`: staged, moved in,
+    `manifest.json` last); return the paths written.
 
-    Raises `OSError` when `out_dir` cannot be created or written.
+    `finish(staging)` runs on the staged set before it is moved in (signing `report.json`).
+    Raises `OSError` naming the path when `out_dir` cannot be created or written, or
+    `OutputBusy` when another run is writing into it.
     """
-    out_dir.mkdir(parents=True, exist_ok=True)
-    written: list[Path] = []
-    for fmt in FORMATS:
-        written += fmt.write(result, out_dir)
-    return written
+    with report_set(out_dir) as staging:
+        names: list[str] = []
+        for fmt in FORMATS:
+            names += [p.name for p in fmt.write(result, staging)]
+        if finish is not None:
+            finish(staging)
+    return [out_dir / name for name in names]

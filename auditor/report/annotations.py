@@ -13,6 +13,7 @@ from typing import TextIO
 
 from auditor.policy import failing_rows, parse_fail_on
 from auditor.report.interface import ReportFormat
+from auditor.report.terminal import printable
 from auditor.report.words import reason_text
 from auditor.result import AuditResult
 from auditor.tables import RowState
@@ -21,8 +22,10 @@ __all__ = ["GithubAnnotations", "escape_data", "escape_property", "github_annota
 
 
 def escape_data(text: str) -> str:
-    """Escape a workflow-command message (`%`, CR, LF)."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """Escape a workflow-command message (`%`, CR, LF); other control characters (ESC, OSC,
+    BEL from a citation key or title) are shown as `\\xNN`, never sent raw to the log."""
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return printable(text)
 
 
 def escape_property(text: str) -> str:

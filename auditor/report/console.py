@@ -22,6 +22,9 @@ from auditor.result import AuditResult
 
 __all__ = ["ConsoleSummary", "JsonSummary", "print_summary", "summary_dict"]
 
+#: Loader problems printed in the summary; all of them are in report.json and the HTML.
+SHOWN_PROBLEMS = 20
+
 _STYLE = {
     "RESOLVES-AND-MATCHES": "green",
     "RESOLVES-BUT-DIFFERS": "yellow",
@@ -41,6 +44,10 @@ def summary_dict(result: AuditResult) -> dict[str, Any]:
         "inputs": [i.path for i in run.inputs] if run else [],
         "offline": run.offline if run else False,
         "tiers_used": list(run.tiers_used) if run else [],
+        "load_problems": [
+            {"path": p.path, "line": p.line, "severity": p.severity, "message": p.message}
+            for p in (run.load_problems if run else ())
+        ],
         **totals(result),
     }
 
@@ -92,9 +99,26 @@ def print_summary(result: AuditResult, out_dir: Path, *, quiet: bool, console: C
         )
     if summary["offline"]:
         console.print("[dim]Offline run: only snapshots and the cache were consulted.[/]")
+    _print_load_problems(summary["load_problems"], console)
     console.print(
         f"Reports in [bold]{safe_text(out_dir)}[/] (report.html, verdicts.csv, checklist.csv, …)"
     )
+
+
+def _print_load_problems(problems: list[dict[str, Any]], console: Console) -> None:
+    """What the loader saw, one line each, the first `SHOWN_PROBLEMS` (the rest: report.json)."""
+    if not problems:
+        return
+    console.print(f"[bold]Loader[/]: {len(problems)} problem(s) in the inputs")
+    for p in problems[:SHOWN_PROBLEMS]:
+        where = f"{p['path']}:{p['line']}" if p["line"] else p["path"]
+        style = "magenta" if p["severity"] == "error" else "yellow"
+        console.print(
+            f"  [{style}]{p['severity']}[/] {safe_text(where)}: {safe_text(p['message'])}",
+            highlight=False,
+        )
+    if len(problems) > SHOWN_PROBLEMS:
+        console.print(f"  … and {len(problems) - SHOWN_PROBLEMS} more in report.json")
 
 
 class ConsoleSummary(ReportFormat):

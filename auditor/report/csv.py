@@ -1,13 +1,17 @@
 """CSV outputs that open cleanly in Excel and LibreOffice.
 
 UTF-8 with a byte-order mark (so Excel detects the encoding), lists joined with `; `, nulls as
-empty cells. Cells that a spreadsheet would run as a formula (a title beginning `=`, `+`, `-`,
-`@`, tab or carriage return) get a leading `'`: bibliography text is untrusted.
+empty cells. Text a spreadsheet would run as a formula gets a `'` in front: bibliography text is
+untrusted, and a user may open the file splitting on `;`, tab or `|` rather than `,`, so every
+piece that *starts* a cell under any of those splits is guarded, not only the cell's start
+(`harmless;=1+1;x` becomes `harmless;'=1+1;x`). A piece starts a formula when its first
+non-space character is `=`, `+`, `-`, `@` or a control character (tab, CR, LF …).
 """
 
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pyarrow as pa
@@ -24,14 +28,15 @@ __all__ = ["CsvReport", "LIST_SEPARATOR", "table_csv"]
 #: How list cells (authors, links, sources tried) are joined.
 LIST_SEPARATOR = "; "
 
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+#: Where a spreadsheet may start a cell: the text's start, or after a delimiter it may split on.
+_PIECE_START = re.compile("(^|[,;\t|])( *)(?=[=+\\-@\x00-\x1f\x7f])")
 
 
 def _defuse(value: str | None) -> str | None:
-    """Prefix `'` to a cell a spreadsheet would evaluate (CSV injection)."""
-    if value and value.startswith(_FORMULA_START):
-        return "'" + value
-    return value
+    """Put `'` before every piece of `value` a spreadsheet would evaluate (CSV injection)."""
+    if not value:
+        return value
+    return _PIECE_START.sub(r"\1\2'", value)
 
 
 def _flatten(table: pa.Table) -> pa.Table:

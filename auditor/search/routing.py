@@ -8,6 +8,10 @@ held by no index we ask: for them a miss is no evidence, so they are not searche
 COVERED with `not_indexed_type`. A `misc` or unknown-type entry whose venue names arXiv or CoRR
 is a preprint and is searched.
 
+A row of a counted type is still only evidence by its miss when its title is in Latin script
+and its year (if any) is 1950 or later (`miss_counts`); other rows are searched, and a hit
+confirms them, but a miss leaves them NOT COVERED `not_indexed_type`.
+
 Order, for the fewest requests (a confident hit stops the search): a computer-science venue (or
 none) goes to DBLP first, a biomedical venue to PubMed, a preprint venue to arXiv, anything else
 to Crossref; then the general indexes (Semantic Scholar, Crossref, DBLP) before a miss counts.
@@ -53,6 +57,22 @@ _BIOMED = re.compile(
     r"blood|stroke|\bgut\b|thorax|chest",
     re.I,
 )
+
+
+#: Before this year the indexes hold too little for a miss to mean anything.
+FIRST_COUNTED_YEAR = 1950
+#: Letters of scripts other than Latin (Cyrillic, Greek, Arabic, Hebrew, Indic, Thai, CJK, Hangul):
+#: the indexes hold few such titles, so a miss is no evidence there either.
+_OTHER_SCRIPT = re.compile(
+    "[\u0370-\u03ff\u0400-\u052f\u0590-\u06ff\u0900-\u0dff\u0e00-\u0e7f"
+    "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]"
+)
+
+
+def miss_counts(title: str, year: int | None) -> bool:
+    """Whether a miss is evidence for a searched row: a Latin-script title, and no year before
+    `FIRST_COUNTED_YEAR` (a row without a year counts)."""
+    return not _OTHER_SCRIPT.search(title) and (year is None or year >= FIRST_COUNTED_YEAR)
 
 
 def _is(pattern: re.Pattern[str], text: str) -> bool:

@@ -33,7 +33,7 @@ from auditor.registers.interface import RecordRow, SearchAnswer, SearchRegister,
 from auditor.registers.registry import SEARCH_REGISTERS
 from auditor.search import answers
 from auditor.search.choose import NEAREST, Choice, describe, ranked
-from auditor.search.routing import route
+from auditor.search.routing import miss_counts, route
 from auditor.settings import Settings
 from auditor.tables import RECORDS, RowState, Tier, Verdict
 from auditor.transport.cache import RecordCache
@@ -227,6 +227,8 @@ def _settle(
             v.update({k: val for k, val in found[row.at].items() if k not in ("group_id",)})
         elif row.failure is not None:
             v["verdict"], v["reason"] = str(RowState.UNCHECKED), str(row.failure)
+        elif not miss_counts(row.query.title, row.query.year):
+            v["reason"] = str(Reason.NOT_INDEXED_TYPE)  # stays NOT COVERED: a miss proves nothing
         else:
             v["verdict"], v["reason"] = str(RowState.NOT_FOUND), str(Reason.NO_INDEX_MATCH)
         v["queried_by"] = "title"

@@ -183,8 +183,8 @@ def _errors(*codes: int) -> dict[str, Any]:
 def _check_operation(op: str, summary: str, ok: str, not_covered: int) -> dict[str, Any]:
     responses: dict[str, Any] = {"200": _json(ok, "A verdict.")}
     if not_covered == 422:
-        responses["422"] = _json("NotCovered", "NOT COVERED: unsupported type, no covered form, "
-                                 "or a closed leg.")  # fmt: skip
+        words = "NOT COVERED: unsupported type, no covered form, or a closed leg."
+        responses["422"] = _json("NotCovered", words)
     codes = (400, 413, 429, 503) if op == "precheck" else (400, 413, 503)
     responses.update(_errors(*codes))
     return {
@@ -244,7 +244,7 @@ def document() -> dict[str, Any]:
                 "precheck",
                 "The signed verdict line of one reference (free, paced)",
                 "VerdictLine",
-                200,  # fmt: skip
+                200,
             ),
             "/v1/sources/check": {
                 "post": {

@@ -32,7 +32,7 @@ from auditor.errors import ConfigError, InputError
 from auditor.load import FORMATS
 from auditor.pipeline import run_audit
 from auditor.report import write_reports
-from auditor.result import AuditResult, InputFile
+from auditor.result import AuditResult, InputFile, LoadProblem
 from auditor.serve.state import STATE
 
 __all__ = ["ACCEPTED", "routes"]
@@ -139,7 +139,8 @@ async def get_page(request: web.Request) -> web.Response:
     kinds = ", ".join(ACCEPTED)
     body = f"""
 <h1>Audit a bibliography</h1>
-<p>Upload a BibTeX, RIS or CSV file. Every reference is checked against the register that owns
+<p>Upload a bibliography: BibTeX, RIS, CSV, or a Web of Science, MEDLINE or EndNote export.
+Every reference is checked against the register that owns
 its identifier (Crossref, PubMed, arXiv, the DOI system) under the criteria
 <code>reference-resolution/v1</code>, and you get the report with its checklist and the tables
 to download.</p>
@@ -215,7 +216,16 @@ def _renamed(result: AuditResult, written: str, shown: str) -> AuditResult:
             InputFile(shown if f.path == written else f.path, f.sha256, f.format, f.rows)
             for f in run.inputs
         )
-        run = type(run)(**{**run.__dict__, "inputs": inputs})
+        problems = tuple(
+            LoadProblem(
+                shown if p.path == written else p.path,
+                p.line,
+                p.message.replace(written, shown),
+                p.severity,
+            )
+            for p in run.load_problems
+        )
+        run = type(run)(**{**run.__dict__, "inputs": inputs, "load_problems": problems})
     return AuditResult(
         references=fix(result.references),
         records=result.records,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from pathlib import Path
@@ -10,7 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from auditor.cli import app
+from auditor.commands import check as check_command
 from auditor.emulator import Corpus, EmulatorConfig, run_emulator
+from auditor.transport.net import open_net
 
 WORK = {
     "DOI": "10.5555/check.1",
@@ -74,10 +77,32 @@ def test_check_of_an_unregistered_doi_asks_the_doi_system(env: Path) -> None:
     assert asked_doi_system >= 1
 
 
-def test_check_with_the_register_down_is_unchecked_not_absent(env: Path) -> None:
+class _Clock:
+    """Monotonic time that sleeping advances: the retries' backoff is waited out instantly."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.slept: list[float] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.now += max(0.0, seconds)
+
+
+def test_check_with_the_register_down_is_unchecked_not_absent(
+    env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = _Clock()
+    monkeypatch.setattr(
+        check_command, "open_net", functools.partial(open_net, clock=clock, sleep=clock.sleep)
+    )
     corpus = Corpus(crossref={"10.5555/check.1": WORK})
     config = EmulatorConfig(down={"crossref"})
     with run_emulator(corpus, config) as emu:
         code, out = _check(emu.base_urls, "--id", "10.5555/check.1", "--title", "x", "--json")
     assert json.loads(out)["verdict"] == "UNCHECKED"
     assert code == 3
+    assert sum(clock.slept) > 1.0  # the backoff was taken, on the injected clock

@@ -80,3 +80,29 @@ def test_untrusted_text_cannot_inject_a_command() -> None:
     assert "%0A::error" in line
     assert escape_data("50%\r\n") == "50%25%0D%0A"
     assert escape_property("a:b,c") == "a%3Ab%2Cc"
+
+
+def test_terminal_control_characters_never_reach_the_log() -> None:
+    hostile = "k\x1b]0;owned\x07\x1b[2J\x9b31m\u202e"
+    verdicts = tables.from_rows(
+        [
+            {
+                "row_id": 0,
+                "source_path": "a\x1b[1m.bib",
+                "source_line": 3,
+                "key": hostile,
+                "verdict": "DOES-NOT-RESOLVE",
+                "criteria_id": CRITERIA_ID,
+            }
+        ],
+        tables.VERDICTS,
+    )
+    result = AuditResult(
+        references=tables.empty(tables.REFERENCES),
+        records=tables.empty(tables.RECORDS),
+        verdicts=verdicts,
+        checklist=tables.empty(tables.CHECKLIST),
+    )
+    text = github_annotations(result)
+    assert not re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202e]", text)
+    assert "\\x1b]0;owned\\x07" in text

@@ -45,3 +45,26 @@ def test_golden(result: AuditResult, tmp_path: Path, update_golden: bool) -> Non
     write_reports(result, tmp_path)
     for name in ("verdicts.csv", "checklist.csv", "duplicates.csv"):
         check_golden(name, (tmp_path / name).read_bytes().decode("utf-8"), update_golden)
+
+
+def test_formulas_after_any_delimiter_a_spreadsheet_may_split_on_are_guarded() -> None:
+    from auditor.report.csv import _defuse
+
+    cases = {
+        "harmless;=1+1;x": "harmless;'=1+1;x",
+        "a, -b": "a, '-b",
+        "x|@SUM(1)": "x|'@SUM(1)",
+        "a\t=b": "a\t'=b",
+        "a;  +1": "a;  '+1",
+        "\x1b[31mred": "'\x1b[31mred",
+        "Deep learning - a review": "Deep learning - a review",
+        "12-15": "12-15",
+        "Doe, J; Roe, K": "Doe, J; Roe, K",
+    }
+    for raw, guarded in cases.items():
+        assert _defuse(raw) == guarded, raw
+    # every piece under every split starts safely
+    for raw in cases:
+        for sep in ",;\t|":
+            for piece in _defuse(raw).split(sep):  # type: ignore[union-attr]
+                assert piece.lstrip(" ")[:1] not in {"=", "+", "-", "@"}, (raw, sep, piece)

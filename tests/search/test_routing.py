@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from auditor.search.routing import ROUTE_BIOMED, ROUTE_CS, ROUTE_OTHER, ROUTE_PREPRINT, route
+from auditor.search.routing import (
+    ROUTE_BIOMED,
+    ROUTE_CS,
+    ROUTE_OTHER,
+    ROUTE_PREPRINT,
+    miss_counts,
+    route,
+)
 
 
 @pytest.mark.parametrize(
@@ -55,3 +62,10 @@ def test_a_miss_does_not_count_for_works_no_index_holds(entry_type, venue) -> No
 def test_every_route_ends_with_a_general_index() -> None:
     for order in (ROUTE_CS, ROUTE_BIOMED, ROUTE_OTHER, ROUTE_PREPRINT):
         assert len(set(order)) == len(order) and "s2" in order
+
+
+def test_a_miss_counts_for_latin_titles_of_covered_years() -> None:
+    assert miss_counts("Deep learning", 2015) and miss_counts("Deep learning", None)
+    assert not miss_counts("On the evolution of random graphs", 1949)
+    assert not miss_counts("Молибден-медно-золото-порфировое месторождение", 2000)
+    assert not miss_counts("Ψ and the wave function", 2000)

@@ -32,6 +32,8 @@ BIB = """
 }
 @book{book, author = {Knuth, Donald}, title = {The TeXbook}, year = {1984}}
 @inproceedings{notitle, author = {Nobody, A.}, year = {2020}, booktitle = {ICML}}
+@article{old, author = {Erdos, Paul}, title = {Unknown Graphs of Long Ago}, year = {1947},
+  journal = {Publicationes Mathematicae}}
 """
 
 
@@ -78,9 +80,12 @@ async def test_rows_are_found_not_found_or_not_indexed(emu: Emulator, tmp_path: 
     assert rows["book"]["verdict"] == "NOT COVERED"
     assert rows["book"]["reason"] == "not_indexed_type"
     assert rows["notitle"]["verdict"] == "INVALID"
+    # Searched, but a miss before 1950 proves nothing: no finding.
+    assert rows["old"]["verdict"] == "NOT COVERED" and rows["old"]["reason"] == "not_indexed_type"
+    assert rows["old"]["queried_by"] == "title"
     # A confident hit stops the search; each index asked costs one request per row.
-    assert emu.counts["dblp_search"] == 2 and emu.counts["s2_match"] == 1
-    assert emu.counts["crossref_search"] == 1 and searches(emu) == 4
+    assert emu.counts["dblp_search"] == 3 and emu.counts["s2_match"] == 2
+    assert emu.counts["crossref_search"] == 2 and searches(emu) == 7
 
 
 async def test_a_rerun_is_served_from_the_cache(emu: Emulator, tmp_path: Path) -> None:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from auditor.cli import app
@@ -207,7 +209,10 @@ async def test_the_cache_answers_while_a_slow_register_is_busy(server_factory: A
     slow.cancel()
 
 
-async def test_nothing_submitted_is_written_anywhere(served: Served, tmp_path: Path) -> None:
+async def test_nothing_submitted_is_written_anywhere(
+    served: Served, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
     marker = "Zanzibar quokka marmalade"
     body = check_body("10.5555/serve.1", marker, authors=["Quokkason, Z."])
     assert (await served.post("/check", body))[0] == 200
@@ -216,6 +221,7 @@ async def test_nothing_submitted_is_written_anywhere(served: Served, tmp_path: P
         if path.is_file():
             data = path.read_bytes()
             assert marker.encode() not in data and b"Quokkason" not in data, path
+    assert marker not in caplog.text and "Quokkason" not in caplog.text
 
 
 async def test_every_criteria_document_is_published_and_selectable(served: Served) -> None:
@@ -249,3 +255,17 @@ async def test_a_pmid_sent_as_a_json_number_is_that_pmid(served: Served) -> None
     assert status == 200, report
     assert (report["type"], report["identifier"]) == ("pmid", "31452104")
     assert report["verdict"] == "DOES-NOT-RESOLVE"
+
+
+async def test_a_declared_body_over_the_cap_is_refused_before_it_is_sent(served: Served) -> None:
+    host, port = served.url.removeprefix("http://").split(":")
+    reader, writer = await asyncio.open_connection(host, int(port))
+    writer.write(
+        b"POST /check HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b'Content-Length: 20000\r\n\r\n{"reference":'
+    )
+    await writer.drain()
+    # the answer comes although 19,987 bytes of the body were never sent
+    status_line = await asyncio.wait_for(reader.readline(), 5)
+    assert status_line.startswith(b"HTTP/1.1 413")
+    writer.close()

@@ -186,12 +186,22 @@ async def test_faults_raise_with_a_reason(server, tmp_path, clock, answer, error
 async def test_timeout_is_unreachable_timeout(server, tmp_path, clock):
     srv, script = server
     script.answers["/x"] = ["slow"]
-    settings = _settings(srv, tmp_path, timeout=0.02, max_retries=1)
+    # A 1e-6 s limit (httpx's idiom): the attempt times out at once, whatever phase it is in.
+    settings = _settings(srv, tmp_path, timeout=1e-6, max_retries=1)
     async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
         with pytest.raises(Unreachable) as info:
             await net.get("handle", f"{settings.handle_url}/x")
+        assert net.requests == {"handle": 2}  # tried, retried once, given up
     assert info.value.reason is Reason.TIMEOUT
-    assert len(script.seen) == 2
+
+
+async def test_timeout_bounds_one_attempt_to_the_last_byte(server, tmp_path, clock):
+    """`--timeout` is the whole attempt (connect to the last body byte), not twice it."""
+    srv, _ = server
+    settings = _settings(srv, tmp_path, timeout=7.5)
+    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+        assert net.session is not None
+        assert net.session.timeout.total == 7.5
 
 
 async def test_retry_after_paces_the_register(server, tmp_path, clock):
