@@ -18,7 +18,6 @@ import pyarrow.compute as pc
 from auditor import __version__, tables
 from auditor.checklist import build_checklist, duplicate_items
 from auditor.chinese.waterfall import run_waterfall
-from auditor.classify import classify
 from auditor.compare import compare
 from auditor.load import load_files
 from auditor.overlap.duplicates import find_duplicates
@@ -82,10 +81,16 @@ async def run_audit(
     started = _now()
     # Parsing is the longest stage without a network wait: in a worker thread, a server's event
     # loop (`auditor serve` runs audits of uploads) keeps answering while a file loads.
+    # Classified once, inside the load stage, with the legs the settings close.
     loaded = await asyncio.to_thread(
-        load_files, paths, fmt=input_format, encoding=settings.encoding, csv_map=csv_map
+        load_files,
+        paths,
+        fmt=input_format,
+        encoding=settings.encoding,
+        csv_map=csv_map,
+        closed_legs=closed_legs(settings),
     )
-    references = classify(loaded.table, closed_legs=closed_legs(settings))
+    references = loaded.table
     async with _net_for(settings, net, progress) as net:
         records = await resolve(references, settings, net)
         verdicts = compare(references, records, settings.criteria)

@@ -3,8 +3,8 @@
 A row is admitted when its title or journal name carries a Han ideograph, when its language field
 is one of zh / zh-cn / zh-tw / chi / chinese, or when the caller already knows its DOI is
 registered with a Chinese agency (ISTIC, CNKI). Rows the input stage marked INVALID are left out,
-and so are rows whose checked identifier is a PMID or arXiv id: their own legs decide them, and a
-DOI-side outcome must not overwrite what PubMed or arXiv already said.
+and so are rows whose checked identifier is a PMID or arXiv id: their own registers decide
+them, and a DOI-side outcome must not overwrite what PubMed or arXiv already said.
 """
 
 from __future__ import annotations

@@ -115,7 +115,7 @@ _ASK: dict[Outcome, str] = {
     Outcome.NO_ISSN_MAPPING: "The journal is not in the journal bridge table (a gap in our table, "
     "not evidence about the reference). Pending human check.",
     Outcome.DOI_RA_OUT_OF_SCOPE: "The DOI is registered with an agency outside this waterfall "
-    "(its own leg covers it). Pending human check if that leg did not confirm it.",
+    "(its own register covers it). Pending human check if that register did not confirm it.",
 }
 
 

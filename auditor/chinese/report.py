@@ -23,8 +23,8 @@ _DOI_PATH = {
 
 
 def keeps_verdict(out: RowOutcome, current: str | None) -> bool:
-    """An out-of-scope agency (e.g. Crossref) leaves a row its own leg already decided (a verdict
-    or `UNCHECKED`) alone; only a row that leg left NOT COVERED takes the waterfall's outcome."""
+    """An out-of-scope agency (e.g. Crossref) leaves a row the resolve stage already decided (a
+    verdict or `UNCHECKED`) alone; only a row it left NOT COVERED takes the waterfall's outcome."""
     return out.outcome is Outcome.DOI_RA_OUT_OF_SCOPE and current != Verdict.NOT_COVERED.value
 
 
@@ -90,8 +90,8 @@ def _cited_id(ref: dict[str, Any], out: RowOutcome) -> str | None:
 def build_items(pairs: list[Pair], verdicts: pa.Table) -> pa.Table:
     """One CHECKLIST item per applicable non-matched outcome; `human_result` always empty.
 
-    `verdicts` is the table after `apply_outcomes`: a row whose verdict its own leg kept gets its
-    item from the ordinary checklist stage, not from here.
+    `verdicts` is the table after `apply_outcomes`: a row whose verdict the resolve stage kept
+    gets its item from the ordinary checklist stage, not from here.
     """
     current = dict(
         zip(verdicts["row_id"].to_pylist(), verdicts["verdict"].to_pylist(), strict=True)

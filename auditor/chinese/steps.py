@@ -142,7 +142,7 @@ class Run:
     async def once(self, kind: str, key: str, job: Callable[[Net], Awaitable[T]]) -> T:
         """`job` at most once per run for `(kind, key)`; a repeat replays the answer or failure.
 
-        Two concurrent askers of one key (the DOI leg and the coordinate leg) share one request.
+        Two concurrent askers of one key (the DOI and coordinate branches) share one request.
         """
         task = self._memo.get((kind, key))
         if task is None:
@@ -158,7 +158,7 @@ class Run:
     async def route_agencies(self, dois: Iterable[str]) -> None:
         """Triage the prefixes not yet known, in ⌈n / batch⌉ doiRA requests.
 
-        Serialized: the DOI leg and the coordinate leg run concurrently, and a prefix one of them
+        Serialized: the DOI and coordinate branches run concurrently, and a prefix one of them
         is asking about must not be asked again by the other.
         """
         wanted = {triage.prefix_of(d) for d in dois}

@@ -1,7 +1,7 @@
 """The Chinese-literature waterfall stage: gate → triage → ISTIC / CNKI / coordinates → outcomes.
 
 Work goes in phases over the distinct identifiers of all gated rows at once (never per row):
-agency triage of the cited DOIs' prefixes, the PubMed coordinate leg of the DOI-less rows, triage
+agency triage of the cited DOIs' prefixes, the PubMed coordinate branch of the DOI-less rows, triage
 of the candidates' DOIs, CSL content negotiation for every distinct ISTIC DOI, then the Handle probe
 for CNKI DOIs and CSL 404s. A failure to look marks only the rows that depended on it `UNCHECKED`.
 """
@@ -19,8 +19,8 @@ import pyarrow as pa
 
 from auditor import tables
 from auditor.chinese.bridge import load_bridge
-from auditor.chinese.coordinates_leg import coordinate_rows
-from auditor.chinese.doi_leg import doi_rows
+from auditor.chinese.coordinates_branch import coordinate_rows
+from auditor.chinese.doi_branch import doi_rows
 from auditor.chinese.gate import gate
 from auditor.chinese.outcomes import OUTCOMES, RowOutcome, outcome_row
 from auditor.chinese.report import apply_outcomes, build_items
@@ -88,7 +88,7 @@ async def run_waterfall(
     if with_doi and not settings.doi_leg:
         for _, out in with_doi:
             out.give_up(Reason.LEG_CLOSED.value, "the DOI leg is closed")
-    # The legs pace on independent throttles (doi.org/Handle vs NCBI): run them side by side.
+    # The branches pace on independent throttles (doi.org/Handle vs NCBI): run them side by side.
     await asyncio.gather(doi_rows(run, with_doi, known.agencies), coordinate_rows(run, coord_rows))
     table = pa.Table.from_pylist(
         [outcome_row(out, ref.get("key")) for ref, out in outcomes], schema=OUTCOMES

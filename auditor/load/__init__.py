@@ -2,7 +2,8 @@
 one `references` table.
 
 `load_files` reads every file, picks a loader by extension (or `fmt`), and concatenates the rows
-in file order with `row_id` 0..n-1, then runs `auditor.classify.classify` with no closed legs.
+in file order with `row_id` 0..n-1, then runs `auditor.classify.classify` once (with the closed
+legs the caller names).
 An unreadable file raises `InputError` naming it; a broken entry is a row with `parse_error`.
 """
 
@@ -128,9 +129,11 @@ def load_files(
     fmt: str | None = None,
     encoding: str | None = None,
     csv_map: Mapping[str, str] | None = None,
+    closed_legs: frozenset[str] = frozenset(),
 ) -> LoadOutcome:
     """Load every entry of every file in `paths` into one classified `references` table.
 
+    `closed_legs` are the identifier types the criteria's leg switches close (see `classify`).
     `fmt` forces a format for all files (else by extension/content); `encoding` forces a text
     encoding (else by BOM, then UTF-8 line by line with a Windows-1252/Latin-1 fallback per line
     that is named in a warning; CSV must be UTF-8); `csv_map` maps table fields to CSV column
@@ -143,7 +146,9 @@ def load_files(
     manuscripts = [read_manuscript(p) for p in paths if is_manuscript(p)]
     if not manuscripts:
         with _bulk_allocation():
-            return _load_files(paths, fmt=fmt, encoding=encoding, csv_map=csv_map)
+            return _load_files(
+                paths, fmt=fmt, encoding=encoding, csv_map=csv_map, closed_legs=closed_legs
+            )
     named = [p for p in paths if not is_manuscript(p)]
     bibliographies = list(dict.fromkeys([b for m in manuscripts for b in m.bibliographies]))
     with _bulk_allocation():
@@ -152,6 +157,7 @@ def load_files(
             fmt=fmt,
             encoding=encoding,
             csv_map=csv_map,
+            closed_legs=closed_legs,
         )
     table, problems = select_cited(outcome.table, manuscripts, keep_all=named)
     return LoadOutcome(table, (*outcome.problems, *problems), outcome.inputs)
@@ -179,6 +185,7 @@ def _load_files(
     fmt: str | None,
     encoding: str | None,
     csv_map: Mapping[str, str] | None,
+    closed_legs: frozenset[str],
 ) -> LoadOutcome:
     columns: dict[str, list[object]] = {name: [] for name in ENTRY_COLUMNS}
     source_paths: list[str] = []
@@ -207,7 +214,7 @@ def _load_files(
         problems.extend(aggregate(sorted(file_problems, key=lambda p: p.line or 0)))
         inputs.append(InputFile(path, hashlib.sha256(data).hexdigest(), name, n))
     table = _table(columns, source_paths, formats)
-    return LoadOutcome(classify(table), tuple(problems), tuple(inputs))
+    return LoadOutcome(classify(table, closed_legs=closed_legs), tuple(problems), tuple(inputs))
 
 
 _KIND_RE = re.compile(r"[:'(`\"]")

@@ -171,6 +171,8 @@ def _row_view(row: dict[str, Any], record: dict[str, Any], links: list[str]) -> 
         "group_id": row.get("group_id"),
         "updates": [update_text(u) for u in row.get("updates") or []],
         "update_badge": _update_badge(row.get("updates") or []),
+        "searched": list(row.get("searched") or []),
+        "nearest": list(row.get("nearest") or []),
     }
 
 
