@@ -235,7 +235,9 @@ def classify(table: pa.Table, *, closed_legs: frozenset[str] = frozenset()) -> p
         out["id_raw"].append(shown)
         for k in ("doi", "pmid", "arxiv"):
             out[k].append(found[k])
+    from auditor.load.arrays import to_array  # here, not above: auditor.load imports classify
+
     for name, values in out.items():
         i = table.schema.get_field_index(name)
-        table = table.set_column(i, table.schema.field(i), pa.array(values, pa.string()))
+        table = table.set_column(i, table.schema.field(i), to_array(values, pa.string()))
     return table

@@ -15,15 +15,6 @@ import typer
 from auditor import __version__
 from auditor.exitcodes import ExitCode
 
-app = typer.Typer(
-    name="auditor",
-    help="Audit bibliographies: find references that do not exist, point at another work, "
-    "or misstate their authors or year.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-
 #: Sub-command modules, each with `register(app)`. A new command is one module plus one line here.
 COMMANDS: tuple[str, ...] = (
     "audit",
@@ -49,7 +40,6 @@ def _version(value: bool) -> None:
 DEBUG = {"on": False}
 
 
-@app.callback()
 def _root(
     version: bool = typer.Option(
         False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
@@ -64,8 +54,37 @@ def _root(
         logging.getLogger("auditor").setLevel(logging.DEBUG)
 
 
-for _name in COMMANDS:
-    importlib.import_module(f"auditor.commands.{_name}").register(app)
+def build_app(names: tuple[str, ...] = COMMANDS) -> typer.Typer:
+    """The Typer app with the sub-commands `names` registered (all of them by default)."""
+    built = typer.Typer(
+        name="auditor",
+        help="Audit bibliographies: find references that do not exist, point at another work, "
+        "or misstate their authors or year.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+    )
+    built.callback()(_root)
+    for name in names:
+        importlib.import_module(f"auditor.commands.{name}").register(built)
+    return built
+
+
+def _commands_for(argv: list[str]) -> tuple[str, ...]:
+    """Only the command being run: `auditor load x.bib` need not import the comparison stack
+    (pandas, aiohttp, duckdb: about half a second before any work). Anything else (`--help`, no
+    command, an unknown one) gets every command, so help and error messages list them all."""
+    first = next((a for a in argv if not a.startswith("-")), None)
+    return (first,) if first in COMMANDS else COMMANDS
+
+
+def __getattr__(name: str) -> typer.Typer:
+    # `auditor.cli.app` (tests, embedding) is the full app, built on first use
+    if name == "app":
+        full = build_app()
+        globals()["app"] = full
+        return full
+    raise AttributeError(name)
 
 
 def main() -> None:
@@ -75,7 +94,7 @@ def main() -> None:
     # log lines would only repeat them.
     logging.getLogger("bibtexparser").setLevel(logging.ERROR)
     try:
-        app()
+        build_app(_commands_for(sys.argv[1:]))()
     except Exception as exc:
         # Commands map every expected failure to an exit code; what reaches here is a bug or
         # an environment we did not foresee. One line, never a traceback, unless --debug.

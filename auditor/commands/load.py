@@ -18,7 +18,6 @@ from rich.markup import escape
 
 from auditor.errors import ConfigError, InputError
 from auditor.exitcodes import ExitCode
-from auditor.files import atomic_write_parquet
 from auditor.load import LoadOutcome, load_files
 from auditor.report.terminal import one_line
 
@@ -126,6 +125,8 @@ def load(
         raise typer.Exit(ExitCode.USAGE) from exc
     summarize(outcome, err)
     if out:
+        from auditor.files import atomic_write_parquet  # pyarrow.parquet only when writing
+
         atomic_write_parquet(Path(out), outcome.table)
         err.print(f"wrote {escape(out)}")
 

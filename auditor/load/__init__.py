@@ -21,6 +21,7 @@ import pyarrow as pa
 from auditor import tables
 from auditor.classify import classify
 from auditor.errors import InputError
+from auditor.load.arrays import to_array
 from auditor.load.bibtex import BibtexLoader
 from auditor.load.cited import select_cited
 from auditor.load.csv import CsvLoader
@@ -256,5 +257,5 @@ def _table(columns: dict[str, list[object]], paths: list[str], formats: list[str
             values = formats
         else:
             values = columns.get(field.name, [None] * n)
-        arrays.append(pa.array(values, type=field.type))
+        arrays.append(to_array(values, field.type))
     return pa.Table.from_arrays(arrays, schema=schema)

@@ -16,9 +16,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
-
-from pylatexenc.latex2text import LatexNodes2Text
-from pylatexenc.latexwalker import LatexWalkerError
+from typing import Any
 
 __all__ = ["latex_to_unicode", "plain_value", "strip_braces"]
 
@@ -100,7 +98,14 @@ _WS_RE = re.compile(r"\s+")
 _CMD_NAME_RE = re.compile(r"\\[A-Za-z]+\*?")
 _LATEX_CHARS = re.compile(r"[\\{}~$]|--")
 
-_FALLBACK = LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
+
+@lru_cache(maxsize=1)
+def _fallback() -> tuple[Any, type[Exception]]:
+    """pylatexenc's converter, imported on first use: most files never need it."""
+    from pylatexenc.latex2text import LatexNodes2Text
+    from pylatexenc.latexwalker import LatexWalkerError
+
+    return LatexNodes2Text(math_mode="text", strict_latex_spaces=False), LatexWalkerError
 
 
 def _accent(m: re.Match[str]) -> str:
@@ -146,9 +151,10 @@ def _fast(text: str) -> str:
 
 
 def _slow(text: str) -> str:
+    converter, walker_error = _fallback()
     try:
-        return str(_FALLBACK.latex_to_text(text))
-    except (LatexWalkerError, ValueError, IndexError, KeyError, TypeError, RecursionError):
+        return str(converter.latex_to_text(text))
+    except (walker_error, ValueError, IndexError, KeyError, TypeError, RecursionError):
         # pylatexenc trips on some malformed macros (`\\href` with one argument): drop the names
         return _CMD_NAME_RE.sub("", text).replace("\\", "")
 

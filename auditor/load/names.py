@@ -19,6 +19,7 @@ from auditor.load.latex import latex_to_unicode
 __all__ = ["clean_author_list", "split_bibtex_authors"]
 
 _AND_RE = re.compile(r"\s+and\s+", re.IGNORECASE)
+_LOWER_WORD_RE = re.compile(r"[\s~][a-z]")
 _ET_AL_WORDS = frozenset({"al", "al.", "others", "al..", "etal"})
 _ET_AL = frozenset({"others", "et al", "et al.", "et. al.", "etal", "et al..", "and others"})
 
@@ -99,6 +100,8 @@ def _bibtex_order(name: str) -> str:
 
     Names with a depth-0 comma, one token, or no particle are unchanged.
     """
+    if "{" not in name and ("," in name or not _LOWER_WORD_RE.search(name)):
+        return name  # the common case: no braces, and a comma or no lower-case word
     tokens = _tokens(name.strip())
     if not tokens or len(tokens) < 2:
         return name

@@ -10,8 +10,6 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
-import rispy
-
 from auditor.load.ids import ids_in_text, ids_in_url
 from auditor.load.interface import Loader, Problem, Rows
 from auditor.load.names import clean_author_list
@@ -41,6 +39,8 @@ class RisLoader(Loader):
 
     def load(self, text: str, path: str) -> tuple[Rows, list[Problem]]:
         """One row per record, in file order; a record rispy cannot read is a `parse_error` row."""
+        import rispy  # on first use: a run without RIS files never needs it
+
         rows, problems = Rows(), []
         records, stray = cut_records(text, _TAG_RE, "TY", "ER")
         if stray:

@@ -93,3 +93,13 @@ async def test_a_hostile_file_name_and_title_are_text(page_server: Served) -> No
     status, page = await _upload(page_server, "<img src=x onerror=alert(1)>.bib", bib)
     assert status == 200
     assert "<script>alert(1)" not in page and "<img src=x" not in page
+
+
+@pytest.mark.parametrize("name", ["screening.ris", "submissions.csv"])
+async def test_the_other_samples_upload_too(page_server: Served, name: str) -> None:
+    sample = ROOT / "sample_bibs" / name
+    status, page = await _upload(page_server, name, sample.read_bytes())
+    assert status == 200, page[:300]
+    rows = list(csv.DictReader(io.StringIO(_downloads(page)["verdicts.csv"].decode("utf-8-sig"))))
+    expected = await run_audit([str(sample)], page_server.settings)
+    assert len(rows) == expected.verdicts.num_rows > 0

@@ -1,0 +1,108 @@
+"""Python column lists to Arrow arrays from buffers, without `pa.array`.
+
+`pa.array` on Python objects (or a NumPy array) first asks whether pandas is installed, and that
+imports pandas: 0.3-0.8 s, as long as parsing a whole 1 MB bibliography, for a command (`auditor
+load`) that never uses it. The loader's columns are only strings, lists of strings, integers and
+booleans, so they are built here from their buffers (NumPy is already loaded by pyarrow).
+Strings that cannot be UTF-8 (a lone surrogate) have the offending characters replaced by `?`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+__all__ = ["to_array"]
+
+_INT_TYPES = {pa.int64(): np.int64, pa.int32(): np.int32}
+
+
+def _validity(values: Sequence[object]) -> tuple[pa.Buffer | None, int]:
+    nulls = values.count(None) if isinstance(values, list) else sum(v is None for v in values)
+    if not nulls:
+        return None, 0
+    present = np.array(values, dtype=object) != None  # noqa: E711 (elementwise, in C)
+    return pa.py_buffer(np.packbits(present, bitorder="little")), nulls
+
+
+def _texts(values: Sequence[object]) -> list[str]:
+    if all(v is None or type(v) is str for v in values):
+        return [v or "" for v in values]  # type: ignore[misc]
+    return [v if isinstance(v, str) else "" if v is None else str(v) for v in values]
+
+
+def _offsets(lengths: Sequence[int]) -> np.ndarray[Any, np.dtype[np.int32]]:
+    offsets = np.zeros(len(lengths) + 1, dtype=np.int32)
+    np.cumsum(np.fromiter(lengths, dtype=np.int32, count=len(lengths)), out=offsets[1:])
+    return offsets
+
+
+def _strings(values: Sequence[object]) -> pa.Array:
+    texts = _texts(values)
+    joined = "".join(texts)
+    data = joined.encode("utf-8", "replace")
+    if len(data) == len(joined):  # all ASCII: byte lengths are string lengths
+        lengths = list(map(len, texts))
+    else:
+        encoded = [t.encode("utf-8", "replace") for t in texts]
+        data = b"".join(encoded)
+        lengths = list(map(len, encoded))
+    if len(data) >= 2**31:
+        return pa.array(texts, type=pa.string())  # too big for 32-bit offsets: let Arrow chunk
+    validity, nulls = _validity(list(values))
+    return pa.Array.from_buffers(
+        pa.string(),
+        len(texts),
+        [validity, pa.py_buffer(_offsets(lengths)), pa.py_buffer(data)],
+        null_count=nulls,
+    )
+
+
+def _string_lists(values: Sequence[object]) -> pa.Array:
+    lists = [v if isinstance(v, list | tuple) else [] for v in values]
+    flat = [item for sub in lists for item in sub]
+    validity, nulls = _validity(list(values))
+    return pa.Array.from_buffers(
+        pa.list_(pa.string()),
+        len(lists),
+        [validity, pa.py_buffer(_offsets(list(map(len, lists))))],
+        null_count=nulls,
+        children=[_strings(flat)],
+    )
+
+
+def _ints(values: Sequence[object], type_: pa.DataType) -> pa.Array:
+    numbers = np.fromiter(
+        (v if isinstance(v, int) else 0 for v in values), dtype=_INT_TYPES[type_], count=len(values)
+    )
+    validity, nulls = _validity(list(values))
+    return pa.Array.from_buffers(
+        type_, len(values), [validity, pa.py_buffer(numbers)], null_count=nulls
+    )
+
+
+def _bools(values: Sequence[object]) -> pa.Array:
+    truth = np.fromiter((v is True for v in values), dtype=bool, count=len(values))
+    validity, nulls = _validity(list(values))
+    bits = pa.py_buffer(np.packbits(truth, bitorder="little"))
+    return pa.Array.from_buffers(pa.bool_(), len(values), [validity, bits], null_count=nulls)
+
+
+def to_array(values: Sequence[object], type_: pa.DataType) -> pa.Array:
+    """`values` (Python objects, `None` for null) as an Arrow array of `type_`.
+
+    Strings, lists of strings, int32/int64 and booleans are built from buffers; any other type
+    goes through `pa.array`.
+    """
+    if type_ == pa.string():
+        return _strings(values)
+    if type_ == pa.list_(pa.string()):
+        return _string_lists(values)
+    if type_ in _INT_TYPES:
+        return _ints(values, type_)
+    if type_ == pa.bool_():
+        return _bools(values)
+    return pa.array(values, type=type_)
