@@ -53,6 +53,57 @@ _DIFFERS_BY_REASON: dict[str, tuple[str, str]] = {
         "The register's year differs from the cited year; pending human check "
         "(online-first and print years often differ).",
     ),
+    # auditor/v2's named rules
+    Reason.TITLE_NEAR_MISS: (
+        "P1",
+        "The cited title is one or two words away from the register's title for this work; "
+        "pending human check of the exact title.",
+    ),
+    Reason.AUTHORS_PLACEHOLDER: (
+        "P1",
+        "The cited author list holds a placeholder name; pending human check of the authors.",
+    ),
+    Reason.AUTHORS_FIRST_DIFFERS: (
+        "P1",
+        "The cited first author is not the register's first author; pending human check.",
+    ),
+    Reason.AUTHORS_NOT_IN_REGISTER: (
+        "P1",
+        "A cited author is not among the register's authors of this work; pending human check.",
+    ),
+    Reason.AUTHORS_REORDERED: (
+        "P2",
+        "The cited authors are the register's in another order; pending human check.",
+    ),
+    Reason.AUTHORS_TRUNCATED: (
+        "P2",
+        "The cited author list leaves out register authors without 'and others'; "
+        "pending human check.",
+    ),
+    Reason.VENUE_DIFFERS: (
+        "P1",
+        "The cited journal or proceedings is not the register's venue for this work; "
+        "pending human check.",
+    ),
+    Reason.PREPRINT_AS_PUBLISHED: (
+        "P1",
+        "The reference claims a journal or proceedings, but the only record found is a "
+        "preprint; pending human check of where it was published.",
+    ),
+    Reason.YEAR_FUTURE: (
+        "P1",
+        "The cited year is after the current year and the register holds no such date; "
+        "pending human check.",
+    ),
+    Reason.ARXIV_YEAR_CONTRADICTED: (
+        "P2",
+        "The cited year does not fit the arXiv version history of this work; pending human check.",
+    ),
+    Reason.ARXIV_VERSION_UNKNOWN: (
+        "P2",
+        "The cited arXiv version is later than any version the register holds; "
+        "pending human check.",
+    ),
 }
 _DIFFERS_DEFAULT = ("P1", "The register's record differs from the citation; pending human check.")
 _NOT_RESOLVE = (

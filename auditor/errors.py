@@ -102,6 +102,18 @@ class Reason(StrEnum):
     TITLE_EMPTY = "title_empty"
     AUTHORS_DIFFER = "authors_differ"
     YEAR_DIFFERS = "year_differs"
+    # auditor/v2's named rules (criteria_v2.json)
+    TITLE_NEAR_MISS = "title_near_miss"
+    AUTHORS_PLACEHOLDER = "authors_placeholder"
+    AUTHORS_FIRST_DIFFERS = "authors_first_differs"
+    AUTHORS_NOT_IN_REGISTER = "authors_not_in_register"
+    AUTHORS_REORDERED = "authors_reordered"
+    AUTHORS_TRUNCATED = "authors_truncated"
+    VENUE_DIFFERS = "venue_differs"
+    PREPRINT_AS_PUBLISHED = "preprint_as_published"
+    YEAR_FUTURE = "year_future"
+    ARXIV_YEAR_CONTRADICTED = "arxiv_year_contradicted"
+    ARXIV_VERSION_UNKNOWN = "arxiv_version_unknown"
     # checklist
     DUPLICATE_REFERENCE = "duplicate_reference"
     # updates to the cited work, read from its record (auditor.registers.updates)

@@ -56,7 +56,12 @@ def reference_rows(
     *,
     source: str = "<command line>",
 ) -> dict[str, Any]:
-    """The `references` row (before classify) of one reference given as values."""
+    """The `references` row (before classify) of one reference given as values.
+
+    The authors given are the ones to check, not a claim of the whole list: a reference given
+    field by field (`auditor check --author A`) is marked `authors_et_al`, so under auditor/v2
+    naming fewer authors than the register is not a finding (their identity and order still are).
+    """
     return {
         "row_id": 0,
         "source_path": source,
@@ -64,6 +69,7 @@ def reference_rows(
         "declared_type": id_type,
         "title": title,
         "authors": authors or None,
+        "authors_et_al": bool(authors),
         "year": year,
     }
 

@@ -153,6 +153,9 @@ RECORDS = pa.schema(
         pa.field("language", _str),
         pa.field("agency", _str),  # DOI registration agency when known
         pa.field("updates", _updates),  # retractions, corrections … (see `UPDATE`)
+        pa.field("years", pa.list_(pa.int32())),  # every year the record's dates hold (v2 rule)
+        pa.field("version", pa.int32()),  # latest version number (arXiv)
+        pa.field("work_type", _str),  # Crossref `type` (posted-content = preprint), `preprint` …
         pa.field("body_digest", _str),  # sha256 of the raw body the record was read from
     ]
 )
@@ -182,6 +185,10 @@ VERDICTS = pa.schema(
         pa.field("year_register", pa.int32()),
         pa.field("year_match", pa.bool_()),
         pa.field("updates", _updates),  # of the record relied on (see `UPDATE`)
+        pa.field("venue_claimed", _str),  # journal / booktitle as cited (auditor/v2)
+        pa.field("venue_register", _str),
+        pa.field("venue_match", pa.bool_()),  # null when not compared
+        pa.field("findings", _strs),  # every rule that differs, as reason codes, in rule order
         pa.field("group_id", pa.int32()),  # duplicate group (same work under several keys)
         pa.field("cited_at", _str),  # `paper.tex:12`: first citation, when a manuscript is input
         pa.field("queried_by", _str),  # `id` | `title` (a title search) | null: not looked up

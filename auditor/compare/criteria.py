@@ -38,6 +38,7 @@ __all__ = [
     "TitleResult",
     "YearResult",
     "authors_rule",
+    "same_surname_sequences",
     "title_rule",
     "year_rule",
 ]
@@ -283,6 +284,23 @@ def authors_rule(claimed: pa.Array, register_surnames: pa.Array) -> AuthorsResul
     # criteria v1 §authors: with one claimed author, first-author equality alone.
     match = compared & first_eq & ((n_claimed == 1) | enough)
     return AuthorsResult(compared=compared, match=match)
+
+
+def same_surname_sequences(claimed: pa.Array, register_surnames: pa.Array) -> np.ndarray:
+    """Per row: the claimed surnames (v1 §authors.claimed_surname) are the register's, in order
+    and in number, none empty. The cheap common case auditor/v2 settles without its rules."""
+    n = len(claimed)
+    rows_c, names = _explode(claimed)
+    rows_r, flat_r = _explode(register_surnames)
+    cut = surname_cut_column(names)
+    codes, dictionary = normalize_codes(pa.concat_arrays([cut, _filled(flat_r)]))
+    codes_c, codes_r = codes[: len(cut)], codes[len(cut) :]
+    empty_code = pc.index(dictionary, "").as_py()
+    same = _same_sequences(rows_c, codes_c, rows_r, codes_r, n)
+    odd = (codes_c == empty_code) | _et_al_entries(names, codes_c, dictionary)
+    has_empty = np.bincount(rows_c[odd], minlength=n) > 0
+    result: np.ndarray = same & ~has_empty & (np.bincount(rows_c, minlength=n) > 0)
+    return result
 
 
 def year_rule(claimed: pa.Array, register: pa.Array) -> YearResult:

@@ -89,12 +89,32 @@ def _american(word: str) -> str:
     return word
 
 
+_GREEK_NAMES = frozenset(_GREEK.values()) | {"varepsilon", "vartheta", "varphi", "varrho"}
+
+
+def _tex_command(match: re.Match[str]) -> str:
+    """A TeX Greek letter reads as its name (`\\alpha` = `α` = `alpha`); other commands go."""
+    name = match.group(0)[1:].rstrip("*").lower()
+    if name in _GREEK_NAMES:
+        return f" {name.removeprefix('var')} "
+    return " "
+
+
+# A register's notice label in front of a title is not the title (the retraction itself is the
+# record's `updates`, a finding of its own): `RETRACTED: …`, `WITHDRAWN: …`.
+_NOTICE_PREFIX = re.compile(
+    r"^\s*(?:retracted(?: article)?|withdrawn|retraction|expression of concern)\s*[:.\u2014-]\s*",
+    re.IGNORECASE,
+)
+
+
 def _clean(s: str | None) -> str:
     """Markup and TeX residue removed, `&` read as `and`, compound joiners turned into spaces."""
     if not s:
         return ""
-    out = strip_markup(s) or ""
-    out = _TEX_CHARS.sub("", _TEX_COMMAND.sub(" ", out)) if ("\\" in out or "$" in out) else out
+    out = _NOTICE_PREFIX.sub("", strip_markup(s) or "")
+    if "\\" in out or "$" in out:
+        out = _TEX_CHARS.sub("", _TEX_COMMAND.sub(_tex_command, out))
     out = out.replace("&", " and ")
     return _JOINERS.sub(" ", out)
 
@@ -133,7 +153,12 @@ _TRANSLIT = (("ae", "a"), ("oe", "o"), ("ue", "u"), ("ss", "s"))
 
 
 def _compact(s: str) -> str:
-    """Letters and digits only, folded: `Foltyn‐Dumitru` → `foltyndumitru`, `Müller` → `muller`."""
+    """Letters and digits only, folded: `Foltyn‐Dumitru` → `foltyndumitru`, `Müller` → `muller`.
+
+    TeX residue a register left in a name (`{\\v{Z}`) goes first: the command is not a letter.
+    """
+    if "\\" in s:
+        s = _TEX_COMMAND.sub("", s)
     out = _NAME_NOT_KEPT.sub("", unicodedata.normalize("NFKD", s.replace("ß", "ss")).lower())
     return "".join(c for c in out if not unicodedata.combining(c))
 
@@ -165,6 +190,8 @@ def name_keys(name: str | None) -> frozenset[str]:
         family = text.split(",", 1)[0].split()
         if family:
             keys |= _variants(_compact(" ".join(family))) | _variants(_compact(family[-1]))
+            for part in re.split(r"[\u002d\u2010\u2011]", family[-1]):
+                keys |= _variants(_compact(part))
         return frozenset(k for k in keys if k)
     raw_words = text.split()
     if len(raw_words) == 1 and has_han(text) and len(text) >= 2:

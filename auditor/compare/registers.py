@@ -13,6 +13,9 @@ from typing import Any
 
 __all__ = [
     "CROSSREF_DATE_PRECEDENCE",
+    "CROSSREF_DATE_KEYS",
+    "arxiv_version",
+    "crossref_years",
     "arxiv_surnames",
     "arxiv_year",
     "crossref_surnames",
@@ -74,6 +77,32 @@ def crossref_year(message: Mapping[str, Any]) -> int | None:
         if year is not None:
             return year
     return None
+
+
+#: Every Crossref date key auditor/v2's year rule reads (a year off from all of them differs).
+CROSSREF_DATE_KEYS: tuple[str, ...] = (
+    *CROSSREF_DATE_PRECEDENCE,
+    "posted",
+    "accepted",
+    "approved",
+    "content-created",
+)
+
+
+def crossref_years(message: Mapping[str, Any]) -> list[int]:
+    """Every distinct year a Crossref `message`'s dates hold, ascending (auditor/v2 §year)."""
+    years = {_date_parts_year(message.get(key)) for key in CROSSREF_DATE_KEYS}
+    return sorted(y for y in years if y is not None)
+
+
+def arxiv_version(entry_id: str | None) -> int | None:
+    """The version number at the end of an arXiv Atom `<id>` (`…/abs/2310.01362v3` → 3)."""
+    if not isinstance(entry_id, str):
+        return None
+    head, sep, tail = entry_id.strip().rpartition("v")
+    if not sep or not head or not tail.isascii() or not tail.isdigit():
+        return None
+    return int(tail)
 
 
 def pubmed_year(summary: Mapping[str, Any]) -> int | None:

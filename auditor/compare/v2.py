@@ -1,16 +1,242 @@
-"""The rules of auditor/v2 beyond reference-resolution/v1 (see `criteria_v2.json`).
+"""The field rules of auditor/v2, one row at a time (see `criteria_v2.json` for the reasons).
 
-At this version auditor/v2 applies v1's field rules (with markup removed, as under every
-criteria); the rules beyond v1 land here one by one, each named in the document.
+Each rule is a pure function of one row's claimed and register values and returns the field's
+decision: whether it was compared, whether it matches, and the named finding (a reason code)
+when it does not. `auditor.compare.v2columns` applies them over whole columns, each distinct
+input once, after cheap vectorized checks have settled the rows whose values are plainly equal;
+the tests check that the column form and these functions agree row for row.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["parameters"]
+from auditor.compare.agreement import DISTINCT_TITLE_WORDS, YEAR_TOLERANCE
+from auditor.compare.columns import ET_AL_MARKERS
+from auditor.compare.forms import name_keys, register_name_keys
+from auditor.compare.text import normalize_text
+from auditor.compare.titles import NEAR_MISS_MAX_WORDS, TitleAgreement, compare_titles
+from auditor.compare.venues import is_preprint_venue, venue_agrees
+from auditor.errors import Reason
+
+__all__ = [
+    "ARXIV_LATER_TOLERANCE",
+    "REGISTER_TRUNCATION_MIN",
+    "SEARCH_ID_TYPE",
+    "Field",
+    "authors_rule",
+    "parameters",
+    "title_rule",
+    "venue_rule",
+    "year_rule",
+]
+
+#: A register list of at least this many authors whose every author the citation names in
+#: order may be the register's truncation: claimed authors after its end are not a finding.
+REGISTER_TRUNCATION_MIN = 10
+#: An arXiv record's dates are its versions; a citation may give the year of the published
+#: version, up to this many years after the latest arXiv version.
+ARXIV_LATER_TOLERANCE = 3
+#: The `id_type` the title-search stage gives a row it resolved by a search hit.
+SEARCH_ID_TYPE = "title_search"
+
+# Placeholder names a citation generator writes when it has no author (normalized forms).
+_PLACEHOLDERS = frozenset(
+    {
+        "john doe", "jane doe", "j doe", "doe j", "doe john", "doe jane", "john smith",
+        "author name", "author", "authors", "first author", "second author", "a author",
+        "author a", "anonymous", "anon", "unknown", "unknown author", "firstname lastname",
+        "first last", "lastname firstname", "name surname", "surname name", "your name",
+        "author one", "author two", "et al", "n a", "na", "tbd", "todo", "xxx",
+    }
+)  # fmt: skip
 
 
 def parameters() -> dict[str, Any]:
     """The thresholds and tolerances auditor/v2 applies, as its document must name them."""
-    return {}
+    return {
+        "title_near_miss_max_words": NEAR_MISS_MAX_WORDS,
+        "year_tolerance": YEAR_TOLERANCE,
+        "arxiv_later_tolerance": ARXIV_LATER_TOLERANCE,
+        "register_truncation_min": REGISTER_TRUNCATION_MIN,
+        "distinct_title_words": DISTINCT_TITLE_WORDS,
+    }
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field's decision for one row."""
+
+    compared: bool
+    match: bool | None
+    """Null when not compared."""
+    finding: str | None = None
+    """The reason code when the field differs."""
+    score: float | None = None
+
+
+_NOT = Field(False, None)
+
+
+def title_rule(claimed: str | None, register: str | None) -> Field:
+    """Same title (case, punctuation, markup, hyphenation, trailing subtitle, spelling aside),
+    else a near miss (at most two words apart) or a different title."""
+    agreement, score = compare_titles(claimed, register)
+    if agreement is TitleAgreement.EMPTY:
+        has_either = bool(normalize_text(claimed) or normalize_text(register))
+        return Field(True, False, Reason.TITLE_EMPTY, 0.0 if has_either else None)
+    if agreement is TitleAgreement.SAME:
+        return Field(True, True, None, score)
+    if agreement is TitleAgreement.NEAR:
+        return Field(True, False, Reason.TITLE_NEAR_MISS, score)
+    return Field(True, False, Reason.TITLE_DIFFERS, score)
+
+
+def _is_placeholder(name: str) -> bool:
+    return normalize_text(name.replace(",", " ")) in _PLACEHOLDERS
+
+
+def _match_positions(mine: list[frozenset[str]], theirs: list[frozenset[str]]) -> list[int | None]:
+    """For each claimed author, the register position it names (each used once), or `None`.
+
+    Same position first, then the first unused position: so a reordered list is seen as one.
+    """
+    used: set[int] = set()
+    out: list[int | None] = [None] * len(mine)
+    for i, keys in enumerate(mine):
+        if i < len(theirs) and keys & theirs[i]:
+            out[i] = i
+            used.add(i)
+    for i, keys in enumerate(mine):
+        if out[i] is None:
+            j = next((j for j, t in enumerate(theirs) if j not in used and keys & t), None)
+            if j is not None:
+                out[i] = j
+                used.add(j)
+    return out
+
+
+def authors_rule(
+    claimed: Sequence[str | None] | None,
+    et_al: bool | None,
+    register_surnames: Sequence[str | None] | None,
+) -> Field:
+    """The claimed list against the register's whole list (name forms never differ alone).
+
+    Findings, first that applies: a placeholder name (`authors_placeholder`, also `et al.` as the
+    only author); a first author the register does not have first (`authors_first_differs`); a
+    claimed author the register lacks (`authors_not_in_register`); the register's authors in
+    another order (`authors_reordered`); fewer authors than the register without `and others`
+    (`authors_truncated`). A register without named authors cannot contradict: not compared.
+    """
+    entries = [a for a in (claimed or []) if a and a.strip()]
+    named = [a for a in entries if normalize_text(a) not in ET_AL_MARKERS]
+    marked = bool(et_al) or len(named) < len(entries)
+    theirs = [k for k in (register_name_keys(s) for s in (register_surnames or [])) if k]
+    if not named and not marked:
+        return _NOT
+    if not theirs:
+        return _NOT
+    if not named or any(_is_placeholder(a) for a in named):
+        return Field(True, False, Reason.AUTHORS_PLACEHOLDER)
+    mine = [name_keys(a) for a in named]
+    where = _match_positions(mine, theirs)
+    truncation = len(theirs) >= REGISTER_TRUNCATION_MIN and all(
+        where[i] == i for i in range(len(theirs)) if i < len(where)
+    )
+    missing = [i for i, w in enumerate(where) if w is None]
+    if truncation:
+        missing = [i for i in missing if i < len(theirs)]
+    if where[0] is None or (where[0] != 0 and missing):
+        return Field(True, False, Reason.AUTHORS_FIRST_DIFFERS)
+    if missing:
+        return Field(True, False, Reason.AUTHORS_NOT_IN_REGISTER)
+    order = [w for w in where if w is not None]
+    if order != sorted(order):
+        return Field(True, False, Reason.AUTHORS_REORDERED)
+    if len(named) < len(theirs) and not marked:
+        # Cutting a long list after its first authors is how citations shorten lists; a list
+        # that drops authors from the middle, or keeps less than half, is not that.
+        prefix = order == list(range(len(order)))
+        if not prefix or 2 * len(named) < len(theirs):
+            return Field(True, False, Reason.AUTHORS_TRUNCATED)
+    return Field(True, True)
+
+
+def year_rule(
+    claimed: int | None,
+    register_years: Sequence[int | None],
+    current_year: int,
+    *,
+    arxiv: bool = False,
+) -> Field:
+    """A year after the current one the register does not hold is `year_future`; a year off
+    from every date the register holds by more than `YEAR_TOLERANCE` is `year_differs` (for an
+    arXiv record, whose dates are its versions: earlier than the first version by more than the
+    tolerance, or later than the latest by more than `ARXIV_LATER_TOLERANCE`)."""
+    if claimed is None:
+        return _NOT
+    years = sorted({y for y in register_years if y is not None})
+    if claimed > current_year and claimed not in years:
+        return Field(True, False, Reason.YEAR_FUTURE)
+    if not years:
+        return _NOT
+    if arxiv:
+        ok = years[0] - YEAR_TOLERANCE <= claimed <= years[-1] + ARXIV_LATER_TOLERANCE
+        return Field(True, ok, None if ok else Reason.ARXIV_YEAR_CONTRADICTED)
+    ok = any(abs(claimed - y) <= YEAR_TOLERANCE for y in years)
+    return Field(True, ok, None if ok else Reason.YEAR_DIFFERS)
+
+
+_ARXIV_VERSION = re.compile(r"v(\d+)\s*$", re.IGNORECASE)
+
+
+def arxiv_version_rule(cited_id: str | None, latest_version: int | None) -> Field:
+    """A cited arXiv version the register's history does not have (`v5` of a 2-version paper)."""
+    if not cited_id or latest_version is None:
+        return _NOT
+    match = _ARXIV_VERSION.search(cited_id)
+    if match is None:
+        return _NOT
+    ok = int(match.group(1)) <= latest_version
+    return Field(True, ok, None if ok else Reason.ARXIV_VERSION_UNKNOWN)
+
+
+def venue_rule(
+    claimed: str | None,
+    register: str | None,
+    *,
+    register_is_preprint: bool,
+    by_title: bool,
+) -> Field:
+    """The claimed journal/booktitle against the register's venue.
+
+    A claimed preprint venue is not compared (citing the preprint of a published work is not
+    wrong). A reference found by title search whose only record is a preprint, but which claims
+    a journal or proceedings, is `preprint_as_published`. A record found by identifier that is a
+    preprint is not compared: the arXiv record may not name the published version. Otherwise a
+    venue the register's does not agree with is `venue_differs`; a register without a venue
+    cannot contradict.
+    """
+    if not claimed or not claimed.strip() or is_preprint_venue(claimed):
+        return _NOT
+    if register_is_preprint or is_preprint_venue(register):
+        if by_title:
+            return Field(True, False, Reason.PREPRINT_AS_PUBLISHED)
+        return _NOT
+    agrees = venue_agrees(claimed, register)
+    if agrees is None:
+        return _NOT
+    return Field(True, agrees, None if agrees else Reason.VENUE_DIFFERS)
+
+
+def is_preprint_record(register: str | None, work_type: str | None, venue: str | None) -> bool:
+    """An arXiv record, a Crossref `posted-content` (preprint) record, or a preprint venue."""
+    return (
+        register == "arxiv"
+        or (work_type or "").lower() in {"posted-content", "preprint"}
+        or is_preprint_venue(venue)
+    )

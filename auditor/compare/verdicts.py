@@ -25,6 +25,7 @@ from auditor.compare.criteria import (
     year_rule,
 )
 from auditor.compare.markup import strip_markup_column
+from auditor.compare.v2columns import v2_fields
 from auditor.errors import Reason
 from auditor.tables import RecordStatus, RowState, Verdict
 
@@ -191,6 +192,65 @@ def _field_columns(
     return cols, codes, reasons
 
 
+def _field_columns_v2(
+    references: pa.Table, records: pa.Table, idx: np.ndarray, found_mask: np.ndarray
+) -> tuple[dict[str, pa.Array], np.ndarray, pa.Array]:
+    """auditor/v2's per-field columns for the found rows, their codes and reasons."""
+    n = len(idx)
+    found = np.flatnonzero(found_mask)
+    cols = {
+        "title_register": strip_markup_column(_take(records["title"], idx, found_mask)),
+        "authors_register": _take(records["surnames"], idx, found_mask),
+        "year_register": _take(records["year"], idx, found_mask),
+        "venue_claimed": _as_array(references["container_title"]),
+        "venue_register": _take(records["container_title"], idx, found_mask),
+    }
+    pick = _picker(found)
+    inputs = {
+        "title_claimed": pick(strip_markup_column(references["title"])),
+        "title_register": pick(cols["title_register"]),
+        "authors_claimed": pick(_as_array(references["authors"])),
+        "authors_et_al": pick(_as_array(references["authors_et_al"])),
+        "surnames_register": pick(cols["authors_register"]),
+        "year_claimed": pick(_as_array(references["year"])),
+        "year_register": pick(cols["year_register"]),
+        "years_register": pick(_take(records["years"], idx, found_mask)),
+        "venue_claimed": pick(cols["venue_claimed"]),
+        "venue_register": pick(cols["venue_register"]),
+        "register": pick(_take(records["register"], idx, found_mask)),
+        "work_type": pick(_take(records["work_type"], idx, found_mask)),
+        "id_type": pick(_as_array(references["id_type"])),
+        "id_raw": pick(_as_array(references["id_raw"])),
+        "version": pick(_take(records["version"], idx, found_mask)),
+    }
+    decided = v2_fields(inputs)
+    findings = decided.findings()
+    for name, column in (("title", "title_match"), ("authors", "authors_match")):
+        cols[column] = _scatter_objects(decided.match(name), found, n, pa.bool_())
+    cols["year_match"] = _scatter_objects(decided.match("year"), found, n, pa.bool_())
+    cols["venue_match"] = _scatter_objects(decided.match("venue"), found, n, pa.bool_())
+    scores = pa.array([f.score for f in decided.fields["title"]], pa.float64())
+    cols["title_score"] = _scatter_objects(scores, found, n, pa.float64())
+    cols["findings"] = _scatter_objects(
+        pa.array(findings, tables.VERDICTS.field("findings").type),
+        found,
+        n,
+        tables.VERDICTS.field("findings").type,
+    )
+    codes = np.array([_DIFFERS if f else _MATCHES for f in findings], dtype=np.int64)
+    reasons = pa.array([f[0] if f else None for f in findings], pa.string())
+    return cols, codes, reasons
+
+
+def _scatter_objects(values: pa.Array, at: np.ndarray, n: int, type_: pa.DataType) -> pa.Array:
+    """A length-`n` column holding `values` at positions `at` and null elsewhere."""
+    slot = np.full(n, -1, dtype=np.int64)
+    slot[at] = np.arange(at.size)
+    if len(values) == 0:
+        return pa.nulls(n, type_)
+    return pc.take(values, pa.array(slot, mask=slot < 0)).cast(type_)
+
+
 def _scatter_where(values: np.ndarray, compared: np.ndarray, at: np.ndarray, n: int) -> pa.Array:
     """Booleans at positions `at` where `compared`, null elsewhere (a field not compared)."""
     return _scatter(values[compared], at[compared], n, pa.bool_())
@@ -232,7 +292,8 @@ def compare(
     idx = _record_index(references, records)
     codes, pre, reason = _outcome_and_reason(references, records, idx)
     found_mask = codes == -1
-    cols, found_codes, found_reasons = _field_columns(references, records, idx, found_mask)
+    fields = _field_columns_v2 if criteria == tables.CRITERIA_V2 else _field_columns
+    cols, found_codes, found_reasons = fields(references, records, idx, found_mask)
     found = np.flatnonzero(found_mask)
     codes[found] = found_codes
     if found.size:

@@ -17,7 +17,7 @@ from xml.etree.ElementTree import Element, ParseError
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
 
-from auditor.compare.registers import arxiv_surnames, arxiv_year
+from auditor.compare.registers import arxiv_surnames, arxiv_version, arxiv_year
 from auditor.errors import MalformedBody, Reason, Unreachable
 from auditor.registers.interface import Host, RecordRow, Register, Sink
 from auditor.registers.records import (
@@ -111,6 +111,18 @@ def parse_feed(ids: Sequence[str], response: Response) -> dict[str, RecordRow]:
             authors=names,
             surnames=arxiv_surnames(names),
             year=arxiv_year(_text(entry.find(f"{_ATOM}published"))),
+            years=sorted(
+                {
+                    y
+                    for y in (
+                        arxiv_year(_text(entry.find(f"{_ATOM}published"))),
+                        arxiv_year(_text(entry.find(f"{_ATOM}updated"))),
+                    )
+                    if y is not None
+                }
+            ),
+            version=arxiv_version(_text(entry.find(f"{_ATOM}id"))),
+            work_type="preprint",
             doi=(_text(entry.find(f"{_ARXIV}doi")) or "").lower() or None,
             body_digest=body_digest,
         )

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from auditor.compare.registers import crossref_surnames, crossref_year
+from auditor.compare.registers import crossref_surnames, crossref_year, crossref_years
 from auditor.errors import MalformedBody, Reason, Unreachable
 from auditor.registers.interface import Host, RecordRow, Register, Sink
 from auditor.registers.records import (
@@ -136,6 +136,8 @@ def work_row(doi: str, message: Mapping[str, Any], body_digest: str) -> RecordRo
         authors=_author_names(message),
         surnames=crossref_surnames(message),
         year=crossref_year(message),
+        years=crossref_years(message),
+        work_type=_text(message.get("type")),
         container_title=_first_text(message.get("container-title"), "container-title"),
         volume=_text(message.get("volume")),
         issue=_text(message.get("issue")),

@@ -15,19 +15,23 @@ from typing import Any
 import pyarrow as pa
 
 from auditor.errors import MalformedBody, Reason
-from auditor.tables import RECORDS, UPDATE, RecordStatus
+from auditor.tables import RECORDS, RecordStatus
 
 #: The range of the `year` column (`int32`).
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 
 _REQUIRED = ("register", "id_type", "identifier", "status")
 _LISTS = frozenset(f.name for f in RECORDS if pa.types.is_list(f.type))
-#: List columns of structs (`updates`): each item a mapping of the struct's text fields.
-_STRUCT_FIELDS = frozenset(f.name for f in UPDATE)
+_INTS = frozenset(f.name for f in RECORDS if pa.types.is_integer(f.type))
 _STRUCT_LISTS = frozenset(
     f.name for f in RECORDS if pa.types.is_list(f.type) and pa.types.is_struct(f.type.value_type)
 )
-_INTS = frozenset(f.name for f in RECORDS if pa.types.is_integer(f.type))
+_STRUCT_FIELDS = {
+    name: frozenset(f.name for f in RECORDS.field(name).type.value_type) for name in _STRUCT_LISTS
+}
+_INT_LISTS = frozenset(
+    f.name for f in RECORDS if pa.types.is_list(f.type) and pa.types.is_integer(f.type.value_type)
+)
 _STATUSES = frozenset(s.value for s in RecordStatus)
 
 
@@ -44,14 +48,11 @@ def _check_text(field: str, value: object) -> None:
         raise _bad(field, "not valid Unicode (lone surrogate)") from None
 
 
-def _check_struct(field: str, item: object) -> None:
-    if not isinstance(item, Mapping):
-        raise _bad(field, f"expected an object, got {type(item).__name__}")
-    for key, value in item.items():
-        if key not in _STRUCT_FIELDS:
-            raise _bad(field, f"unknown key {key!r}")
-        if value is not None:
-            _check_text(field, value)
+def _check_int(field: str, value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _bad(field, f"expected an integer, got {type(value).__name__}")
+    if not INT32_MIN <= value <= INT32_MAX:
+        raise _bad(field, "out of range")
 
 
 def check_row(row: Mapping[str, Any]) -> None:
@@ -65,18 +66,29 @@ def check_row(row: Mapping[str, Any]) -> None:
         if value is None:
             continue
         if name in _INTS:
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise _bad(name, f"expected an integer, got {type(value).__name__}")
-            if not INT32_MIN <= value <= INT32_MAX:
-                raise _bad(name, "out of range")
+            _check_int(name, value)
+        elif name in _STRUCT_LISTS:
+            # `updates`: a list of objects whose fields are all text (see `tables.UPDATE`).
+            if not isinstance(value, list | tuple):
+                raise _bad(name, f"expected a list, got {type(value).__name__}")
+            for item in value:
+                if not isinstance(item, Mapping):
+                    raise _bad(name, f"expected an object, got {type(item).__name__}")
+                for key, text in item.items():
+                    if key not in _STRUCT_FIELDS[name]:
+                        raise _bad(name, f"unknown field {key!r}")
+                    if text is not None:
+                        _check_text(name, text)
+        elif name in _INT_LISTS:
+            if not isinstance(value, list | tuple):
+                raise _bad(name, f"expected a list, got {type(value).__name__}")
+            for item in value:
+                _check_int(name, item)
         elif name in _LISTS:
             if not isinstance(value, list | tuple):
                 raise _bad(name, f"expected a list, got {type(value).__name__}")
             for item in value:
-                if name in _STRUCT_LISTS:
-                    _check_struct(name, item)
-                else:
-                    _check_text(name, item)
+                _check_text(name, item)
         else:
             _check_text(name, value)
     if row["status"] not in _STATUSES:

@@ -158,7 +158,16 @@ def _row_view(row: dict[str, Any], record: dict[str, Any], links: list[str]) -> 
                 "match": _match_word(row.get("year_match")),
                 "score": "",
             },
+            {
+                "name": "venue",
+                "claimed": [(row["venue_claimed"], False)] if row.get("venue_claimed") else [],
+                "register": [(row["venue_register"], False)] if row.get("venue_register") else [],
+                "match": _match_word(row.get("venue_match")),
+                "score": "",
+            },
         ],
+        "findings": [reason_text(f) for f in row.get("findings") or []],
+        "criteria_id": row.get("criteria_id") or "",
         "compared": compared,
         "record": {
             "status": record.get("status") or row.get("record_status") or "",

@@ -38,7 +38,7 @@ def test_match_prints_every_field(tmp_path: Path) -> None:
 
 
 def test_json_form_and_differs_exit_code(tmp_path: Path) -> None:
-    code, out = _invoke(tmp_path, [*BASE, "--year", "2016", "--json"])
+    code, out = _invoke(tmp_path, [*BASE, "--year", "2014", "--json"])
     assert code == 1
     report = json.loads(out)
     assert report["verdict"] == "RESOLVES-BUT-DIFFERS" and report["reason"] == "year_differs"
@@ -47,7 +47,7 @@ def test_json_form_and_differs_exit_code(tmp_path: Path) -> None:
     assert report["fields"][1]["match"] is None  # no claimed authors: not compared
     assert report["fields"][2] == {
         "field": "year",
-        "claimed": 2016,
+        "claimed": 2014,
         "register": 2017,
         "match": False,
     }
@@ -141,3 +141,11 @@ def test_criteria_command_default_and_unknown_id() -> None:
     assert {"rules", "decisions", "known_issues"} <= set(doc)
     result = CliRunner().invoke(app, ["criteria", "--id", "nope"], env={})
     assert result.exit_code == 2
+
+
+def test_one_year_off_differs_under_v1_only(tmp_path: Path) -> None:
+    code, out = _invoke(tmp_path, [*BASE, "--year", "2016", "--json"])
+    assert code == 0 and json.loads(out)["verdict"] == "RESOLVES-AND-MATCHES"
+    args = [*BASE, "--year", "2016", "--json", "--criteria", "reference-resolution/v1"]
+    code, out = _invoke(tmp_path, args)
+    assert code == 1 and json.loads(out)["reason"] == "year_differs"

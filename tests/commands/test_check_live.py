@@ -54,7 +54,7 @@ def test_check_resolves_live_and_reports_each_field(env: Path) -> None:
             "--author",
             "Lovelace, Ada",
             "--year",
-            "2020",
+            "2018",
             "--json",
         )
         assert emu.counts["crossref_work"] + emu.counts["crossref_filter"] == 1

@@ -124,3 +124,63 @@ def expected(ref: dict[str, Any], rec: dict[str, Any] | None) -> Expected:
         reason = "year_differs"
     verdict = "RESOLVES-AND-MATCHES" if reason is None else "RESOLVES-BUT-DIFFERS"
     return Expected(verdict, reason, t_match, score, a_match, y_match)
+
+
+def expected_v2(ref: dict[str, Any], rec: dict[str, Any] | None) -> dict[str, Any]:
+    """auditor/v2's outcome for one reference: the row rules of `auditor.compare.v2` applied
+    straight, with no fast path, no column kernel and no de-duplication."""
+    from datetime import UTC, datetime
+
+    from auditor.compare import v2
+
+    base = expected(ref, rec)
+    out: dict[str, Any] = {
+        "verdict": base.verdict,
+        "reason": base.reason,
+        "findings": None,
+        "title_match": None,
+        "title_score": None,
+        "authors_match": None,
+        "year_match": None,
+        "venue_match": None,
+    }
+    if rec is None or ref.get("row_state") is not None or rec["status"] != "found":
+        return out
+    by_title = ref.get("id_type") == v2.SEARCH_ID_TYPE
+    arxiv = rec.get("register") == "arxiv"
+    preprint = v2.is_preprint_record(
+        rec.get("register"), rec.get("work_type"), rec.get("container_title")
+    )
+    fields = {
+        "title": v2.title_rule(strip_markup(ref.get("title")), strip_markup(rec.get("title"))),
+        "authors": v2.authors_rule(
+            ref.get("authors"), ref.get("authors_et_al"), rec.get("surnames")
+        ),
+        "venue": v2.venue_rule(
+            ref.get("container_title"),
+            rec.get("container_title"),
+            register_is_preprint=preprint,
+            by_title=by_title,
+        ),
+        "year": v2.year_rule(
+            ref.get("year"),
+            [rec.get("year"), *(rec.get("years") or [])],
+            datetime.now(UTC).year,
+            arxiv=arxiv,
+        ),
+        "arxiv": v2.arxiv_version_rule(ref.get("id_raw"), rec.get("version"))
+        if arxiv and not by_title
+        else v2.Field(False, None),
+    }
+    findings = [str(f.finding) for f in fields.values() if f.finding]
+    out.update(
+        verdict="RESOLVES-BUT-DIFFERS" if findings else "RESOLVES-AND-MATCHES",
+        reason=findings[0] if findings else None,
+        findings=findings,
+        title_match=fields["title"].match,
+        title_score=fields["title"].score,
+        authors_match=fields["authors"].match,
+        year_match=fields["year"].match,
+        venue_match=fields["venue"].match,
+    )
+    return out

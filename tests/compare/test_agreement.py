@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from auditor import tables
 from auditor.compare import compare
 
-from .reference import expected
+from .reference import expected, expected_v2
 
 WORDS = [
     "attention",
@@ -56,6 +56,18 @@ WORDS = [
     "123",
     "ⅷ",
     "\u3000",
+]
+VENUES = [
+    "NeurIPS",
+    "Advances in Neural Information Processing Systems",
+    "ICML",
+    "J. Mach. Learn. Res.",
+    "Journal of Machine Learning Research",
+    "arXiv preprint",
+    "CoRR",
+    "Conference on Reward Learning",
+    "Nature",
+    "",
 ]
 SEPARATORS = [" ", "  ", "\t", "\n", "\u3000", "\u00a0", "", "-", ", ", "\x1c"]
 SURNAMES = [
@@ -149,6 +161,9 @@ def pair(draw: st.DrawFn, row_id: int) -> tuple[dict[str, Any], dict[str, Any] |
         "authors": authors,
         "year": year,
     }
+    ref["container_title"] = draw(st.none() | st.sampled_from(VENUES))
+    ref["authors_et_al"] = draw(st.booleans())
+    ref["id_raw"] = draw(st.sampled_from(["2310.01362", "2310.01362v1", "2310.01362v4", None]))
     if draw(st.integers(0, 9)) == 0:
         ref["row_state"] = draw(st.sampled_from(["INVALID", "NOT COVERED"]))
         ref["row_reason"] = draw(st.sampled_from(["missing_title", "leg_closed"]))
@@ -174,6 +189,13 @@ def pair(draw: st.DrawFn, row_id: int) -> tuple[dict[str, Any], dict[str, Any] |
     else:
         rec["surnames"] = draw(st.none() | st.lists(st.sampled_from(SURNAMES), max_size=5))
     rec["year"] = draw(st.none() | st.integers(1990, 1993))
+    rec["years"] = draw(st.none() | st.lists(st.integers(1989, 1994), max_size=3))
+    rec["container_title"] = draw(st.none() | st.sampled_from(VENUES))
+    rec["register"] = draw(st.sampled_from(["crossref", "crossref", "arxiv", "dblp"]))
+    rec["work_type"] = draw(st.sampled_from([None, "journal-article", "posted-content"]))
+    rec["version"] = draw(st.none() | st.integers(1, 3))
+    if draw(st.integers(0, 4)) == 0:
+        ref["id_type"] = rec["id_type"] = "title_search"
     return ref, rec
 
 
@@ -199,3 +221,21 @@ def test_vectorized_core_agrees_with_oracle(batch: list[tuple[dict[str, Any], An
         assert g["authors_match"] == want.authors_match, (ref, rec)
         assert g["year_match"] == want.year_match, (ref, rec)
         assert g["criteria_id"] == tables.CRITERIA_ID
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(batches())
+def test_v2_columns_agree_with_the_rules_row_by_row(
+    batch: list[tuple[dict[str, Any], Any]],
+) -> None:
+    """auditor/v2's column form (fast paths, distinct inputs) decides each row as its rules do."""
+    refs = tables.from_rows([r for r, _ in batch], tables.REFERENCES)
+    recs = tables.from_rows([r for _, r in batch if r is not None], tables.RECORDS)
+    got = compare(refs, recs, tables.CRITERIA_V2).to_pylist()
+    for g, (ref, rec) in zip(got, batch, strict=True):
+        want = expected_v2(ref, rec)
+        assert g["criteria_id"] == tables.CRITERIA_V2
+        for name in ("verdict", "reason", "findings", "title_match", "authors_match"):
+            assert g[name] == want[name], (name, ref, rec)
+        for name in ("year_match", "venue_match", "title_score"):
+            assert g[name] == want[name], (name, ref, rec)

@@ -44,7 +44,7 @@ def test_thesis_sample_offline_gives_the_expected_verdicts(clean_env: Path) -> N
         "lecun2015deep": "RESOLVES-AND-MATCHES",
         "sadasivan2012": "RESOLVES-AND-MATCHES",  # and corrected in 2012 (P3)
         "wakefield1998": "RESOLVES-AND-MATCHES",  # and retracted in 2010 (P0)
-        "tosatto2014": "RESOLVES-BUT-DIFFERS",  # year 2014 claimed, 2015 registered
+        "tosatto2014": "RESOLVES-BUT-DIFFERS",  # year 2013 claimed, 2015 registered
         "heeren2006tpi": "RESOLVES-BUT-DIFFERS",  # none of the claimed authors wrote it
         "vaswani2017attention": "RESOLVES-AND-MATCHES",
         "gould2006hotjupiters": "RESOLVES-AND-MATCHES",

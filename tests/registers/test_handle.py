@@ -39,3 +39,24 @@ def test_only_exact_codes_with_their_status_are_answers(raw, status):
 def test_absence_needs_a_404_with_code_100_and_may_omit_nothing_else():
     row = parse_handle(DOI, response(b'{"responseCode":100,"handle":"10.5555/ABSENT"}', 404))
     assert (row["status"], row["reason"]) == ("not_found", "not_found")
+
+
+def test_handle():
+    found = parse_handle("10.5555/exists", response("handle_found.json"))
+    assert found["status"] == "not_covered" and found["register"] == "handle"
+    absent = parse_handle("10.5555/absent", response("handle_absent.json", status=404))
+    assert absent["status"] == "not_found"
+
+
+@pytest.mark.parametrize(
+    ("raw", "status"),
+    [
+        (b"<html>DOI Not Found</html>", 404),  # a 404 that is not the Handle JSON
+        (b'{"responseCode":100,"handle":"10.5555/absent"}', 200),
+        (b'{"responseCode":2}', 500),
+        (b'{"responseCode":1,"handle":"10.5555/other"}', 200),
+    ],
+)
+def test_handle_faults_are_never_absence(raw, status):
+    with pytest.raises(RegisterError):
+        parse_handle("10.5555/absent", response(raw, status=status))

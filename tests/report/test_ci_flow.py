@@ -27,7 +27,7 @@ _GOOD = """@article{lecun2015deep,
 
 _TOSATTO = """
 @article{tosatto2014,
-  author  = {Tosatto, Laura and Horrocks, Mathew H. and Dear, Alexander J.},
+  author  = {Tosatto, Laura and Horrocks, Mathew H. and Dear, Alexander J. and others},
   title   = {Single-molecule {FRET} studies on alpha-synuclein oligomerization
              of {Parkinson}'s disease genetically related mutants},
   journal = {Scientific Reports},
@@ -65,7 +65,7 @@ def _line_of(text: str, key: str) -> int:
 
 async def test_broken_then_fixed(tmp_path: Path) -> None:
     bib = tmp_path / "refs.bib"
-    broken = _GOOD + _TOSATTO.replace("YEAR", "2014") + _WRONG_TITLE
+    broken = _GOOD + _TOSATTO.replace("YEAR", "2013") + _WRONG_TITLE
     bib.write_text(broken, encoding="utf-8")
     code, annotations, junit = await _run(bib, tmp_path)
     errors = [line for line in annotations.splitlines() if line.startswith("::error")]
