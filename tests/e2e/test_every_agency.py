@@ -220,7 +220,7 @@ BIB = "".join(
             "10.11367/grsj1979.36.45",
             "Landslide inventory of the Kii peninsula",
             "Suzuki, Taro",
-            1991,
+            1995,
         ),
         _entry("kisti", "10.5012/bkcs.2020.41.1.1", "A Korean chemistry paper", "Kim, M.", 2020),
         _entry("retracted", "10.5555/retracted.1", "Miracle cure for everything", "Hoax, A.", 2015),
