@@ -84,7 +84,7 @@ def export_snapshot(
     if not rows:
         # Create an output file only when there is something to write.
         typer.echo("the cache is empty: nothing exported", err=True)
-        raise typer.Exit(1)
+        raise typer.Exit(ExitCode.FINDINGS)
     count = write_snapshot(rows, out)
     typer.echo(f"wrote {count} records to {out}")
 

@@ -237,11 +237,13 @@ class Registers:
             if faulted is None:
                 return await self._reset(request)
             reply = faulted
-        if service == "crossref":
+        if service == "crossref" and fault.kind != "rate_crawl":
             reply.headers.update(crossref.rate_headers(config.rate_limits.get("crossref")))
         entry.status = reply.status
         if fault.kind == "cut":
             return await self._cut(request, reply)
+        if fault.kind in faults.STREAMING:
+            return await self._stream(request, reply, fault.kind)
         return _response(reply)
 
     async def _faulted(
@@ -270,6 +272,30 @@ class Registers:
         await response.prepare(request)
         await response.write(reply.body[: len(reply.body) // 2])
         return await self._reset(request)
+
+    async def _stream(self, request: web.Request, reply: Reply, kind: str) -> web.StreamResponse:
+        """`endless`: whitespace as fast as the client reads; `slow_body`: the real body a byte
+        every 50 ms. Either stops after `hang_seconds` so a test's emulator never runs on."""
+        response = web.StreamResponse(
+            status=reply.status, headers={"Content-Type": reply.content_type, **reply.headers}
+        )
+        await response.prepare(request)
+        stop = asyncio.get_running_loop().time() + self.config.hang_seconds
+        sent = 0
+        try:
+            while asyncio.get_running_loop().time() < stop:
+                if kind == "endless":
+                    await response.write(b" " * 65536)
+                    await asyncio.sleep(0)
+                else:
+                    await response.write(reply.body[sent : sent + 1] or b" ")
+                    sent += 1
+                    await asyncio.sleep(0.05)
+        except (ConnectionResetError, RuntimeError):
+            # The client gave up (as it should): nothing more to send.
+            return response
+        await response.write_eof()
+        return response
 
     async def _reset(self, request: web.Request) -> web.StreamResponse:
         """Cut the connection with a TCP RST before any byte of the answer."""

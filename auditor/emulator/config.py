@@ -32,6 +32,15 @@ FAULT_KINDS: tuple[str, ...] = (
     "redirect_http",
     "redirect_ip",
     "429",
+    "deep_json",
+    "big_number",
+    "lone_surrogate",
+    "wrong_type",
+    "redirect_garbage",
+    "retry_after_long",
+    "rate_crawl",
+    "endless",
+    "slow_body",
 )
 
 #: The limits the real registers publish (Crossref polite pool, NCBI without a key, arXiv API,
