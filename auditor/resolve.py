@@ -14,9 +14,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from auditor.errors import Reason
 from auditor.registers import registry
@@ -28,7 +29,7 @@ from auditor.settings import Settings
 from auditor.tables import RECORDS, IdType, RecordStatus, Tier, from_rows
 from auditor.transport.cache import RecordCache
 from auditor.transport.net import Net
-from auditor.transport.snapshot import lookup_snapshots
+from auditor.transport.snapshot import join_snapshots
 
 
 @dataclass(frozen=True)
@@ -212,43 +213,105 @@ async def _live(
     }
 
 
+def _distinct_keys(references: pa.Table) -> pa.Table:
+    """Distinct `(id_type, identifier)` of rows without `row_state`, with `first` (row position
+    of the first one), in first-seen order: Arrow kernels, no row loop."""
+    keys = references.select(["id_type", "identifier", "row_state"]).append_column(
+        "first", pa.array(np.arange(references.num_rows, dtype=np.int64))
+    )
+    live = pc.and_(
+        pc.and_(pc.is_null(keys["row_state"]), pc.is_valid(keys["id_type"])),
+        pc.and_(
+            pc.not_equal(pc.fill_null(keys["id_type"], ""), ""),
+            pc.not_equal(pc.fill_null(keys["identifier"], ""), ""),
+        ),
+    )
+    keys = keys.filter(live).select(["id_type", "identifier", "first"])
+    distinct = keys.group_by(["id_type", "identifier"], use_threads=False).aggregate(
+        [("first", "min")]
+    )
+    distinct = distinct.rename_columns(["id_type", "identifier", "first"])
+    return distinct.take(pc.sort_indices(distinct["first"]))
+
+
+def _snapshot_rows(hits: pa.Table, order: pa.Table) -> pa.Table:
+    """Snapshot hits restated as `_as` does (tier, as-of filled), with their `first` position."""
+    now = pa.scalar(now_iso(), pa.string())
+    stamped = pc.coalesce(hits["retrieved_at"], now)
+    hits = hits.set_column(
+        RECORDS.get_field_index("retrieved_at"), RECORDS.field("retrieved_at"), stamped
+    )
+    return _with_first(hits, order)
+
+
+def _with_first(rows: pa.Table, order: pa.Table) -> pa.Table:
+    """`rows` with the `first` position of their `(id_type, identifier)` in `order`."""
+    at = pc.index_in(
+        _pair(rows["id_type"], rows["identifier"]),
+        value_set=_pair(order["id_type"], order["identifier"]),
+    )
+    return rows.append_column("first", order["first"].combine_chunks().take(at))
+
+
 async def resolve(references: pa.Table, settings: Settings, net: Net | None) -> pa.Table:
     """The `RECORDS` table for `references`: snapshot → cache → live, one row per distinct id.
 
     With `net=None` or `settings.offline`, no request is made: a miss in snapshot and cache is
     `unreachable` with reason `offline`. A closed leg gives `not_covered`/`leg_closed` with no
     request. Never raises for a register failure.
+
+    The snapshot is joined for all distinct identifiers at once (`join_snapshots`) and its hits
+    stay a table; only the identifiers it lacks go one by one to the cache and the registers.
     """
-    wanted = targets(references)
-    snapshot = lookup_snapshots(settings.snapshots, ((t.id_type, t.identifier) for t in wanted))
+    keys = _distinct_keys(references)
+    open_legs = [t for t in (IdType.DOI, IdType.PMID, IdType.ARXIV) if _leg_open(settings, t)]
+    asked = keys.filter(pc.is_in(keys["id_type"], value_set=pa.array(open_legs, pa.string())))
+    hits = join_snapshots(settings.snapshots, asked)
+    found = _snapshot_rows(hits, keys)
+    answered = pc.is_in(
+        _pair(keys["id_type"], keys["identifier"]),
+        value_set=_pair(found["id_type"], found["identifier"]),
+    )
+    rest = keys.filter(pc.invert(answered))
+    wanted = [
+        Target(id_type, identifier, *first)
+        for id_type, identifier in zip(
+            rest["id_type"].to_pylist(), rest["identifier"].to_pylist(), strict=True
+        )
+        if (first := registry.first_for(id_type, identifier)) is not None
+    ]
     own_cache = None
     cache = net.cache if net is not None else None
-    if cache is None:
+    if cache is None and wanted:
         own_cache = cache = RecordCache.open(settings.cache_dir, ttl_days=settings.cache_ttl_days)
     try:
-        return await _resolve(wanted, settings, net, snapshot, cache)
+        others = await _resolve(wanted, settings, net, cache) if wanted else RECORDS.empty_table()
     finally:
         if own_cache is not None:
             own_cache.close()
+    others = _with_first(others, keys)
+    merged = pa.concat_tables([found.select(others.column_names), others])
+    merged = merged.take(pc.sort_indices(merged["first"]))
+    return merged.select(RECORDS.names).cast(RECORDS)
+
+
+def _pair(id_type: pa.ChunkedArray, identifier: pa.ChunkedArray) -> pa.Array:
+    return pc.binary_join_element_wise(id_type, identifier, "\x1f").combine_chunks()
 
 
 async def _resolve(
     wanted: list[Target],
     settings: Settings,
     net: Net | None,
-    snapshot: dict[tuple[str, str], dict[str, Any]],
-    cache: RecordCache,
+    cache: RecordCache | None,
 ) -> pa.Table:
+    assert cache is not None
     answers: dict[Target, RecordRow] = {}
     pending: list[Target] = []
     for target in wanted:
         if not _leg_open(settings, target.id_type):
             closed = _unanswered(target, Reason.LEG_CLOSED, RecordStatus.NOT_COVERED)
             answers[target] = _as(target, closed, None)
-            continue
-        hit = snapshot.get((target.id_type, target.identifier))
-        if hit is not None:
-            answers[target] = _as(target, hit, Tier.SNAPSHOT)
             continue
         first = target.register
         cached = (
