@@ -31,6 +31,7 @@ IDS = {
     "doi": ["10.5555/a", "10.5555/b"],
     "handle": ["10.5555/a"],
     "csl": ["10.5555/a"],
+    "datacite": ["10.5281/zenodo.1", "10.5281/zenodo.2"],
 }
 REASONS = frozenset(r.value for r in Reason)
 STATUSES = frozenset(s.value for s in RecordStatus)
@@ -60,9 +61,32 @@ def _templates(ids: list[str]) -> list[Any]:
     return [
         {"status": "ok", "message-type": "work", "message": work},
         {"status": "ok", "message-type": "work-list", "message": {"items": [work]}},
-        {"result": {"uids": ids, **{i: {**doc, "uid": i} for i in ids}}},
+        # a copy: `mutated` writes into the template, and must never write into `IDS`
+        {"result": {"uids": list(ids), **{i: {**doc, "uid": i} for i in ids}}},
         [{"DOI": i, "RA": "DataCite"} for i in ids],
         {"responseCode": 1, "handle": ids[0]},
+        {
+            "data": [
+                {
+                    "id": i,
+                    "type": "dois",
+                    "attributes": {
+                        "doi": i,
+                        "titles": [{"title": "T"}],
+                        "creators": [{"name": "Doe, J", "familyName": "Doe"}],
+                        "publicationYear": 2020,
+                        "relatedIdentifiers": [
+                            {
+                                "relationType": "IsObsoletedBy",
+                                "relatedIdentifier": "10.5281/zenodo.9",
+                                "relatedIdentifierType": "DOI",
+                            }
+                        ],
+                    },
+                }
+                for i in ids
+            ]
+        },
         {
             "DOI": ids[0],
             "title": "T",
