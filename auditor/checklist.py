@@ -177,6 +177,15 @@ def _row_links(ref: dict[str, Any], verdict: dict[str, Any]) -> list[str]:
     return links
 
 
+def _title_note(verdict: dict[str, Any]) -> str:
+    """What a title search said about a reference whose identifier does not resolve."""
+    asked = ", ".join(verdict.get("searched") or [])
+    found = verdict.get("nearest") or []
+    if found:
+        return f" A work with this title exists ({found[0]}): the identifier may be wrong."
+    return f" No index holds a work with this title either (asked: {asked})."
+
+
 def _not_found_text(verdict: dict[str, Any]) -> str:
     asked = ", ".join(verdict.get("searched") or []) or "none"
     nearest = "; ".join(verdict.get("nearest") or []) or "none"
@@ -232,6 +241,8 @@ def item_for(ref: dict[str, Any], verdict: dict[str, Any]) -> dict[str, Any] | N
     priority, text = decided
     if verdict["verdict"] == RowState.NOT_FOUND:
         text = _not_found_text(verdict)
+    elif verdict["verdict"] == Verdict.DOES_NOT_RESOLVE and verdict.get("searched"):
+        text += _title_note(verdict)
     if (
         verdict["verdict"] == RowState.INVALID
         and ref.get("parse_error")

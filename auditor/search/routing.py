@@ -32,9 +32,11 @@ VENUE_DECIDES: frozenset[str] = frozenset({"misc", "unpublished", "online", "pre
 #: Index names, as the search registers call themselves.
 CROSSREF, DBLP, ARXIV, S2, PUBMED = "crossref_search", "dblp", "arxiv_search", "s2", "pubmed_search"
 
+# Every route ends with the general indexes: a real work missed by the first index is still found
+# (a false NOT FOUND costs more than a request); a confident hit stops the route early.
 ROUTE_CS: tuple[str, ...] = (DBLP, S2, CROSSREF)
-ROUTE_PREPRINT: tuple[str, ...] = (ARXIV, DBLP, S2)
-ROUTE_BIOMED: tuple[str, ...] = (PUBMED, CROSSREF, S2)
+ROUTE_PREPRINT: tuple[str, ...] = (ARXIV, DBLP, S2, CROSSREF)
+ROUTE_BIOMED: tuple[str, ...] = (PUBMED, CROSSREF, S2, DBLP)
 ROUTE_OTHER: tuple[str, ...] = (CROSSREF, S2, DBLP)
 
 _PREPRINT = re.compile(r"\b(arxiv|corr|preprint|biorxiv|medrxiv|ssrn|openreview)\b", re.I)

@@ -2,11 +2,14 @@
 
 Input: the references, the verdicts so far, settings and the run's `Net`. Rows searched: those
 NOT COVERED for want of an identifier (`no_identifier`, `unrecognized_id`) that have a title and
-no Han ideograph (Chinese references go through the Chinese waterfall instead). For each row,
-`routing.route` gives the indexes to ask in order, or says a miss would not count there
-(`not_indexed_type`: the row stays NOT COVERED, with a P3 item). Then, index by index, every
-still-open row's query is answered from the snapshot, the cache, then live (all of one index's
-queries together, each one request); a confident hit closes the row, so it asks no further index.
+no Han ideograph (Chinese references go through the Chinese waterfall instead), and rows whose
+identifier DOES-NOT-RESOLVE, only to say whether a work of that title exists (their verdict
+stays; `searched` and `nearest` tell a wrong identifier on a real work from a made-up work).
+For each row, `routing.route` gives the indexes to ask in order, or says a miss would not
+count there (`not_indexed_type`: the row stays NOT COVERED, with a P3 item). Then, index by
+index, every still-open row's query is answered from the snapshot, the cache, then live (all of
+one index's queries together, each one request); a confident hit closes the row, so it asks no
+further index.
 
 Outcome per row: the best candidate taken as the cited work (`choose`) is the row's record and
 goes through the normal comparison (`compare`, under the run's criteria), so the row ends
@@ -58,6 +61,9 @@ class _Row:
     best: Choice | None = None
     near: list[Choice] = field(default_factory=list)
     tier: str | None = None
+    note_only: bool = False
+    """The row's identifier does not resolve: the search only says whether a work of this
+    title exists (the verdict stays DOES-NOT-RESOLVE)."""
 
     @property
     def closed(self) -> bool:
@@ -90,19 +96,17 @@ def _candidates(references: pa.Table, verdicts: pa.Table) -> tuple[list[_Row], l
     unindexed: list[int] = []
     for at, (ref, state) in enumerate(zip(refs, states, strict=True)):
         title = (ref.get("title") or "").strip()
-        if (
-            state["verdict"] != Verdict.NOT_COVERED
-            or state["reason"] not in SEARCHABLE_REASONS
-            or not title
-            or has_han(title)
-        ):
+        settles = state["verdict"] == Verdict.NOT_COVERED and state["reason"] in SEARCHABLE_REASONS
+        notes = state["verdict"] == Verdict.DOES_NOT_RESOLVE
+        if not (settles or notes) or not title or has_han(title):
             continue
         order = route(ref.get("entry_type"), ref.get("container_title"))
         if order is None:
-            unindexed.append(at)
+            if settles:
+                unindexed.append(at)
             continue
         query = TitleQuery(title, _surname(ref.get("authors")), ref.get("year"))
-        rows.append(_Row(at, ref, query, order))
+        rows.append(_Row(at, ref, query, order, note_only=notes))
     return rows, unindexed
 
 
@@ -220,9 +224,18 @@ def _settle(
     out = verdicts.to_pylist()
     for at in unindexed:
         out[at]["reason"] = str(Reason.NOT_INDEXED_TYPE)
-    found = {r.at: v for r, v in zip([r for r in rows if r.best], resolved, strict=True)}
+    settled = [r for r in rows if r.best is not None and not r.note_only]
+    found = {r.at: v for r, v in zip(settled, resolved, strict=True)}
     for row in rows:
         v = out[row.at]
+        if row.note_only:
+            # DOES-NOT-RESOLVE stays: a real work of this title makes it "a wrong identifier on a
+            # real work" (that work first in `nearest`), none makes it "no such work either".
+            if row.best is not None or row.failure is None:  # a failed index says nothing
+                v["searched"] = list(row.asked)
+                best = [row.best] if row.best is not None else []
+                v["nearest"] = [describe(c.candidate) for c in best]
+            continue
         if row.at in found:
             v.update({k: val for k, val in found[row.at].items() if k not in ("group_id",)})
         elif row.failure is not None:
@@ -261,7 +274,7 @@ async def title_search(
     finally:
         if own is not None:
             own.close()
-    chosen = [r for r in rows if r.best is not None]
+    chosen = [r for r in rows if r.best is not None and not r.note_only]
     resolved = _resolved(references, chosen, criteria)
     settled = _settle(verdicts, rows, unindexed, resolved)
     records = tables.from_rows([_record(r) for r in chosen], RECORDS)

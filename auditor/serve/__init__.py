@@ -1,0 +1,9 @@
+"""`auditor serve`: the two service contracts over HTTP, signed answers, and an upload page.
+
+One module per job: `app` (the aiohttp application and its process-wide state), `state`,
+`reference_check` (`GET /criteria`, `POST /check`, `POST /precheck`), `overlap`
+(`POST /v1/sources/check`), `openapi` (`GET /openapi.json`), `page` (`GET /`, `POST /audit`),
+`lookups` (register records shared and batched across requests), `coalesce` and `stages` (the
+table stages run once per event-loop turn for every request that reached them), `pacing` (the
+free pre-check's allowance) and `bodies` (capped request bodies and JSON errors).
+"""

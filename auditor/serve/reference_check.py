@@ -153,8 +153,12 @@ def parse_request(body: bytes, *, caller_required: bool) -> CheckRequest:
     ):
         raise BadRequest("reference.claimed.year", "must be an integer year")
     caller = top.get("caller")
-    if caller is not None and (not isinstance(caller, str) or not caller.strip()):
-        raise BadRequest("caller", "must be a non-empty string")
+    if caller is not None and not isinstance(caller, str):
+        raise BadRequest("caller", "must be a string")
+    if isinstance(caller, str) and not caller.strip():
+        if caller_required:
+            raise BadRequest("caller", "must be a non-empty string")
+        caller = None  # /check keys nothing on the caller: an empty one is no caller
     if caller is not None and len(caller) > MAX_CALLER_CHARS:
         raise BadRequest("caller", f"must be at most {MAX_CALLER_CHARS} characters")
     if caller_required and caller is None:

@@ -149,3 +149,24 @@ async def test_references_with_identifiers_make_no_search(emu: Emulator, tmp_pat
     )
     rows = await audit(tmp_path, settings(emu, tmp_path, crossref_rate=1000.0), entries)
     assert len(rows) == 500 and searches(emu) == 0
+
+
+async def test_an_unresolved_doi_says_whether_the_title_exists(
+    emu: Emulator, tmp_path: Path
+) -> None:
+    text = """
+@inproceedings{wrongdoi, author = {Vaswani, Ashish}, title = {Attention Is All You Need},
+  booktitle = {NeurIPS}, year = {2017}, doi = {10.5555/nope}}
+@inproceedings{madeup, author = {Okafor, Chidi}, title = {Zzqx Wvvy Frobnication},
+  booktitle = {NeurIPS}, year = {2017}, doi = {10.5555/nope2}}
+"""
+    bib = tmp_path / "refs.bib"
+    bib.write_text(text, encoding="utf-8")
+    result = await run_audit([str(bib)], settings(emu, tmp_path))
+    rows = {r["key"]: r for r in result.verdicts.to_pylist()}
+    items = {r["key"]: r["text"] for r in result.checklist.to_pylist()}
+    assert rows["wrongdoi"]["verdict"] == rows["madeup"]["verdict"] == "DOES-NOT-RESOLVE"
+    assert rows["wrongdoi"]["nearest"][0].startswith(TITLE)
+    assert "A work with this title exists" in items["wrongdoi"]
+    assert rows["madeup"]["nearest"] == [] and rows["madeup"]["searched"]
+    assert "No index holds a work with this title either" in items["madeup"]

@@ -150,7 +150,15 @@ async def test_bad_requests_are_400_naming_the_field(served: Served) -> None:
         "/precheck", {"reference": {"id": "1", "claimed": {"title": "t"}}}
     )
     assert status == 400 and body["field"] == "caller"
+    status, body = await served.post(
+        "/precheck", {"reference": {"id": "1", "claimed": {"title": "t"}}, "caller": " "}
+    )
+    assert status == 400 and body["field"] == "caller"
+    wrong_caller = {"reference": {"id": "x", "claimed": {"title": "t"}}, "caller": 5}
+    assert (await served.post("/check", wrong_caller))[1]["field"] == "caller"
     assert served.emu.total_requests == 0
+    isbn = {"reference": {"id": "isbn:1", "type": "isbn", "claimed": {"title": "t"}}, "caller": ""}
+    assert (await served.post("/check", isbn))[0] == 422
 
 
 async def test_a_body_over_16384_bytes_is_413(served: Served) -> None:
