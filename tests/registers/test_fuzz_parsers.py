@@ -61,7 +61,8 @@ def _templates(ids: list[str]) -> list[Any]:
     return [
         {"status": "ok", "message-type": "work", "message": work},
         {"status": "ok", "message-type": "work-list", "message": {"items": [work]}},
-        {"result": {"uids": ids, **{i: {**doc, "uid": i} for i in ids}}},
+        # a copy: `mutated` writes into the template, and must never write into `IDS`
+        {"result": {"uids": list(ids), **{i: {**doc, "uid": i} for i in ids}}},
         [{"DOI": i, "RA": "DataCite"} for i in ids],
         {"responseCode": 1, "handle": ids[0]},
         {
