@@ -50,6 +50,7 @@ AUDIT_FLAGS: tuple[SettingFlag, ...] = (
     SettingFlag("eutils_url", str, "NCBI E-utilities base URL."),
     SettingFlag("arxiv_url", str, "arXiv API base URL."),
     SettingFlag("doi_url", str, "DOI system (doiRA, CSL) base URL."),
+    SettingFlag("datacite_url", str, "DataCite REST base URL."),
     SettingFlag("handle_url", str, "Handle API base URL."),
     SettingFlag("cache_ttl_days", float, "Cache entry lifetime."),
     SettingFlag("batching", bool, "Many ids per request.", ("--batching/--no-batching",)),
@@ -65,6 +66,16 @@ AUDIT_FLAGS: tuple[SettingFlag, ...] = (
     SettingFlag("journal_map", str, "Extra Chinese journal bridge rows (CSV)."),
     SettingFlag("signing_key", str, "Ed25519 private key for --sign (made on first use)."),
 )
+
+
+def flags_named(*names: str) -> tuple[SettingFlag, ...]:
+    """The rows of `AUDIT_FLAGS` for `names`, in that order (a command taking fewer settings)."""
+    table = {flag.name: flag for flag in AUDIT_FLAGS}
+    return tuple(table[name] for name in names)
+
+
+#: The settings `auditor check` takes as flags.
+CHECK_FLAGS = flags_named("offline", "snapshots", "cache_dir", "mailto", "criteria")
 
 
 def _parameter(flag: SettingFlag) -> inspect.Parameter:
