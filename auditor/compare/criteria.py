@@ -296,9 +296,7 @@ def same_surname_sequences(claimed: pa.Array, register_surnames: pa.Array) -> np
     rows_c, names = _explode(claimed)
     rows_r, flat_r = _explode(register_surnames)
     # Vancouver `Smith JA` names its surname first: read it as `Smith, JA` (one C++ regex pass).
-    names = pc.replace_substring_regex(
-        _filled(names), pattern=_VANCOUVER, replacement=r"\1, \2"
-    )
+    names = pc.replace_substring_regex(_filled(names), pattern=_VANCOUVER, replacement=r"\1, \2")
     cut = surname_cut_column(names)
     codes, dictionary = normalize_codes(pa.concat_arrays([cut, _filled(flat_r)]))
     codes_c, codes_r = codes[: len(cut)], codes[len(cut) :]
