@@ -21,6 +21,7 @@ import typer
 
 from auditor import tables
 from auditor.classify import classify
+from auditor.commands.options import CHECK_FLAGS, given, settings_flags
 from auditor.compare import compare
 from auditor.compare.registers import arxiv_surnames
 from auditor.errors import ConfigError
@@ -189,6 +190,7 @@ def title_search_check(
     return asyncio.run(run())
 
 
+@settings_flags(CHECK_FLAGS)
 def check(
     title: Annotated[str, typer.Option("--title", help="The claimed title.")],
     ident: Annotated[
@@ -211,20 +213,7 @@ def check(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
     config: Annotated[str | None, typer.Option(help="Config file (auditor.toml shape).")] = None,
-    offline: Annotated[
-        bool | None, typer.Option("--offline/--online", help="Never open a socket.")
-    ] = None,
-    snapshot: Annotated[
-        list[str] | None, typer.Option(help="Snapshot Parquet of register records (repeat).")
-    ] = None,
-    cache_dir: Annotated[str | None, typer.Option(help="Register response cache.")] = None,
-    mailto: Annotated[str | None, typer.Option(help="Contact sent to Crossref.")] = None,
-    criteria: Annotated[
-        str | None,
-        typer.Option(
-            help="Criteria id deciding the verdict [default: auditor/v2].", show_default=False
-        ),
-    ] = None,
+    **flags: Any,
 ) -> None:
     """Check one reference and print the field-by-field report under the chosen criteria.
 
@@ -232,15 +221,8 @@ def check(
     then the live register; `--offline` stops before the network). Without `--id`, the reference
     is looked for by title in the indexes, as `auditor audit` does for a reference without one.
     """
-    flags = {
-        "offline": offline,
-        "snapshots": tuple(snapshot or ()),
-        "cache_dir": cache_dir,
-        "mailto": mailto,
-        "criteria": criteria,
-    }
     try:
-        settings = load_settings(flags, config=config)
+        settings = load_settings(given(flags), config=config)
     except ConfigError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(_USAGE) from None

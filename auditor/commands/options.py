@@ -67,6 +67,16 @@ AUDIT_FLAGS: tuple[SettingFlag, ...] = (
 )
 
 
+def flags_named(*names: str) -> tuple[SettingFlag, ...]:
+    """The rows of `AUDIT_FLAGS` for `names`, in that order (a command taking fewer settings)."""
+    table = {flag.name: flag for flag in AUDIT_FLAGS}
+    return tuple(table[name] for name in names)
+
+
+#: The settings `auditor check` takes as flags.
+CHECK_FLAGS = flags_named("offline", "snapshots", "cache_dir", "mailto", "criteria")
+
+
 def _parameter(flag: SettingFlag) -> inspect.Parameter:
     option = typer.Option(*flag.decls, help=flag.help or None, show_default=False)
     return inspect.Parameter(

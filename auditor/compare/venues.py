@@ -87,9 +87,10 @@ _PREPRINT = frozenset({"arxiv", "corr", "biorxiv", "medrxiv", "preprint", "ssrn"
 _FILLER = frozenset(
     {
         "proceedings", "proc", "of", "the", "in", "on", "and", "for", "annual", "international",
-        "intl", "conference", "conf", "symposium", "symp", "meeting", "workshop", "ieee", "cvf",
+        "int", "intl", "conference", "conf", "symposium", "symp", "meeting", "workshop", "ieee",
+        "cvf",
         "acm", "ieeecvf", "usenix", "siam", "springer", "lecture", "notes", "volume", "vol", "part",
-        "edition", "ed", "th", "st", "nd", "rd", "a", "an",
+        "edition", "ed", "th", "st", "nd", "rd", "a", "an", "usa",
     }
 )  # fmt: skip
 _NOT_WORD = re.compile(r"[^\w\s]+|_+")
@@ -114,12 +115,12 @@ def venue_ids(venue: str | None) -> frozenset[str]:
         return frozenset()
     words = _words(venue)
     joined = f" {' '.join(words)} "
-    content = " ".join(_content(words))
+    bare = " ".join(w for w in words if w != "the")
     found: set[str] = set()
     for ident, names in _VENUES.items():
         for name in names:
             if ident in _WHOLE_ONLY:
-                if content == name or " ".join(words) == name:
+                if bare == name:
                     found.add(ident)
             elif f" {name} " in joined:
                 found.add(ident)
@@ -172,12 +173,34 @@ def venue_agrees(claimed: str | None, register: str | None) -> bool | None:
         return True
     if _acronym_of(wr, _words(claimed)):
         return True
-    # One side known, the other not: the unknown side may spell the same venue in words the
-    # table lacks; it agrees when it shares a content word with the known one's names.
-    if ids_c or ids_r:
-        names = {w for i in ids_c | ids_r for n in _VENUES[i] for w in _content(tuple(n.split()))}
-        return _share_word(wr if ids_c else wc, tuple(names))
+    if ids_r:
+        # The register names a known venue and the citation an unknown one: the citation must
+        # spell that venue (every word of it abbreviates a word of one of its names, in order).
+        # `International Conference on Quantum Machine Learning` is not ICML.
+        return any(_spells(wc, _content(tuple(n.split()))) for n in _VENUES[min(ids_r)])
+    if ids_c:
+        # The citation names a known venue and the register gives a string the table does not
+        # know (a series title, `Lecture Notes in …`, a long proceedings name): a shared word is
+        # enough, since registers write venues in many more ways than citations do.
+        names = {w for n in _VENUES[min(ids_c)] for w in _content(tuple(n.split()))}
+        return _share_word(wr, tuple(names))
     return _share_word(wc, wr)
+
+
+def _spells(words: tuple[str, ...], name: tuple[str, ...]) -> bool:
+    """Every word of `words` abbreviates a word of `name`, in order (`Int. Conf. Mach. Learn.`);
+    an empty spelling spells nothing."""
+    if not any(len(w) > 1 for w in words):
+        return False
+    j = 0
+    # Single letters (`U.S.A.`, a section letter) carry no identity of a named venue.
+    for word in (w for w in words if len(w) > 1):
+        while j < len(name) and not _abbreviates(word, name[j]):
+            j += 1
+        if j == len(name):
+            return False
+        j += 1
+    return True
 
 
 def _acronym_of(short: tuple[str, ...], words: tuple[str, ...]) -> bool:

@@ -192,3 +192,30 @@ def test_arxiv_history() -> None:
     assert v2.arxiv_version_rule("2310.01362v5", 3).finding == Reason.ARXIV_VERSION_UNKNOWN
     assert v2.arxiv_version_rule("2310.01362v2", 3).match
     assert v2.arxiv_version_rule("2310.01362", 3).compared is False
+
+
+@pytest.mark.parametrize(
+    ("claimed", "register"),
+    [
+        ("International Conference on Quantum Machine Learning", "ICML"),
+        ("International Journal of Representation Learning", "ICML"),
+        ("Conference on Disentangled Representations", "ICLR"),
+        ("ACM Workshop on Neural Architecture Design", "NeurIPS"),
+    ],
+)
+def test_an_invented_venue_is_not_a_known_one_it_resembles(claimed: str, register: str) -> None:
+    got = v2.venue_rule(claimed, register, register_is_preprint=False, by_title=False)
+    assert got.finding == Reason.VENUE_DIFFERS
+
+
+def test_a_known_venue_spelt_out_or_abbreviated_agrees() -> None:
+    for claimed in (
+        "Proc. Int. Conf. Mach. Learn.",
+        "ICML 2021",
+        "Intl. Conf. on Machine Learning",
+    ):
+        assert v2.venue_rule(claimed, "ICML", register_is_preprint=False, by_title=False).match
+    # a register that gives a series title: a shared word with the cited venue is enough
+    got = v2.venue_rule("ECCV", "Lecture Notes in Computer Science", register_is_preprint=False,
+                        by_title=False)  # fmt: skip
+    assert got.match
