@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import quote
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from auditor import tables
 from auditor.errors import Reason
@@ -382,9 +383,10 @@ def build_checklist(
     del records  # the verdict row names the register record relied on
     extra_rows = extra.to_pylist() if extra is not None and extra.num_rows else []
     decided_elsewhere = {(item["row_id"], item["reason_code"]) for item in extra_rows}
-    refs = {row["row_id"]: row for row in references.to_pylist()}
+    due = _maybe_due(verdicts)
+    refs = {row["row_id"]: row for row in _rows_of(references, verdicts, due).to_pylist()}
     items: list[dict[str, Any]] = []
-    for verdict in verdicts.to_pylist():
+    for verdict in _only(verdicts.filter(due), _VERDICT_COLUMNS).to_pylist():
         if (verdict["row_id"], verdict.get("reason")) in decided_elsewhere:
             continue
         ref = refs.get(verdict["row_id"], {})
@@ -392,10 +394,52 @@ def build_checklist(
         if item is not None:
             items.append(item)
         items += update_items(ref, verdict)
-    order = {row_id: pos for pos, row_id in enumerate(verdicts["row_id"].to_pylist())}
     merged = [*items, *({**row, "human_result": None} for row in extra_rows)]
-    merged.sort(key=lambda it: (_rank(it["priority"]), order.get(it["row_id"], it["row_id"])))
+    wanted = pa.array(sorted({it["row_id"] for it in merged}), pa.int64())
+    at = pc.index_in(wanted, value_set=verdicts["row_id"]).to_pylist()
+    order = dict(zip(wanted.to_pylist(), at, strict=True))
+    merged.sort(key=lambda it: (_rank(it["priority"]), _position(order, it["row_id"])))
     return pa.Table.from_pylist(merged, schema=tables.CHECKLIST)
+
+
+def _position(order: dict[int, int | None], row_id: int) -> int:
+    at = order.get(row_id)
+    return row_id if at is None else at
+
+
+def _maybe_due(verdicts: pa.Table) -> pa.Array:
+    """Rows that may need an item: every outcome but a plain match, and rows with updates.
+
+    A million matching rows cost one comparison over the column, not a million dicts.
+    """
+    due = pc.fill_null(pc.not_equal(verdicts["verdict"], Verdict.MATCHES.value), True)
+    if "updates" in verdicts.column_names:
+        due = pc.or_(
+            due, pc.fill_null(pc.greater(pc.list_value_length(verdicts["updates"]), 0), False)
+        )
+    return due
+
+
+#: The columns items are made of (a row becomes a dict of these only).
+_VERDICT_COLUMNS = (
+    "row_id", "source_path", "source_line", "key", "verdict", "reason", "id_type", "identifier",
+    "register", "tier", "updates",
+)  # fmt: skip
+_REFERENCE_COLUMNS = (
+    "row_id", "source_path", "source_line", "key", "title", "authors", "year", "id_raw", "doi",
+    "pmid", "arxiv", "parse_error",
+)  # fmt: skip
+
+
+def _only(table: pa.Table, names: tuple[str, ...]) -> pa.Table:
+    return table.select([n for n in names if n in table.column_names])
+
+
+def _rows_of(references: pa.Table, verdicts: pa.Table, due: pa.Array) -> pa.Table:
+    """The references rows named by the `due` verdict rows (by `row_id`)."""
+    wanted = verdicts["row_id"].filter(due)
+    chosen = references.filter(pc.is_in(references["row_id"], value_set=wanted.combine_chunks()))
+    return _only(chosen, _REFERENCE_COLUMNS)
 
 
 def duplicate_items(duplicates: pa.Table, references: pa.Table) -> pa.Table:
@@ -404,7 +448,10 @@ def duplicate_items(duplicates: pa.Table, references: pa.Table) -> pa.Table:
     One item per group member after the first (in input order), naming the first key and what
     they share, for `build_checklist`'s `extra`. Never raises on data.
     """
-    refs = {row["row_id"]: row for row in references.to_pylist()}
+    if duplicates.num_rows == 0:
+        return tables.empty(tables.CHECKLIST)
+    members_of = pc.is_in(references["row_id"], value_set=duplicates["row_id"].combine_chunks())
+    refs = {row["row_id"]: row for row in references.filter(members_of).to_pylist()}
     groups: dict[int, list[dict[str, Any]]] = {}
     for member in sorted(duplicates.to_pylist(), key=lambda m: m["row_id"]):
         groups.setdefault(member["group_id"], []).append(member)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import pyarrow as pa
 
@@ -64,3 +65,10 @@ class AuditResult:
     checklist: pa.Table
     duplicates: pa.Table = field(default_factory=lambda: tables.empty(tables.DUPLICATES))
     run: RunInfo | None = None
+
+    @cached_property
+    def report_rows(self) -> pa.Table:
+        """`auditor.report.rows.report_verdicts` of this result, computed once for all formats."""
+        from auditor.report.rows import build_report_verdicts
+
+        return build_report_verdicts(self)

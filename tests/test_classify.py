@@ -141,3 +141,47 @@ def test_rerun_with_closed_legs_matches_a_single_run(legs: frozenset[str]) -> No
 
 def test_schema_kept() -> None:
     assert classify(_table(*ROWS)).schema == tables.REFERENCES
+
+
+_DOIS = [None, "", " ", "10.1000/ABC", "10.1000/a b", "<10.1000/x>", "10.48550/arXiv.1706.03762",
+         "10.48550/arxiv.nothing", "doi:10.1/2", "https://doi.org/10.1000%2Fq", "10.12/x",
+         "10.1000/é", "10.1000/x\u00a0", "11.1000/x", " 10.1000/padded "]  # fmt: skip
+_PMIDS = [None, "", "123", "0012", "123456789", "12a", " 99 ", "PMID: 5", "١٢٣"]
+_TITLES = [None, "", "  ", "A title", "宫颈腺癌", "\u3000", "\u200b"]
+
+
+@pytest.mark.parametrize("legs", [frozenset(), frozenset({"doi"}), frozenset({"pmid"})])
+def test_column_fast_path_agrees_with_the_per_row_decision(
+    legs: frozenset[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The vectorized common case decides every row exactly as `_decide` does."""
+    import itertools
+
+    from auditor import classify as module
+    from auditor.classify import _decide_rows
+
+    monkeypatch.setattr(module, "COLUMN_PATH_ROWS", 0)
+    rows = [
+        {"title": t, "doi": d, "pmid": p, "arxiv": a, "id_raw": r, "declared_type": dt,
+         "parse_error": e, "row_reason": rr or None}
+        for d, p, t in itertools.product(_DOIS, _PMIDS, _TITLES)
+        for a, r, dt, e, rr in [(None, None, None, None, None), (None, d, None, None, None),
+                                (None, p, None, None, None), (None, "10.1000/abc", None, None, 0)]
+    ] + [
+        {"title": "T", "doi": "10.1000/a", "arxiv": "1706.03762"},
+        {"title": "T", "doi": "10.1000/a", "id_raw": "10.1000/b"},
+        {"title": "T", "doi": "10.1000/a", "declared_type": "doi", "id_raw": "10.1000/a"},
+        {"title": "T", "doi": "10.1000/a", "parse_error": "broken"},
+        {"title": "T", "doi": "10.1000/a", "row_reason": "missing_entry"},
+        {"title": "T", "pmid": "77", "row_reason": "no_identifier"},
+    ]  # fmt: skip
+    table = _table(*rows)
+    got = classify(table, closed_legs=legs)
+    expected = _decide_rows(table, legs)
+    for name, values in expected.items():
+        assert got.column(name).to_pylist() == values, name
+    assert got.schema == tables.REFERENCES
+    # A second pass (the pipeline's, with `id_raw` now written) agrees too.
+    again = classify(got, closed_legs=legs)
+    for name, values in _decide_rows(got, legs).items():
+        assert again.column(name).to_pylist() == values, name

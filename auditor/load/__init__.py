@@ -31,6 +31,7 @@ from auditor.load.interface import ENTRY_COLUMNS, Loader, LoadOutcome, Problem, 
 from auditor.load.manuscript import is_manuscript, read_manuscript
 from auditor.load.medline import MedlineLoader
 from auditor.load.ris import RisLoader
+from auditor.load.table import is_table, load_tables
 from auditor.load.wos import WosLoader
 from auditor.result import InputFile
 
@@ -144,6 +145,8 @@ def load_files(
     A manuscript in `paths` (`.tex`, `.aux`, `.bbl`, Markdown) stands for the bibliographies it
     names, and the table holds exactly the entries it cites (`auditor.load.cited`).
     """
+    if paths and all(is_table(p, fmt) for p in paths):
+        return load_tables(paths, fmt=fmt, column_map=csv_map)  # Parquet / JSON Lines tables
     manuscripts = [read_manuscript(p) for p in paths if is_manuscript(p)]
     if not manuscripts:
         with _bulk_allocation():

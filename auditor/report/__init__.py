@@ -14,14 +14,19 @@ from auditor.files import report_set
 from auditor.report.csv import CsvReport
 from auditor.report.html import HtmlReport
 from auditor.report.interface import ReportFormat
-from auditor.report.json import JsonReport
+from auditor.report.json import JsonReport, JsonSummaryReport
 from auditor.report.parquet import ParquetReport
 from auditor.result import AuditResult
 
-__all__ = ["FORMATS", "write_reports"]
+__all__ = ["FORMATS", "LARGE_FORMATS", "LISTED_ROWS", "write_reports"]
 
 #: The file formats `write_reports` writes, in order.
 FORMATS: tuple[ReportFormat, ...] = (ParquetReport(), CsvReport(), HtmlReport(), JsonReport())
+#: Above this many rows a page or a JSON list of every row helps nobody (a million rows make a
+#: page no browser opens): the tables carry every row, `report.json` the totals.
+LISTED_ROWS = 50_000
+#: The formats written for a run of more than `LISTED_ROWS` rows.
+LARGE_FORMATS: tuple[ReportFormat, ...] = (ParquetReport(), CsvReport(), JsonSummaryReport())
 
 
 def write_reports(
@@ -29,7 +34,8 @@ def write_reports(
 ) -> list[Path]:
     """Write verdicts/checklist (and duplicates, when any) as Parquet and CSV, `report.html` and
     `report.json` into `out_dir` as one set (`auditor.files.report_set`: staged, moved in,
-    `manifest.json` last); return the paths written.
+    `manifest.json` last); return the paths written. A run of more than `LISTED_ROWS` rows gets
+    no `report.html`, and its `report.json` holds the totals only.
 
     `finish(staging)` runs on the staged set before it is moved in (signing `report.json`).
     Raises `OSError` naming the path when `out_dir` cannot be created or written, or
@@ -37,7 +43,8 @@ def write_reports(
     """
     with report_set(out_dir) as staging:
         names: list[str] = []
-        for fmt in FORMATS:
+        large = result.verdicts.num_rows > LISTED_ROWS
+        for fmt in LARGE_FORMATS if large else FORMATS:
             names += [p.name for p in fmt.write(result, staging)]
         if finish is not None:
             finish(staging)

@@ -18,12 +18,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from auditor.report.interface import ReportFormat, atomic_write_text
+from auditor.files import atomic_write_bytes
+from auditor.report.interface import ReportFormat
 from auditor.report.rows import report_verdicts
 from auditor.report.words import update_text
 from auditor.result import AuditResult
 
-__all__ = ["CsvReport", "LIST_SEPARATOR", "table_csv"]
+__all__ = ["CsvReport", "LIST_SEPARATOR", "csv_bytes", "table_csv"]
 
 #: How list cells (authors, links, sources tried) are joined.
 LIST_SEPARATOR = "; "
@@ -37,6 +38,22 @@ def _defuse(value: str | None) -> str | None:
     if not value:
         return value
     return _PIECE_START.sub(r"\1\2'", value)
+
+
+#: The same test as `_PIECE_START` for Arrow's RE2 (no look-ahead): which cells need `_defuse`.
+_NEEDS_DEFUSING = "(^|[,;\t|]) *[=+\\-@\x00-\x1f\x7f]"
+
+
+def _defuse_column(column: pa.ChunkedArray | pa.Array) -> pa.Array:
+    """`_defuse` over a whole column: one RE2 scan finds the cells, only those are rewritten."""
+    column = pa.chunked_array([column]) if isinstance(column, pa.Array) else column
+    flat = column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
+    risky = pc.fill_null(pc.match_substring_regex(flat, _NEEDS_DEFUSING), False)
+    at = pc.indices_nonzero(risky)
+    if len(at) == 0:
+        return flat
+    fixed = pa.array([_defuse(v) for v in flat.take(at).to_pylist()], pa.string())
+    return pc.replace_with_mask(flat, risky, fixed)
 
 
 def _flatten(table: pa.Table) -> pa.Table:
@@ -58,7 +75,7 @@ def _flatten(table: pa.Table) -> pa.Table:
             column = pc.binary_join(column, LIST_SEPARATOR)
             field = pa.field(field.name, pa.string())
         if pa.types.is_string(field.type):
-            column = pa.array([_defuse(v) for v in column.to_pylist()], pa.string())
+            column = _defuse_column(column)
         columns.append(column)
         fields.append(field.with_nullable(True))
     return pa.Table.from_arrays(columns, schema=pa.schema(fields))
@@ -66,9 +83,16 @@ def _flatten(table: pa.Table) -> pa.Table:
 
 def table_csv(table: pa.Table) -> str:
     """`table` as CSV text (header row, lists joined, formulas defused), without a BOM."""
+    return csv_bytes(table).decode("utf-8")
+
+
+def csv_bytes(table: pa.Table, *, bom: bool = False) -> bytes:
+    """`table_csv` as UTF-8 bytes (with a byte-order mark when `bom`), never decoded to text."""
     sink = io.BytesIO()
+    if bom:
+        sink.write(b"\xef\xbb\xbf")
     pacsv.write_csv(_flatten(table), sink, pacsv.WriteOptions(quoting_style="needed"))
-    return sink.getvalue().decode("utf-8")
+    return sink.getvalue()
 
 
 class CsvReport(ReportFormat):
@@ -76,16 +100,10 @@ class CsvReport(ReportFormat):
 
     def write(self, result: AuditResult, out_dir: Path) -> list[Path]:
         """Write the CSV files, each UTF-8 with BOM; `duplicates.csv` only when there are groups."""
-        written = [
-            atomic_write_text(
-                out_dir / "verdicts.csv", table_csv(report_verdicts(result)), bom=True
-            ),
-            atomic_write_text(out_dir / "checklist.csv", table_csv(result.checklist), bom=True),
-        ]
+        tables = {"verdicts": report_verdicts(result), "checklist": result.checklist}
         if result.duplicates.num_rows:
-            written.append(
-                atomic_write_text(
-                    out_dir / "duplicates.csv", table_csv(result.duplicates), bom=True
-                )
-            )
-        return written
+            tables["duplicates"] = result.duplicates
+        return [
+            atomic_write_bytes(out_dir / f"{name}.csv", csv_bytes(table, bom=True))
+            for name, table in tables.items()
+        ]

@@ -25,7 +25,9 @@ from auditor.signing import sign_report
 __all__ = [
     "SCHEMA_VERSION",
     "JsonReport",
+    "JsonSummaryReport",
     "dump_report",
+    "large_report_dict",
     "report_dict",
     "report_text",
     "sign_report_file",
@@ -62,6 +64,33 @@ def report_dict(result: AuditResult) -> dict[str, Any]:
         "records": _rows(result.records),
         "checklist": _rows(result.checklist),
         "duplicates": _rows(result.duplicates),
+    }
+
+
+def large_report_dict(result: AuditResult) -> dict[str, Any]:
+    """The JSON report of a run too large to list row by row: run, totals and the tiers' as-of
+    range; the rows themselves are in `verdicts.parquet`/`.csv` and `checklist.parquet`/`.csv`."""
+    verdicts = report_verdicts(result)
+    run = dataclasses.asdict(result.run) if result.run else None
+    stamps = result.records.group_by("tier").aggregate(
+        [("retrieved_at", "min"), ("retrieved_at", "max"), ("retrieved_at", "count")]
+    )
+    as_of = {
+        str(row["tier"]): {
+            "records": row["retrieved_at_count"],
+            "oldest": row["retrieved_at_min"],
+            "newest": row["retrieved_at_max"],
+        }
+        for row in stamps.to_pylist()
+    }
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "criteria_id": result.run.criteria_id if result.run else tables.CRITERIA_ID,
+        "run": _clean(run),
+        "totals": totals(result, verdicts),
+        "rows_listed": False,
+        "rows_in": ["verdicts.parquet", "verdicts.csv", "checklist.parquet", "checklist.csv"],
+        "records_as_of": as_of,
     }
 
 
@@ -107,3 +136,11 @@ class JsonReport(ReportFormat):
     def write(self, result: AuditResult, out_dir: Path) -> list[Path]:
         """Write `report.json` atomically."""
         return [atomic_write_text(out_dir / "report.json", report_text(result))]
+
+
+class JsonSummaryReport(ReportFormat):
+    """Writes `report.json` without the per-row lists (see `large_report_dict`)."""
+
+    def write(self, result: AuditResult, out_dir: Path) -> list[Path]:
+        """Write the summary `report.json` atomically."""
+        return [atomic_write_text(out_dir / "report.json", dump_report(large_report_dict(result)))]

@@ -11,13 +11,21 @@ from collections import Counter
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from auditor import tables
 from auditor.checklist import PRIORITY_ORDER
 from auditor.result import AuditResult
 from auditor.tables import RowState
 
-__all__ = ["REPORT_EXTRA", "REPORT_VERDICTS", "NO_REGISTER", "report_verdicts", "totals"]
+__all__ = [
+    "NO_REGISTER",
+    "REPORT_EXTRA",
+    "REPORT_VERDICTS",
+    "build_report_verdicts",
+    "report_verdicts",
+    "totals",
+]
 
 #: Columns the reports add after the `tables.VERDICTS` columns.
 REPORT_EXTRA = pa.schema(
@@ -39,53 +47,94 @@ REPORT_VERDICTS = pa.schema([*tables.VERDICTS, *REPORT_EXTRA])
 NO_REGISTER = "none"
 
 
-def _rank(priority: str | None) -> int:
-    return PRIORITY_ORDER.index(priority) if priority in PRIORITY_ORDER else len(PRIORITY_ORDER)
+def _first_index(keys: pa.Array, wanted: pa.Array) -> pa.Array:
+    """Index of each `wanted` key's first occurrence in `keys` (null when absent)."""
+    return pc.index_in(wanted, value_set=keys)
 
 
-def _records_by_key(records: pa.Table) -> dict[tuple[Any, ...], dict[str, Any]]:
-    """Records keyed by (register, id_type, identifier) and by (id_type, identifier)."""
-    index: dict[tuple[Any, ...], dict[str, Any]] = {}
-    for rec in records.to_pylist():
-        index.setdefault((rec["register"], rec["id_type"], rec["identifier"]), rec)
-        index.setdefault((rec["id_type"], rec["identifier"]), rec)
-    return index
+def _key(*columns: pa.ChunkedArray | pa.Array) -> pa.Array:
+    parts = [
+        pc.fill_null(pa.chunked_array([c]) if isinstance(c, pa.Array) else c, "") for c in columns
+    ]
+    return pc.binary_join_element_wise(*parts, "\x1f").combine_chunks()
+
+
+def _record_columns(verdicts: pa.Table, records: pa.Table) -> tuple[pa.Array, pa.Array]:
+    """`(status, agency)` of the record each verdict row relied on: by (register, id_type,
+    identifier), else by (id_type, identifier); the first such record wins."""
+    if records.num_rows == 0:
+        nulls = pa.nulls(verdicts.num_rows, pa.string())
+        return nulls, nulls
+    full = _first_index(
+        _key(records["register"], records["id_type"], records["identifier"]),
+        _key(verdicts["register"], verdicts["id_type"], verdicts["identifier"]),
+    )
+    short = _first_index(
+        _key(records["id_type"], records["identifier"]),
+        _key(verdicts["id_type"], verdicts["identifier"]),
+    )
+    # A verdict without an identifier relies on no record.
+    has_id = pc.and_(pc.is_valid(verdicts["id_type"]), pc.is_valid(verdicts["identifier"]))
+    at = pc.if_else(has_id.combine_chunks(), pc.coalesce(full, short), pa.scalar(None, pa.int32()))
+    return (
+        records["status"].combine_chunks().take(at),
+        records["agency"].combine_chunks().take(at),
+    )
+
+
+def _priorities(verdicts: pa.Table, checklist: pa.Table) -> tuple[pa.Array, pa.Array]:
+    """`(most urgent priority, item count)` per verdict row from the checklist."""
+    ranks = {p: i for i, p in enumerate(PRIORITY_ORDER)}
+    rank = pc.fill_null(
+        pc.index_in(checklist["priority"], value_set=pa.array(PRIORITY_ORDER)), len(ranks)
+    )
+    items = pa.table({"row_id": checklist["row_id"], "rank": rank})
+    per_row = items.group_by("row_id").aggregate([("rank", "min"), ("rank", "count")])
+    at = pc.index_in(verdicts["row_id"], value_set=per_row["row_id"])
+    order = pa.array([*PRIORITY_ORDER, None], pa.string())
+    best = per_row["rank_min"].combine_chunks().take(at)
+    priority = order.take(pc.fill_null(best, len(PRIORITY_ORDER)))
+    count = pc.fill_null(per_row["rank_count"].combine_chunks().take(at), 0).cast(pa.int32())
+    return priority, count
 
 
 def report_verdicts(result: AuditResult) -> pa.Table:
-    """One row per input row, in input order, with the `REPORT_VERDICTS` columns."""
-    refs = {row["row_id"]: row for row in result.references.to_pylist()}
-    recs = _records_by_key(result.records)
-    priority: dict[int, str] = {}
-    count: Counter[int] = Counter()
-    for row_id, prio in zip(
-        result.checklist["row_id"].to_pylist(),
-        result.checklist["priority"].to_pylist(),
-        strict=True,
-    ):
-        count[row_id] += 1
-        if _rank(prio) < _rank(priority.get(row_id)):
-            priority[row_id] = prio
-    rows = sorted(result.verdicts.to_pylist(), key=lambda r: r["row_id"])
-    for row in rows:
-        ref = refs.get(row["row_id"], {})
-        rec = recs.get(
-            (row.get("register"), row.get("id_type"), row.get("identifier"))
-        ) or recs.get((row.get("id_type"), row.get("identifier")))
-        rec = rec or {}
-        row["source_format"] = ref.get("source_format")
-        row["entry_type"] = ref.get("entry_type")
-        row["id_raw"] = ref.get("id_raw")
-        row["record_status"] = rec.get("status")
-        row["agency"] = rec.get("agency")
-        row["priority"] = priority.get(row["row_id"])
-        row["checklist_items"] = count.get(row["row_id"], 0)
-    return pa.Table.from_pylist(rows, schema=REPORT_VERDICTS)
+    """One row per input row, in input order, with the `REPORT_VERDICTS` columns.
+
+    Built once per result (`AuditResult.report_rows`), however many formats ask.
+    """
+    return result.report_rows
 
 
-def _count(values: list[Any], order: tuple[str, ...] = ()) -> dict[str, int]:
+def build_report_verdicts(result: AuditResult) -> pa.Table:
+    """`report_verdicts`, joined with Arrow kernels over whole columns."""
+    verdicts = result.verdicts
+    verdicts = verdicts.take(pc.sort_indices(verdicts["row_id"]))
+    refs = result.references
+    at = pc.index_in(verdicts["row_id"], value_set=refs["row_id"])
+    status, agency = _record_columns(verdicts, result.records)
+    priority, count = _priorities(verdicts, result.checklist)
+    extra = {
+        "source_format": refs["source_format"].combine_chunks().take(at),
+        "entry_type": refs["entry_type"].combine_chunks().take(at),
+        "id_raw": refs["id_raw"].combine_chunks().take(at),
+        "record_status": status,
+        "agency": agency,
+        "priority": priority,
+        "checklist_items": count,
+    }
+    columns = [
+        verdicts.column(f.name) if f.name in verdicts.column_names else extra[f.name]
+        for f in REPORT_VERDICTS
+    ]
+    return pa.Table.from_arrays(columns, schema=REPORT_VERDICTS)
+
+
+def _count(values: pa.ChunkedArray | pa.Array, order: tuple[str, ...] = ()) -> dict[str, int]:
     """Counts with every name of `order` present (zeros included), then the rest sorted."""
-    counter = Counter(NO_REGISTER if v is None else str(v) for v in values)
+    counter: Counter[str] = Counter()
+    for item in pc.value_counts(pc.fill_null(values, NO_REGISTER)).to_pylist():
+        counter[str(item["values"])] += int(item["counts"])
     out = {name: counter.pop(name, 0) for name in order}
     out.update(sorted(counter.items()))
     return out
@@ -99,28 +148,29 @@ def totals(result: AuditResult, verdicts: pa.Table | None = None) -> dict[str, A
     caller already has it.
     """
     table = report_verdicts(result) if verdicts is None else verdicts
-    rows = table.select(["source_path", "verdict", "reason", "register"]).to_pylist()
+    table = table.select(["source_path", "verdict", "reason", "register"])
     inputs = [i.path for i in result.run.inputs] if result.run else []
-    paths = list(dict.fromkeys([*inputs, *(r["source_path"] for r in rows)]))
-    by_file = [
-        {
-            "path": path,
-            "rows": sum(1 for r in rows if r["source_path"] == path),
-            "by_verdict": _count(
-                [r["verdict"] for r in rows if r["source_path"] == path], tables.OUTCOMES
-            ),
-        }
-        for path in paths
-    ]
-    unchecked = [r["reason"] for r in rows if r["verdict"] == RowState.UNCHECKED]
+    seen = pc.unique(table["source_path"]).to_pylist()
+    paths = list(dict.fromkeys([*inputs, *seen]))
+    by_file = []
+    for path in paths:
+        mine = table.filter(pc.equal(table["source_path"], path))
+        by_file.append(
+            {
+                "path": path,
+                "rows": mine.num_rows,
+                "by_verdict": _count(mine["verdict"], tables.OUTCOMES),
+            }
+        )
+    unchecked = table.filter(pc.equal(table["verdict"], RowState.UNCHECKED.value))["reason"]
     duplicates = result.duplicates
     return {
-        "rows": len(rows),
-        "by_verdict": _count([r["verdict"] for r in rows], tables.OUTCOMES),
-        "by_register": _count([r["register"] for r in rows]),
-        "by_priority": _count(result.checklist["priority"].to_pylist(), PRIORITY_ORDER),
+        "rows": table.num_rows,
+        "by_verdict": _count(table["verdict"], tables.OUTCOMES),
+        "by_register": _count(table["register"]),
+        "by_priority": _count(result.checklist["priority"], PRIORITY_ORDER),
         "unchecked_reasons": _count(unchecked),
         "checklist_items": result.checklist.num_rows,
-        "duplicate_groups": len(set(duplicates["group_id"].to_pylist())),
+        "duplicate_groups": len(pc.unique(duplicates["group_id"])),
         "by_file": by_file,
     }

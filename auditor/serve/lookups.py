@@ -50,6 +50,21 @@ def _key(references: pa.Table) -> Key:
     return str(ref["id_type"]), str(ref["identifier"])
 
 
+#: The register that answers each identifier type (for a lookup that produced no row at all).
+_REGISTER = {"doi": "crossref", "pmid": "pubmed", "arxiv": "arxiv"}
+
+
+def _failed(key: Key) -> RecordRow:
+    return {
+        "register": _REGISTER.get(key[0], key[0]),
+        "id_type": key[0],
+        "identifier": key[1],
+        "status": str(RecordStatus.UNREACHABLE),
+        "reason": str(Reason.CONNECTION_ERROR),
+        "retrieved_at": now_iso(),
+    }
+
+
 class SharedLookups:
     """Record lookups shared by every request of one server process."""
 
@@ -122,18 +137,12 @@ class SharedLookups:
             rows = {(r["id_type"], r["identifier"]): r for r in records.to_pylist()}
         except Exception:  # resolve never raises for a register; anything else is ours to report
             rows = {}
-        for key, _ in batch:
-            future = self._inflight.pop(key)
-            row = rows.get(key) or {
-                "register": key[0],
-                "id_type": key[0],
-                "identifier": key[1],
-                "status": str(RecordStatus.UNREACHABLE),
-                "reason": str(Reason.CONNECTION_ERROR),
-                "retrieved_at": now_iso(),
-            }
-            if not future.done():
-                future.set_result(row)
+        finally:
+            # Also when cancelled (shutdown): every waiter gets an answer, never a hang.
+            for key, _ in batch:
+                future = self._inflight.pop(key, None)
+                if future is not None and not future.done():
+                    future.set_result(rows.get(key) or _failed(key))
 
     @asynccontextmanager
     async def _slot(self, caller: str) -> AsyncIterator[None]:

@@ -31,6 +31,7 @@ IDS = {
     "doi": ["10.5555/a", "10.5555/b"],
     "handle": ["10.5555/a"],
     "csl": ["10.5555/a"],
+    "datacite": ["10.5281/zenodo.1", "10.5281/zenodo.2"],
 }
 REASONS = frozenset(r.value for r in Reason)
 STATUSES = frozenset(s.value for s in RecordStatus)
@@ -63,6 +64,28 @@ def _templates(ids: list[str]) -> list[Any]:
         {"result": {"uids": ids, **{i: {**doc, "uid": i} for i in ids}}},
         [{"DOI": i, "RA": "DataCite"} for i in ids],
         {"responseCode": 1, "handle": ids[0]},
+        {
+            "data": [
+                {
+                    "id": i,
+                    "type": "dois",
+                    "attributes": {
+                        "doi": i,
+                        "titles": [{"title": "T"}],
+                        "creators": [{"name": "Doe, J", "familyName": "Doe"}],
+                        "publicationYear": 2020,
+                        "relatedIdentifiers": [
+                            {
+                                "relationType": "IsObsoletedBy",
+                                "relatedIdentifier": "10.5281/zenodo.9",
+                                "relatedIdentifierType": "DOI",
+                            }
+                        ],
+                    },
+                }
+                for i in ids
+            ]
+        },
         {
             "DOI": ids[0],
             "title": "T",

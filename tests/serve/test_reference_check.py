@@ -277,3 +277,21 @@ async def test_a_declared_body_over_the_cap_is_refused_before_it_is_sent(served:
     status_line = await asyncio.wait_for(reader.readline(), 5)
     assert status_line.startswith(b"HTTP/1.1 413")
     writer.close()
+
+
+async def test_a_lookup_that_breaks_is_503_not_a_hang(
+    server_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import auditor.serve.lookups as lookups
+
+    real = lookups.resolve
+
+    async def broken(references: Any, settings: Any, net: Any) -> Any:
+        if not settings.offline:
+            raise RuntimeError("a bug of ours")
+        return await real(references, settings, net)
+
+    monkeypatch.setattr(lookups, "resolve", broken)
+    served: Served = await server_factory()
+    status, body = await served.post("/check", GOOD)
+    assert status == 503 and body["register"] == "crossref"

@@ -1,0 +1,303 @@
+"""References tables: Parquet files and JSON Lines read as columns, never row by row.
+
+A pipeline that already holds its references in Arrow (`refs.parquet`) or as JSON Lines
+(`refs.jsonl`, `.ndjson`: one object per line) hands them over without going through text.
+Columns are found by name, case-insensitively: the `references` schema names (`title`,
+`authors`, `year`, `container_title`, `doi`, …) or the CSV loader's names (`journal`, `type`,
+`id`), each overridable with `--map FIELD=COLUMN` like CSV. `authors` is a list of strings or one
+string with `;` between names; `year` an integer or a string holding a four-digit year. Every
+step is an Arrow kernel over whole columns: a million rows load in about a second.
+
+`source_line` is the 1-based row number (Parquet) or line number (JSON Lines). A JSON line that is
+not an object becomes a row with `parse_error` naming its line, and the rest of the file loads.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.json as pj
+import pyarrow.parquet as pq
+
+from auditor import tables
+from auditor.classify import classify
+from auditor.errors import InputError
+from auditor.load.csv import DEFAULT_COLUMNS
+from auditor.load.interface import ENTRY_COLUMNS, LoadOutcome, Problem
+from auditor.result import InputFile
+
+__all__ = ["TABLE_SUFFIXES", "is_table", "load_tables", "clean_authors"]
+
+#: Extension → table format.
+TABLE_SUFFIXES: dict[str, str] = {
+    ".parquet": "parquet",
+    ".pq": "parquet",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+}
+
+#: CSV names that stand for a `references` column.
+_CSV_NAMES = {"journal": "container_title", "type": "declared_type", "id": "id_raw"}
+_FIELDS = frozenset(ENTRY_COLUMNS) | frozenset(DEFAULT_COLUMNS) | {"author"}
+_ET_AL = ["others", "et al", "et al.", "et. al.", "etal", "et al..", "and others"]
+_ET_AL_TAIL = r"(?i),? et al\.?$"
+#: Runs of whitespace a title collapses to one space (as `" ".join(title.split())` does): two
+#: or more, or a single one other than the space itself.
+_OTHER_SPACE = (
+    r"\t\n\r\f\v\x{1c}-\x{1f}\x{85}\x{a0}\x{1680}\x{2000}-\x{200a}"
+    r"\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}"
+)
+_SPACES = f"[ {_OTHER_SPACE}]{{2,}}|[{_OTHER_SPACE}]"
+#: The columns a table may fill; the rest are the loader's or classify's to set.
+_FILLED = tuple(c for c in ENTRY_COLUMNS if c not in ("parse_error", "warnings", "source_line"))
+
+
+def is_table(path: str, fmt: str | None = None) -> bool:
+    """Whether `path` is read by this module (by `fmt`, else by extension)."""
+    if fmt is not None:
+        return fmt in TABLE_SUFFIXES.values()
+    return Path(path).suffix.lower() in TABLE_SUFFIXES
+
+
+def _field_name(field: str) -> str:
+    name = field.strip().lower()
+    name = {"author": "authors", **_CSV_NAMES}.get(name, name)
+    if name not in _FIELDS:
+        known = ", ".join(sorted(set(ENTRY_COLUMNS) | set(DEFAULT_COLUMNS)))
+        raise InputError(f"--map: unknown field {field!r} (known: {known})")
+    return name
+
+
+def _columns_for(names: Sequence[str], column_map: Mapping[str, str]) -> dict[str, str]:
+    """`references` column → the table's column that fills it."""
+    lower = {name.lower(): name for name in names}
+    chosen: dict[str, str] = {}
+    for column in _FILLED:
+        for candidate in (column, *(k for k, v in _CSV_NAMES.items() if v == column)):
+            if candidate in lower:
+                chosen[column] = lower[candidate]
+                break
+    if "authors" not in chosen and "author" in lower:
+        chosen["authors"] = lower["author"]
+    for field, column in column_map.items():
+        name = _field_name(field)
+        if column.strip().lower() not in lower:
+            raise InputError(f"--map {field}={column}: no column {column!r} in the table")
+        chosen[name] = lower[column.strip().lower()]
+    return chosen
+
+
+def _strings(column: pa.ChunkedArray) -> pa.ChunkedArray:
+    """A column as trimmed strings, blanks null."""
+    if not pa.types.is_string(column.type) and not pa.types.is_large_string(column.type):
+        try:
+            column = column.cast(pa.string())
+        except pa.ArrowInvalid:
+            column = pa.chunked_array(
+                [pa.array([None if v is None else json.dumps(v) for v in column.to_pylist()])]
+            )
+    trimmed = pc.utf8_trim_whitespace(column.cast(pa.string()))
+    return pc.if_else(pc.equal(trimmed, ""), pa.scalar(None, pa.string()), trimmed)
+
+
+def clean_authors(column: pa.ChunkedArray) -> tuple[pa.Array, pa.Array]:
+    """`(authors, authors_et_al)` of a list or `;`-separated column, as `clean_author_list`
+    does per row: names trimmed (and trailing `,;`), empty names and `et al.`/`others` dropped
+    (the flag set), `Smith J, et al.` cut to `Smith J`."""
+    if pa.types.is_list(column.type) or pa.types.is_large_list(column.type):
+        lists = column.combine_chunks().cast(pa.list_(pa.string()))
+    else:
+        lists = pc.split_pattern(_strings(column).combine_chunks(), ";")
+    n = len(lists)
+    lists = pc.if_else(pc.is_null(lists), pa.scalar([], pa.list_(pa.string())), lists)
+    names = pc.list_flatten(lists)
+    rows = pc.list_parent_indices(lists).to_numpy()
+    names = pc.utf8_trim_whitespace(pc.utf8_rtrim(pc.utf8_trim_whitespace(names), ",;"))
+    # Only a name holding `et` or `others` can be a marker: the rest skip the finer tests.
+    maybe = pc.fill_null(pc.match_substring_regex(names, "(?i)et|others"), False)
+    at = np.flatnonzero(maybe.to_numpy(zero_copy_only=False))
+    flagged = np.zeros(len(names), bool)
+    if at.size:
+        few = names.take(pa.array(at))
+        bare = pc.utf8_lower(pc.utf8_trim_whitespace(pc.utf8_trim(few, "{}")))
+        marker = pc.is_in(bare, pa.array(_ET_AL))
+        tail = pc.match_substring_regex(few, _ET_AL_TAIL)
+        cut = pc.utf8_rtrim(pc.replace_substring_regex(few, _ET_AL_TAIL, ""), " ,")
+        few = pc.if_else(marker, pa.scalar("", pa.string()), pc.if_else(tail, cut, few))
+        mask = np.zeros(len(names), bool)
+        mask[at] = True
+        names = pc.replace_with_mask(names, pa.array(mask), few)
+        flagged[at] = pc.or_(marker, tail).to_numpy(zero_copy_only=False)
+    keep = pc.not_equal(names, "").to_numpy(zero_copy_only=False)
+    et_al = np.zeros(n, bool)
+    et_al[rows[flagged]] = True
+    sizes = np.zeros(n + 1, np.int32)
+    sizes[1:] = np.bincount(rows[keep], minlength=n)
+    offsets = pa.array(np.cumsum(sizes, dtype=np.int32))
+    # `list_flatten` keeps row order, so the kept names are already grouped by row.
+    authors = pa.ListArray.from_arrays(offsets, pc.filter(names, pa.array(keep)))
+    return authors, pa.array(et_al)
+
+
+def _years(column: pa.ChunkedArray) -> tuple[pa.Array, pa.Array]:
+    """`(year, bad)`: an int32 year and a mask of cells that held something else."""
+    if pa.types.is_integer(column.type) or pa.types.is_floating(column.type):
+        values = column.combine_chunks()
+        ok = pc.and_(pc.greater_equal(values, 0), pc.less_equal(values, 9999))
+        year = pc.if_else(ok, values, pa.scalar(None, values.type)).cast(pa.int32())
+        return year, pc.and_(pc.invert(ok), pc.is_valid(values)).fill_null(False)
+    text = _strings(column).combine_chunks()
+    found = pc.extract_regex(text, r"(?:^|\D)(?P<y>\d{4})(?:\D|$)")
+    digits = pc.struct_field(found, "y")
+    return digits.cast(pa.int32()), pc.and_(pc.is_valid(text), pc.is_null(digits))
+
+
+def _entries(raw: pa.Table, column_map: Mapping[str, str]) -> tuple[pa.Table, pa.Array]:
+    """The `ENTRY_COLUMNS` of `raw` and a mask of rows whose year cell was not a year."""
+    chosen = _columns_for(raw.column_names, column_map)
+    n = raw.num_rows
+    columns: dict[str, pa.Array | pa.ChunkedArray] = {}
+    bad_year = pa.array([False] * n)
+    for name, column in chosen.items():
+        values = raw.column(column)
+        if name == "authors":
+            columns["authors"], columns["authors_et_al"] = clean_authors(values)
+        elif name == "year":
+            columns["year"], bad_year = _years(values)
+        elif name == "authors_et_al":
+            continue  # derived from the author list
+        else:
+            columns[name] = _strings(values)
+    if "title" in columns:
+        columns["title"] = pc.replace_substring_regex(columns["title"], _SPACES, " ")
+    arrays = []
+    for name in ENTRY_COLUMNS:
+        field = tables.REFERENCES.field(name)
+        if name in columns:
+            arrays.append(pa.chunked_array([columns[name]]).cast(field.type))
+        elif name == "authors":
+            arrays.append(pa.array([[]] * n, field.type))
+        else:
+            arrays.append(pa.nulls(n, field.type))
+    return pa.Table.from_arrays(arrays, names=list(ENTRY_COLUMNS)), bad_year
+
+
+def _read_jsonl(path: str) -> tuple[pa.Table, np.ndarray, list[Problem]]:
+    """`(table, line per row, problems)`: Arrow's reader, else line by line on a bad line."""
+    try:
+        table = pj.read_json(path)
+        return table, np.arange(1, table.num_rows + 1, dtype=np.int32), []
+    except pa.ArrowInvalid:
+        pass  # a malformed line or mixed types: read line by line, naming each bad line
+    rows: list[dict[str, object]] = []
+    lines: list[int] = []
+    problems: list[Problem] = []
+    with open(path, encoding="utf-8-sig", errors="replace") as handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                value = json.loads(line)
+            except json.JSONDecodeError as exc:
+                value = f"not JSON ({exc.msg})"
+            if not isinstance(value, dict):
+                message = value if isinstance(value, str) else "not a JSON object"
+                rows.append({"__parse_error": message})
+                problems.append(Problem(path, number, message, "error"))
+            else:
+                rows.append({k: _cell(v) for k, v in value.items()})
+            lines.append(number)
+    names = list(dict.fromkeys(name for row in rows for name in row))  # not only the first row's
+    table = pa.Table.from_pylist([{name: row.get(name) for name in names} for row in rows])
+    return table, np.array(lines, np.int32), problems
+
+
+def _cell(value: object) -> object:
+    """A JSON value as a column cell: lists of names stay lists, numbers stay, the rest text."""
+    if value is None or isinstance(value, (int, float, str)):
+        return (
+            str(value)
+            if isinstance(value, (int, float)) and not isinstance(value, bool)
+            else (value)
+        )
+    if isinstance(value, list):
+        return "; ".join(str(v) for v in value if v is not None)
+    return json.dumps(value)
+
+
+def _read(path: str, fmt: str) -> tuple[pa.Table, np.ndarray, list[Problem]]:
+    try:
+        if fmt == "parquet":
+            table = pq.read_table(path)
+            return table, np.arange(1, table.num_rows + 1, dtype=np.int32), []
+        return _read_jsonl(path)
+    except (OSError, pa.ArrowException, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot read as {fmt} ({exc})") from None
+
+
+def _digest(path: str) -> str:
+    sha = hashlib.sha256()
+    with open(path, "rb") as handle:
+        while chunk := handle.read(1 << 20):
+            sha.update(chunk)
+    return sha.hexdigest()
+
+
+def load_tables(
+    paths: Sequence[str], *, fmt: str | None = None, column_map: Mapping[str, str] | None = None
+) -> LoadOutcome:
+    """Load every references table in `paths` into one classified `references` table.
+
+    `fmt` (`parquet` or `jsonl`) forces the format, else the extension decides. Raises
+    `InputError` naming a file that cannot be read, an unknown `--map` field, or a mapped column
+    the table lacks; never for a bad row.
+    """
+    parts: list[pa.Table] = []
+    problems: list[Problem] = []
+    inputs: list[InputFile] = []
+    offset = 0
+    for path in paths:
+        name = fmt or TABLE_SUFFIXES.get(Path(path).suffix.lower(), "parquet")
+        raw, lines, file_problems = _read(path, name)
+        errors = raw.column("__parse_error") if "__parse_error" in raw.column_names else None
+        entries, bad_year = _entries(raw, column_map or {})
+        n = entries.num_rows
+        line_index = entries.schema.get_field_index("source_line")
+        entries = entries.set_column(line_index, entries.schema.field(line_index), pa.array(lines))
+        if errors is not None:
+            i = entries.schema.get_field_index("parse_error")
+            entries = entries.set_column(i, entries.schema.field(i), errors.cast(pa.string()))
+        warn = pc.if_else(
+            bad_year, pa.scalar(["year is not a year"]), pa.scalar([], pa.list_(pa.string()))
+        )
+        i = entries.schema.get_field_index("warnings")
+        entries = entries.set_column(i, entries.schema.field(i), warn)
+        problems.extend(file_problems)
+        bad = pc.indices_nonzero(bad_year).to_pylist()
+        problems.extend(
+            Problem(path, int(lines[j]), "year is not a year", "warning") for j in bad[:5]
+        )
+        parts.append(
+            entries.append_column("row_id", pa.array(np.arange(offset, offset + n, dtype=np.int64)))
+            .append_column("source_path", pa.array([path] * n, pa.string()))
+            .append_column("source_format", pa.array([name] * n, pa.string()))
+        )
+        inputs.append(InputFile(path, _digest(path), name, n))
+        offset += n
+    table = pa.concat_tables(parts) if parts else pa.table({})
+    table = pa.Table.from_arrays(
+        [
+            table.column(f.name).cast(f.type)
+            if f.name in table.column_names
+            else pa.nulls(table.num_rows, f.type)
+            for f in tables.REFERENCES
+        ],
+        schema=tables.REFERENCES,
+    )
+    return LoadOutcome(classify(table), tuple(problems), tuple(inputs))

@@ -1,0 +1,118 @@
+"""References tables (Parquet, JSON Lines) read as columns: `auditor.load.table`."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+import pytest
+
+from auditor import tables
+from auditor.errors import InputError
+from auditor.load import load_files
+from auditor.load.names import clean_author_list
+from auditor.load.table import _SPACES, clean_authors
+
+ROWS = [
+    {"key": "a", "doi": "10.1000/ABC", "title": "  Deep   learning ", "authors": ["LeCun, Y."],
+     "year": 2015, "journal": "Nature"},
+    {"key": "b", "pmid": "123", "title": "A PubMed paper", "authors": ["Doe, J.", "et al."],
+     "year": 2001},
+    {"key": "c", "id": "arXiv:1706.03762v5", "title": "Attention", "authors": [], "year": None},
+    {"key": "d", "doi": "10.1000/x1", "title": None, "authors": None, "year": 1999},
+]  # fmt: skip
+
+
+def _parquet(tmp_path: Path, rows: list[dict[str, object]], name: str = "refs.parquet") -> str:
+    path = tmp_path / name
+    names = list(dict.fromkeys(k for row in rows for k in row))  # every row's keys, not the first's
+    pq.write_table(pa.Table.from_pylist([{k: r.get(k) for k in names} for r in rows]), path)
+    return str(path)
+
+
+def test_parquet_references_load_and_classify(tmp_path: Path) -> None:
+    out = load_files([_parquet(tmp_path, ROWS)])
+    assert out.table.schema == tables.REFERENCES
+    rows = out.table.to_pylist()
+    assert [r["row_id"] for r in rows] == [0, 1, 2, 3]
+    assert [r["source_line"] for r in rows] == [1, 2, 3, 4]
+    assert rows[0]["identifier"] == "10.1000/abc" and rows[0]["title"] == "Deep learning"
+    assert rows[0]["container_title"] == "Nature" and rows[0]["source_format"] == "parquet"
+    assert rows[1]["authors"] == ["Doe, J."] and rows[1]["authors_et_al"] is True
+    assert (rows[1]["id_type"], rows[1]["identifier"]) == ("pmid", "123")
+    assert (rows[2]["id_type"], rows[2]["identifier"]) == ("arxiv", "1706.03762")
+    assert (rows[3]["row_state"], rows[3]["row_reason"]) == ("INVALID", "missing_title")
+    assert out.inputs[0].format == "parquet" and out.inputs[0].rows == 4
+
+
+def test_column_map_and_string_authors_and_years(tmp_path: Path) -> None:
+    rows = [
+        {"Article Title": "One", "Who": "Smith, J.; Roe, R.; others", "When": "c. 2019",
+         "DOI": "10.5555/a"},
+        {"Article Title": "Two", "Who": None, "When": "n.d.", "DOI": "10.5555/b"},
+    ]  # fmt: skip
+    path = _parquet(tmp_path, rows)
+    out = load_files([path], csv_map={"title": "Article Title", "authors": "Who", "year": "When"})
+    got = out.table.select(["title", "authors", "authors_et_al", "year", "identifier"]).to_pylist()
+    assert got[0] == {
+        "title": "One", "authors": ["Smith, J.", "Roe, R."], "authors_et_al": True, "year": 2019,
+        "identifier": "10.5555/a",
+    }  # fmt: skip
+    assert got[1]["year"] is None and got[1]["authors"] == []
+    assert out.table.column("warnings").to_pylist()[1] == ["year is not a year"]
+    assert any(p.line == 2 and "year" in p.message for p in out.problems)
+    with pytest.raises(InputError, match="unknown field"):
+        load_files([path], csv_map={"colour": "Who"})
+    with pytest.raises(InputError, match="no column"):
+        load_files([path], csv_map={"title": "Missing"})
+
+
+def test_jsonl_with_a_broken_line_keeps_every_other_row(tmp_path: Path) -> None:
+    path = tmp_path / "refs.jsonl"
+    lines = [json.dumps(ROWS[0]), "{not json", json.dumps(ROWS[1]), "[1, 2]"]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = load_files([str(path)])
+    rows = out.table.to_pylist()
+    assert len(rows) == 4 and [r["source_line"] for r in rows] == [1, 2, 3, 4]
+    assert rows[0]["identifier"] == "10.1000/abc" and rows[2]["identifier"] == "123"
+    assert rows[1]["row_state"] == "INVALID" and "not JSON" in rows[1]["parse_error"]
+    assert rows[3]["parse_error"] == "not a JSON object"
+    assert {p.line for p in out.problems if p.severity == "error"} == {2, 4}
+
+
+def test_clean_jsonl_goes_through_arrows_reader(tmp_path: Path) -> None:
+    path = tmp_path / "refs.ndjson"
+    path.write_text("\n".join(json.dumps(r) for r in ROWS[:2]) + "\n", encoding="utf-8")
+    out = load_files([str(path)])
+    assert out.table.column("identifier").to_pylist() == ["10.1000/abc", "123"]
+    assert out.table.column("authors").to_pylist() == [["LeCun, Y."], ["Doe, J."]]
+
+
+def test_an_unreadable_table_names_the_file(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.parquet"
+    bad.write_bytes(b"PAR1 not really")
+    with pytest.raises(InputError, match="bad.parquet"):
+        load_files([str(bad)])
+
+
+def test_vectorized_author_cleaning_agrees_with_the_per_row_rule() -> None:
+    pool = ["Smith, J.", "  Doe J ", "et al.", "others", "Smith J, et al.", "", "Betty",
+            "Kettle, A", "{et al}", "and others", "Peters;", "X et al", "Ng, et al", "  ,",
+            "Étienne, B.", "Yeti, R."]  # fmt: skip
+    rng = random.Random(16)
+    rows: list[list[str] | None] = [rng.sample(pool, rng.randint(0, 6)) for _ in range(2000)]
+    rows += [None, []]
+    authors, et_al = clean_authors(pa.chunked_array([pa.array(rows, pa.list_(pa.string()))]))
+    expected = [clean_author_list(r or []) for r in rows]
+    assert authors.to_pylist() == [e[0] for e in expected]
+    assert et_al.to_pylist() == [e[1] for e in expected]
+
+
+def test_title_whitespace_collapses_as_str_split_does() -> None:
+    titles = ["a  b", "a\tb", "a\u00a0b", "a\u3000\u3000b", "ok title", "a \u2003 b", "x\n\ny"]
+    got = pc.replace_substring_regex(pa.array(titles), _SPACES, " ").to_pylist()
+    assert got == [" ".join(t.split()) for t in titles]
