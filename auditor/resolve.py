@@ -21,6 +21,8 @@ import pyarrow.compute as pc
 
 from auditor.errors import Reason
 from auditor.registers import registry
+from auditor.registers.agencies import AgencyBook
+from auditor.registers.csl import CslRegister
 from auditor.registers.interface import RecordRow, Register, Sink
 from auditor.registers.records import now_iso
 from auditor.settings import Settings
@@ -80,7 +82,7 @@ def _unanswered(target: Target, reason: Reason, status: RecordStatus) -> RecordR
 
 
 class _Keeper:
-    """Caches each batch's definitive rows as soon as they arrive, under the first register."""
+    """Caches each batch's definitive rows as soon as they arrive, under the claiming register."""
 
     def __init__(self, pending: Sequence[Target], cache: RecordCache) -> None:
         self._cache = cache
@@ -89,53 +91,124 @@ class _Keeper:
             key = (target.register.name, target.asked)
             self._by_asked.setdefault(key, []).append(target)
 
-    def sink(self, first: Register) -> Sink:
-        """A sink for rows answering ids first asked of `first` (referrals are skipped)."""
+    def sink(self, claimant: type[Register], answering: Register) -> Sink:
+        """A sink for rows `answering` gives about ids `claimant` claimed (referrals skipped).
+
+        Every answer about an id is cached under its claimant's namespace (for a DOI, Crossref's,
+        whichever agency answered), so a warm run finds it whatever route the cold run took.
+        """
 
         def keep(rows: dict[str, RecordRow]) -> None:
             for asked, record in rows.items():
-                if first.referred(record):
+                if answering.referred(record):
                     continue  # not an answer yet: the settling register decides
-                for target in self._by_asked.get((first.name, asked), []):
+                for target in self._by_asked.get((claimant.name, asked), []):
                     # The cache itself refuses failures to look.
                     self._cache.put(
-                        first.name, first.api_version, asked, _as(target, record, Tier.LIVE)
+                        claimant.name, claimant.api_version, asked, _as(target, record, Tier.LIVE)
                     )
 
         return keep
 
 
-async def _ask(
-    kind: type[Register], ids: list[str], net: Net, keeper: _Keeper
+def _make(kind: type[Register], agency_of: dict[str, str]) -> Register:
+    """An instance of `kind`; the CSL register is told each DOI's agency (its `agency` column)."""
+    return CslRegister(agency_of=agency_of) if kind is CslRegister else kind()
+
+
+def _agency_register(record: RecordRow, asked_of: set[str]) -> type[Register] | None:
+    """The register of the agency a settling answer named, unless it was already asked."""
+    if record.get("status") != RecordStatus.NOT_COVERED:
+        return None
+    kind = registry.for_agency(record.get("agency"))
+    return kind if kind is not None and kind.name not in asked_of else None
+
+
+async def _by_agency(
+    rows: dict[str, RecordRow],
+    asked_of: set[str],
+    claimant: type[Register],
+    net: Net,
+    keeper: _Keeper,
 ) -> dict[str, RecordRow]:
-    """`ids` asked of `kind`; the rows it refers on are settled by its `settled_by` register."""
-    first = kind()
-    keep = keeper.sink(first)
+    """Rows the DOI system placed at an agency with a register, asked of that register.
+
+    The agency's referral (its own 404) keeps the DOI system's row: the DOI exists there and
+    there is nothing to compare. Everything else (a record, a failure to look) replaces it.
+    """
+    groups: dict[type[Register], list[str]] = {}
+    for asked, record in rows.items():
+        kind = _agency_register(record, asked_of)
+        if kind is not None:
+            groups.setdefault(kind, []).append(asked)
+    out = dict(rows)
+    for kind, ids in groups.items():
+        register = _make(kind, {i: str(rows[i].get("agency")) for i in ids})
+        answer = await register.fetch(ids, net)
+        kept = {i: r for i, r in answer.items() if not register.referred(r)}
+        keeper.sink(claimant, register)(kept)
+        out.update(kept)
+    return out
+
+
+async def _ask(
+    claimant: type[Register],
+    kind: type[Register],
+    ids: list[str],
+    net: Net,
+    keeper: _Keeper,
+    book: AgencyBook,
+) -> dict[str, RecordRow]:
+    """`ids` (claimed by `claimant`) asked of `kind`; its referrals go to `settled_by`, and a DOI
+    the settling register places at an agency with a register is asked of that register."""
+    first = _make(kind, {i: a for i in ids if (a := book.agency(i))})
+    keep = keeper.sink(claimant, first)
     first.sink = keep
     rows = await first.fetch(ids, net)
+    book.learn(rows)
     referred = [i for i, r in rows.items() if first.referred(r)]
     if referred and kind.settled_by is not None:
         settled = await registry.named(kind.settled_by)().fetch(referred, net)
+        book.learn(settled)
+        settled = await _by_agency(settled, {kind.name}, claimant, net, keeper)
         keep(settled)
         rows.update(settled)
     return rows
 
 
+def _route(target: Target, book: AgencyBook) -> type[Register]:
+    """Who answers `target` first: the register of its DOI prefix's known agency, if any.
+
+    Only a DOI that the registry gives to the generic DOI register (Crossref) is re-routed; an
+    arXiv DOI stays with arXiv. An unknown prefix keeps the registry's order.
+    """
+    if target.id_type != IdType.DOI or not target.register.reads_agencies:
+        return target.register
+    kind = registry.for_agency(book.agency(target.asked))
+    return kind if kind is not None else target.register
+
+
 async def _live(
     pending: Sequence[Target], net: Net, cache: RecordCache
 ) -> dict[tuple[str, str], RecordRow]:
-    """Ask the registers for `pending`, all concurrently; keyed by `(register, asked)`."""
-    by_register: dict[type[Register], list[str]] = {}
+    """Ask the registers for `pending`, all concurrently; keyed by `(claimant, asked)`."""
+    book = AgencyBook(cache)
+    by_route: dict[tuple[type[Register], type[Register]], list[str]] = {}
     for target in pending:
-        asked = by_register.setdefault(target.register, [])
+        asked = by_route.setdefault((target.register, _route(target, book)), [])
         if target.asked not in asked:
             asked.append(target.asked)
     keeper = _Keeper(pending, cache)
-    kinds = list(by_register)
-    answers = await asyncio.gather(*(_ask(k, by_register[k], net, keeper) for k in kinds))
+    routes = list(by_route)
+    answers = await asyncio.gather(
+        *(
+            _ask(claimant, kind, by_route[(claimant, kind)], net, keeper, book)
+            for claimant, kind in routes
+        )
+    )
     return {
-        (kind.name, asked): record
-        for kind, answer in zip(kinds, answers, strict=True)
+        (claimant.name, asked): record
+        for (claimant, _), answer in zip(routes, answers, strict=True)
         for asked, record in answer.items()
     }
 

@@ -47,6 +47,7 @@ class Settings:
 
     # register base URLs: a configured base URL is trusted by the redirect policy
     crossref_url: str = "https://api.crossref.org"
+    datacite_url: str = "https://api.datacite.org"
     eutils_url: str = "https://eutils.ncbi.nlm.nih.gov/entrez/eutils"
     arxiv_url: str = "https://export.arxiv.org"
     doi_url: str = "https://doi.org"
@@ -77,6 +78,8 @@ class Settings:
     ncbi_rate: float = 3.0
     crossref_rate: float = 0.0  # requests/s; 0 = 10 with a mailto, 5 without
     crossref_concurrency: int = 5
+    datacite_rate: float = 5.0
+    datacite_batch_size: int = 50
     arxiv_rate: float = 1 / 3  # arXiv asks for one request every three seconds
     doi_rate: float = 5.0
     handle_rate: float = 5.0

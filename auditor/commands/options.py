@@ -50,6 +50,7 @@ AUDIT_FLAGS: tuple[SettingFlag, ...] = (
     SettingFlag("eutils_url", str, "NCBI E-utilities base URL."),
     SettingFlag("arxiv_url", str, "arXiv API base URL."),
     SettingFlag("doi_url", str, "DOI system (doiRA, CSL) base URL."),
+    SettingFlag("datacite_url", str, "DataCite REST base URL."),
     SettingFlag("handle_url", str, "Handle API base URL."),
     SettingFlag("cache_ttl_days", float, "Cache entry lifetime."),
     SettingFlag("batching", bool, "Many ids per request.", ("--batching/--no-batching",)),

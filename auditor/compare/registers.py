@@ -20,6 +20,10 @@ __all__ = [
     "arxiv_year",
     "crossref_surnames",
     "crossref_year",
+    "csl_surnames",
+    "csl_year",
+    "datacite_surnames",
+    "datacite_year",
     "pubmed_surnames",
     "pubmed_year",
 ]
@@ -159,4 +163,62 @@ def arxiv_surnames(names: Iterable[str | None]) -> list[str]:
     for name in names:
         tokens = name.split() if isinstance(name, str) else []
         out.append(tokens[-1] if tokens else "")
+    return out
+
+
+def datacite_year(attributes: Mapping[str, Any]) -> int | None:
+    """Register year of a DataCite record: `publicationYear` (a JSON integer or four ASCII digits).
+
+    DataCite makes `publicationYear` mandatory; `None` when it is absent or not a year.
+    """
+    year = attributes.get("publicationYear")
+    if isinstance(year, int) and not isinstance(year, bool):
+        return year if 0 < year < 10000 else None
+    if isinstance(year, str) and len(year.strip()) == 4:
+        return _leading_year(year.strip())
+    return None
+
+
+def datacite_surnames(attributes: Mapping[str, Any]) -> list[str]:
+    """Register surnames of a DataCite record's `creators`, in order.
+
+    `familyName` when it is a non-empty string; else, for a personal name (`nameType` `Personal`
+    or absent), the claimed-surname rule of v1 applied to `name` (the part before the first comma,
+    DataCite's `Family, Given` form, else the last whitespace token); an organisational creator
+    keeps its position with `""`, like a Crossref author without `family`.
+    """
+    out: list[str] = []
+    for creator in _dicts(attributes.get("creators")):
+        family = creator.get("familyName")
+        if isinstance(family, str) and family.strip():
+            out.append(family.strip())
+            continue
+        name = creator.get("name")
+        if creator.get("nameType") == "Organizational" or not isinstance(name, str):
+            out.append("")
+            continue
+        head, comma, _ = name.partition(",")
+        tokens = name.split()
+        out.append(head.strip() if comma else (tokens[-1] if tokens else ""))
+    return out
+
+
+def csl_year(csl: Mapping[str, Any]) -> int | None:
+    """Register year of a CSL-JSON record: `issued.date-parts[0][0]` (integer or four digits)."""
+    issued = csl.get("issued")
+    year = _date_parts_year(issued)
+    if year is not None:
+        return year
+    parts = issued.get("date-parts") if isinstance(issued, Mapping) else None
+    if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
+        return _leading_year(parts[0][0]) if isinstance(parts[0][0], str) else None
+    return None
+
+
+def csl_surnames(csl: Mapping[str, Any]) -> list[str]:
+    """Register surnames of a CSL-JSON record: `author[].family`, in order (else `""`)."""
+    out: list[str] = []
+    for author in _dicts(csl.get("author")):
+        family = author.get("family")
+        out.append(family.strip() if isinstance(family, str) else "")
     return out

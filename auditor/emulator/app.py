@@ -1,7 +1,7 @@
 """The aiohttp app: routes each request to its service, then applies limits, latency and faults.
 
-One path prefix per service: `/crossref`, `/eutils`, `/arxiv`, `/dblp`, `/s2`, `/doi`, `/csl`,
-`/handle`.
+One path prefix per service: `/crossref`, `/datacite`, `/eutils`, `/arxiv`, `/dblp`, `/s2`,
+`/doi`, `/csl`, `/handle`.
 Order per request: count it, check the service's rate limit at arrival, wait the latency, then
 answer (503 if the service is down, 429 if over the limit, else the fault plan's answer).
 """
@@ -21,7 +21,7 @@ from urllib.parse import unquote
 
 from aiohttp import web
 
-from auditor.emulator import arxiv, crossref, dblp, doi, eutils, faults, handle, s2
+from auditor.emulator import arxiv, crossref, datacite, dblp, doi, eutils, faults, handle, s2
 from auditor.emulator.config import EmulatorConfig
 from auditor.emulator.corpus import Corpus
 from auditor.emulator.ratelimit import RateLimiter, retry_after_header
@@ -32,6 +32,8 @@ ENDPOINTS: tuple[str, ...] = (
     "crossref_work",
     "crossref_filter",
     "crossref_search",
+    "datacite_dois",
+    "datacite_doi",
     "esummary",
     "esearch",
     "arxiv_query",
@@ -49,6 +51,8 @@ SERVICE_OF: dict[str, str] = {
     "crossref_work": "crossref",
     "crossref_filter": "crossref",
     "crossref_search": "crossref",
+    "datacite_dois": "datacite",
+    "datacite_doi": "datacite",
     "esummary": "eutils",
     "esearch": "eutils",
     "arxiv_query": "arxiv",
@@ -137,6 +141,12 @@ class Registers:
             parsed = crossref.filter_dois(params)
             ids = parsed if isinstance(parsed, list) else []
             return Routed("crossref_filter", ids, lambda w: crossref.works(c, params, w))
+        if path in ("/datacite/dois", "/datacite/dois/"):
+            asked = datacite.ids(params)
+            return Routed("datacite_dois", asked, lambda w: datacite.dois(c, params, w))
+        if path.startswith("/datacite/dois/"):
+            d = path.removeprefix("/datacite/dois/")
+            return Routed("datacite_doi", [d], lambda w: datacite.doi(c, d, w))
         if path == "/eutils/esummary.fcgi":
             ids = eutils.esummary_ids(params)
             return Routed("esummary", ids, lambda w: eutils.esummary(c, params, w))

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 #: Services, each one path prefix on the emulator and one rate-limit / fault scope.
 SERVICES: tuple[str, ...] = (
     "crossref",
+    "datacite",
     "eutils",
     "arxiv",
     "dblp",
@@ -46,6 +47,7 @@ FAULT_KINDS: tuple[str, ...] = (
 #: DBLP's "about one request a second", Semantic Scholar without a key).
 PUBLISHED_LIMITS: dict[str, tuple[int, float]] = {
     "crossref": (10, 1.0),
+    "datacite": (3000, 300.0),  # DataCite: 3,000 requests in 5 minutes per address
     "eutils": (3, 1.0),
     "arxiv": (1, 3.0),
     "dblp": (1, 1.0),

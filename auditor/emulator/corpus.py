@@ -14,6 +14,7 @@ from typing import Any
 #: The corpus sections, each also the name of a file `Corpus.from_dir` reads (`<name>.json`).
 SECTIONS: tuple[str, ...] = (
     "crossref",
+    "datacite",
     "pubmed",
     "arxiv",
     "agencies",
@@ -42,6 +43,8 @@ class Corpus:
 
     crossref: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Lowercase DOI → the Crossref work `message` object."""
+    datacite: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Lowercase DOI → the DataCite JSON:API `attributes` object (its DOI's agency is DataCite)."""
     pubmed: dict[str, dict[str, Any]] = field(default_factory=dict)
     """PMID → the esummary document object (`uid`, `title`, `authors`, `pubdate`, …)."""
     arxiv: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -64,6 +67,7 @@ class Corpus:
     def __post_init__(self) -> None:
         # DOIs are case-insensitive (DOI Handbook §2.4): normalize keys once, here.
         self.crossref = {k.lower(): v for k, v in self.crossref.items()}
+        self.datacite = {k.lower(): v for k, v in self.datacite.items()}
         self.agencies = {k.lower(): v for k, v in self.agencies.items()}
         self.csl = {k.lower(): v for k, v in self.csl.items()}
         self.handles = {h.lower() for h in self.handles}
@@ -107,6 +111,7 @@ class Corpus:
         """The inverse of `from_json` (handles as a sorted list)."""
         return {
             "crossref": self.crossref,
+            "datacite": self.datacite,
             "pubmed": self.pubmed,
             "arxiv": self.arxiv,
             "agencies": self.agencies,
@@ -127,7 +132,11 @@ class Corpus:
         """Whether the DOI system knows `doi` (Crossref, CSL, Handle or a full-DOI agency row)."""
         key = doi.lower()
         return (
-            key in self.crossref or key in self.csl or key in self.handles or key in self.agencies
+            key in self.crossref
+            or key in self.datacite
+            or key in self.csl
+            or key in self.handles
+            or key in self.agencies
         )
 
     def agency_of(self, name: str) -> str | None:
@@ -141,9 +150,13 @@ class Corpus:
             prefix = doi_prefix(key)
             if prefix in self.agencies:
                 return self.agencies[prefix]
+            if key in self.datacite:
+                return "DataCite"
             return "Crossref" if key in self.crossref else None
         if key in self.agencies:
             return self.agencies[key]
         if any(doi_prefix(d) == key for d in self.crossref):
             return "Crossref"
+        if any(doi_prefix(d) == key for d in self.datacite):
+            return "DataCite"
         return None

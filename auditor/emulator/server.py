@@ -23,6 +23,7 @@ HOST = "127.0.0.1"
 #: `Emulator.base_urls` keys are exactly these `Settings` fields, mapped to path prefixes.
 BASE_PATHS: dict[str, str] = {
     "crossref_url": "/crossref",
+    "datacite_url": "/datacite",
     "eutils_url": "/eutils",
     "arxiv_url": "/arxiv",
     "dblp_url": "/dblp",

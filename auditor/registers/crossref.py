@@ -204,6 +204,7 @@ class CrossrefRegister(Register):
     host = CROSSREF
     id_type = IdType.DOI
     settled_by = "doi"
+    reads_agencies = frozenset({"crossref"})
 
     def __init__(self, sink: Sink | None = None) -> None:
         super().__init__(sink)

@@ -7,6 +7,12 @@ never reaches this module. A 200 body must be CSL-JSON of the documented shape, 
 (a title that is not one string, a year that is not four ASCII digits, a `DOI` echo naming
 another DOI are failures to look, never a record); a 404 is the resolver's "DOI Not Found", which
 only the Handle API may turn into "does not exist".
+
+For DOIs of agencies without a REST register (mEDRA, JaLC, KISTI, Airiti, OP: `agencies`), this
+is the register the resolve stage asks once doiRA has placed a DOI there. An agency that serves no
+CSL for a DOI (a landing page instead of JSON, 406 or 415 to the CSL `Accept`) gives a failure with
+reason `no_csl`: the resolve stage then keeps the DOI `NOT COVERED` (`registered_with_<agency>`),
+the Chinese waterfall treats it as unavailable, and it never counts toward the breaker.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from auditor.compare.registers import csl_surnames
 from auditor.errors import MalformedBody, Reason, Unreachable
 from auditor.registers.doi import DOI_SYSTEM
 from auditor.registers.interface import RecordRow, Register, Sink
@@ -30,6 +37,10 @@ CSL_ACCEPT = "application/vnd.citationstyles.csl+json"
 #: A CSL-JSON record is a few kilobytes; bodies are refused past this (the protocol's cap).
 MAX_BYTES = 2 * 1024 * 1024
 _YEAR = re.compile(r"[0-9]{4}")  # ASCII digits only: a Unicode-digit year must not slip through
+#: Media types a CSL-JSON answer may carry (agencies differ).
+_JSON_TYPES = frozenset({CSL_ACCEPT, "application/json", "application/citeproc+json"})
+#: Answers to the CSL `Accept` that mean "no CSL is served for this DOI".
+_NO_CSL_STATUSES = frozenset({406, 415})
 
 
 def _bad(what: str, reason: Reason = Reason.MALFORMED_BODY) -> MalformedBody:
@@ -98,7 +109,7 @@ def _authors(value: Any) -> list[str]:
     return names
 
 
-def parse_csl(doi: str, body: Any, body_digest: str) -> RecordRow:
+def parse_csl(doi: str, body: Any, body_digest: str, agency: str | None = None) -> RecordRow:
     """The `found` row of a CSL-JSON record asked for as `doi`; `MalformedBody` on any doubt."""
     if not isinstance(body, Mapping):
         raise _bad("record")
@@ -113,16 +124,19 @@ def parse_csl(doi: str, body: Any, body_digest: str) -> RecordRow:
         RecordStatus.FOUND,
         title=_one_string(body.get("title"), "title"),
         authors=_authors(body.get("author")),
+        # criteria: a CSL record's register surnames are `author[].family` (see criteria.json)
+        surnames=csl_surnames(body),
         year=_year(body.get("issued")),
         container_title=_one_string(body.get("container-title"), "container-title"),
         volume=_scalar(body.get("volume"), "volume"),
         pages=_scalar(body.get("page"), "page"),
         doi=doi,
+        agency=agency,
         body_digest=body_digest,
     )
 
 
-def parse_csl_reply(doi: str, response: Response) -> RecordRow:
+def parse_csl_reply(doi: str, response: Response, agency: str | None = None) -> RecordRow:
     """`found` for a good 200, `not_found` for the resolver's 404, else raise `RegisterError`."""
     if response.status == 404:
         return row(
@@ -133,10 +147,16 @@ def parse_csl_reply(doi: str, response: Response) -> RecordRow:
             Reason.NOT_FOUND,
             body_digest=digest(response.body),
         )
+    kind = response.content_type
+    # A declared non-JSON type (a landing page) is "no CSL"; an undeclared one is parsed.
+    not_json = kind is not None and kind not in _JSON_TYPES and not kind.endswith("+json")
+    if response.status in _NO_CSL_STATUSES or (response.status == 200 and not_json):
+        what = response.content_type or f"HTTP {response.status}"
+        raise Unreachable(f"content negotiation: no CSL for {doi} ({what})", Reason.NO_CSL)
     if response.status != 200:
         reason = http_reason(response.status)
         raise Unreachable(f"content negotiation: HTTP {response.status} for {doi}", reason)
-    return parse_csl(doi, response.json(MAX_BYTES), digest(response.body))
+    return parse_csl(doi, response.json(MAX_BYTES), digest(response.body), agency)
 
 
 class CslRegister(Register):
@@ -149,10 +169,20 @@ class CslRegister(Register):
     api_version = "csl-v1"
     title = "DOI content negotiation"
     host = DOI_SYSTEM
+    reads_agencies = frozenset({"medra", "jalc", "kisti", "airiti", "op"})
+    settled_by = "doi"
 
-    def __init__(self, sink: Sink | None = None) -> None:
+    def __init__(
+        self, sink: Sink | None = None, agency_of: Mapping[str, str] | None = None
+    ) -> None:
         super().__init__(sink)
         self._breaker = Breaker()
+        self._agency_of = dict(agency_of or {})
+        """DOI → the agency doiRA named, written into the `agency` column."""
+
+    def referred(self, row: RecordRow) -> bool:
+        """The resolver's 404 and "no CSL here" are no comparison: the DOI system's word stands."""
+        return row.get("status") == RecordStatus.NOT_FOUND or row.get("reason") == Reason.NO_CSL
 
     def _fail(self, doi: str, reason: Reason) -> RecordRow:
         return failed(self.name, IdType.DOI, doi, reason)
@@ -161,7 +191,7 @@ class CslRegister(Register):
         (doi,) = dois
         url = csl_url(DOI_SYSTEM.base_url(net.settings), doi)
         response = await net.get(DOI_SYSTEM.name, url, accept=CSL_ACCEPT, follow_redirects=True)
-        return {doi: parse_csl_reply(doi, response)}
+        return {doi: parse_csl_reply(doi, response, self._agency_of.get(doi))}
 
     async def fetch(self, ids: Sequence[str], net: Net) -> dict[str, RecordRow]:
         """Rows for `ids`: `found`, `not_found` (the resolver's 404) or `unreachable`."""

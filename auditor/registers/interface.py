@@ -100,6 +100,9 @@ class Register(ABC):
     """The identifier type this register answers first in the resolve stage, if any."""
     settled_by: ClassVar[str | None] = None
     """The register that settles the rows this one refers on (see `referred`)."""
+    reads_agencies: ClassVar[frozenset[str]] = frozenset()
+    """DOI registration agencies (doiRA's `RA`, lower-cased) whose DOIs this register reads: the
+    resolve stage sends a DOI of a known agency straight to it (`registry.for_agency`)."""
 
     def __init__(self, sink: Sink | None = None) -> None:
         self.sink = sink

@@ -131,7 +131,9 @@ async def split_fetch(
         result = await _fetch_once(ids, fetch_batch)
     except RegisterError as exc:
         refused_batch = len(ids) > 1 and exc.reason is Reason.HTTP_4XX
-        if exc.reason is not Reason.OFFLINE and not refused_batch:
+        if exc.reason is Reason.NO_CSL:
+            breaker.success()  # the service answered: it has no CSL for this DOI
+        elif exc.reason is not Reason.OFFLINE and not refused_batch:
             # A 4xx to a batch is a server that is up but will not take it (a filter it does
             # not support, a URL too long): its parts are asked next and the server not
             # counted as down. Anything else counts toward the breaker.

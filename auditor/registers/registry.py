@@ -11,6 +11,7 @@ from auditor.registers.arxiv_search import ArxivSearchRegister
 from auditor.registers.crossref import CrossrefRegister
 from auditor.registers.crossref_search import CrossrefSearchRegister
 from auditor.registers.csl import CslRegister
+from auditor.registers.datacite import DataciteRegister
 from auditor.registers.dblp import DblpRegister
 from auditor.registers.doi import DoiSystemRegister
 from auditor.registers.handle import HandleRegister
@@ -27,6 +28,7 @@ REGISTERS: tuple[type[Register], ...] = (
     PubmedRegister,
     DoiSystemRegister,
     HandleRegister,
+    DataciteRegister,
     CslRegister,
 )
 
@@ -57,6 +59,14 @@ def named(name: str) -> type[Register]:
         if register.name == name:
             return register
     raise KeyError(name)
+
+
+def for_agency(agency: str | None) -> type[Register] | None:
+    """The register that reads DOIs of `agency` (doiRA's spelling, any case), if any."""
+    if not agency:
+        return None
+    key = agency.strip().lower()
+    return next((r for r in REGISTERS if key in r.reads_agencies), None)
 
 
 def first_for(id_type: str, identifier: str) -> tuple[type[Register], str] | None:

@@ -30,6 +30,8 @@ _REASONS: dict[str, str] = {
     "no_index_match": "no index asked holds a work matching the title, authors and year",
     "not_found": "the register has no such record",
     "not_in_crossref": "Crossref has no such record",
+    "not_in_datacite": "DataCite has no such record",
+    "no_csl": "the agency serves no CSL-JSON metadata for it",
     "timeout": "the register timed out",
     "connection_error": "the register could not be reached",
     "http_5xx": "the register answered with a server error",
@@ -84,7 +86,9 @@ def reason_text(code: str | None) -> str:
     if not code:
         return ""
     if code.startswith("registered_with_"):
-        return f"registered with {code.removeprefix('registered_with_').upper()}"
+        agency = code.removeprefix("registered_with_").upper()
+        # Reached only when the agency's metadata could not be read for comparison.
+        return f"registered with {agency}, which serves no metadata to compare"
     return _REASONS.get(code, code)
 
 

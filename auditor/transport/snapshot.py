@@ -30,6 +30,7 @@ import pyarrow.parquet as pq
 
 from auditor.errors import InputError
 from auditor.files import atomic_write_parquet
+from auditor.registers.agencies import PREFIX_ID_TYPE
 from auditor.tables import RECORDS, RecordStatus, Tier, from_rows
 
 _DEFINITIVE = (RecordStatus.FOUND, RecordStatus.NOT_FOUND, RecordStatus.NOT_COVERED)
@@ -219,6 +220,8 @@ def write_snapshot(rows: Iterable[dict[str, Any]], out: str) -> int:
     clean = [
         {**{k: v for k, v in r.items() if k in RECORDS.names}, "tier": str(Tier.SNAPSHOT)}
         for r in rows
+        # The cache's prefix → agency rows are routing hints, not records: they stay there.
+        if r.get("id_type") != PREFIX_ID_TYPE
     ]
     clean.sort(key=lambda r: (str(r.get("id_type")), str(r.get("identifier"))))
     table = from_rows(clean, RECORDS)

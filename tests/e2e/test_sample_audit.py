@@ -50,7 +50,7 @@ def test_thesis_sample_offline_gives_the_expected_verdicts(clean_env: Path) -> N
         "gould2006hotjupiters": "RESOLVES-AND-MATCHES",
         "dron2023apob": "RESOLVES-AND-MATCHES",
         "zhang2021quantum": "DOES-NOT-RESOLVE",  # fabricated DOI, condemned by the DOI system
-        "willighagen2023shieldbugs": "NOT COVERED",  # DataCite dataset
+        "willighagen2023shieldbugs": "RESOLVES-AND-MATCHES",  # DataCite dataset
         # The snapshot's ISTIC CSL row: the DOI leg's title check is MATCH (DOI_TITLE_VERIFIED).
         "chu2010targeted": "RESOLVES-AND-MATCHES",
         "who2020guidance": "RESOLVES-BUT-DIFFERS",

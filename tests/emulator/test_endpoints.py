@@ -17,6 +17,7 @@ ATOM = "{http://www.w3.org/2005/Atom}"
 async def test_base_urls_are_the_settings_fields_on_loopback(emu: Emulator) -> None:
     assert set(emu.base_urls) == {
         "crossref_url",
+        "datacite_url",
         "eutils_url",
         "arxiv_url",
         "dblp_url",

@@ -58,7 +58,7 @@ def test_names_are_unique_and_versions_declared() -> None:
 
 def test_hosts_are_one_object_per_name() -> None:
     hosts = registry.hosts()
-    assert set(hosts) == {"crossref", "ncbi", "arxiv", "doi", "handle", "dblp", "s2"}
+    assert set(hosts) == {"crossref", "datacite", "ncbi", "arxiv", "doi", "handle", "dblp", "s2"}
     assert [h for h in hosts.values() if h.wants_mailto] == [hosts["crossref"]]
 
 

@@ -1,0 +1,238 @@
+"""DataCite REST (JSON:API): `GET /dois?ids=a,b,…&page[size]=n`, or `GET /dois/{doi}` alone.
+
+Zenodo, Dryad, figshare and most dataset and software DOIs are DataCite's. A batch asks for many
+DOIs at once (lupo's `ids` filter; `page[size]` set to the batch, since its default page is 25).
+A DOI absent from a batch answer, one containing a comma, and every DOI with batching off is asked
+by itself. A DataCite 404 means "not in DataCite", never "does not exist": those rows come back as
+`not_found` with reason `not_in_datacite`, a referral the DOI system settles. Bodies are checked
+strictly: a record echoing another DOI, or an answer that is not a JSON:API document, is a failure
+to look for that batch, never a record. Updates (`IsObsoletedBy`, …) are read from
+`relatedIdentifiers` of the record already fetched.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+from auditor.compare.registers import datacite_surnames, datacite_year
+from auditor.errors import MalformedBody, Reason, Unreachable
+from auditor.registers.interface import Host, RecordRow, Register, Sink
+from auditor.registers.records import (
+    Breaker,
+    chunks,
+    digest,
+    failed,
+    fetch_groups,
+    http_reason,
+    row,
+    split_fetch,
+)
+from auditor.registers.updates import datacite_updates
+from auditor.tables import IdType, RecordStatus
+
+if TYPE_CHECKING:
+    from auditor.transport.net import Net, Response
+
+#: lupo caps a page at 1,000 records; the URL stays short well before that.
+MAX_BATCH = 200
+#: A DOI too long for a comma list goes alone.
+_MAX_LIST_DOI_LEN = 200
+
+#: DataCite's REST API (api.datacite.org): its own pace; DataCite allows ~3,000 requests / 5 min.
+DATACITE = Host(name="datacite", url_setting="datacite_url", rate_setting="datacite_rate")
+
+
+def _text(value: object) -> str | None:
+    if isinstance(value, str) and value.strip():
+        return value.strip()
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return None
+
+
+def _title(attributes: Mapping[str, Any]) -> str | None:
+    """The main title: the first `titles[]` entry without a `titleType` (else the first)."""
+    titles = [t for t in attributes.get("titles") or [] if isinstance(t, Mapping)]
+    main = [t for t in titles if not t.get("titleType")] or titles
+    return next((_text(t.get("title")) for t in main if _text(t.get("title"))), None)
+
+
+def _creator_names(attributes: Mapping[str, Any]) -> list[str]:
+    names: list[str] = []
+    creators = attributes.get("creators")
+    for creator in creators if isinstance(creators, list) else []:
+        if not isinstance(creator, Mapping):
+            continue
+        given, family = _text(creator.get("givenName")), _text(creator.get("familyName"))
+        parts = [p for p in (given, family) if p]
+        names.append(" ".join(parts) if parts else (_text(creator.get("name")) or ""))
+    return names
+
+
+def _container(attributes: Mapping[str, Any]) -> Mapping[str, Any]:
+    container = attributes.get("container")
+    return container if isinstance(container, Mapping) else {}
+
+
+def _publisher(attributes: Mapping[str, Any]) -> str | None:
+    publisher = attributes.get("publisher")
+    if isinstance(publisher, Mapping):  # `publisher=true` gives an object
+        return _text(publisher.get("name"))
+    return _text(publisher)
+
+
+def record_row(doi: str, item: Mapping[str, Any], body_digest: str) -> RecordRow:
+    """The `found` row of one JSON:API resource asked for as `doi` (echo checked)."""
+    attributes = item.get("attributes")
+    if not isinstance(attributes, Mapping):
+        raise MalformedBody("datacite: resource without attributes", Reason.MALFORMED_BODY)
+    echoed = attributes.get("doi", item.get("id"))
+    if not isinstance(echoed, str) or echoed.strip().lower() != doi.lower():
+        raise MalformedBody(f"datacite: asked {doi!r}, got {echoed!r}", Reason.WRONG_ECHO)
+    container = _container(attributes)
+    first_page, last_page = _text(container.get("firstPage")), _text(container.get("lastPage"))
+    return row(
+        DataciteRegister.name,
+        IdType.DOI,
+        doi,
+        RecordStatus.FOUND,
+        title=_title(attributes),
+        authors=_creator_names(attributes),
+        surnames=datacite_surnames(attributes),
+        year=datacite_year(attributes),
+        container_title=_text(container.get("title")) or _publisher(attributes),
+        volume=_text(container.get("volume")),
+        issue=_text(container.get("issue")),
+        pages="-".join(p for p in (first_page, last_page) if p) or None,
+        doi=echoed.strip().lower(),
+        language=_text(attributes.get("language")),
+        agency="DataCite",
+        updates=datacite_updates(attributes, echoed.strip()),
+        body_digest=body_digest,
+    )
+
+
+def _document(response: Response) -> Any:
+    data = response.json()
+    if not isinstance(data, Mapping) or "data" not in data:
+        raise MalformedBody("datacite: not a JSON:API document", Reason.MALFORMED_BODY)
+    return data["data"]
+
+
+def parse_doi(doi: str, response: Response) -> RecordRow:
+    """Parse a `/dois/{doi}` 200 answer; raises `MalformedBody` on a wrong shape or echo."""
+    item = _document(response)
+    if not isinstance(item, Mapping):
+        raise MalformedBody("datacite: data is not a resource", Reason.MALFORMED_BODY)
+    return record_row(doi, item, digest(response.body))
+
+
+def parse_doi_list(dois: Sequence[str], response: Response) -> dict[str, RecordRow]:
+    """Parse a `/dois?ids=` answer into rows of the DOIs it holds (absent DOIs are missing).
+
+    A resource naming a DOI that was not asked for, or one asked twice, makes the answer
+    untrustworthy as a whole.
+    """
+    items = _document(response)
+    if not isinstance(items, list):
+        raise MalformedBody("datacite: data is not a list", Reason.MALFORMED_BODY)
+    asked = {d.lower(): d for d in dois}
+    body_digest = digest(response.body)
+    out: dict[str, RecordRow] = {}
+    for item in items:
+        attributes = item.get("attributes") if isinstance(item, Mapping) else None
+        echoed = attributes.get("doi") if isinstance(attributes, Mapping) else None
+        key = echoed.strip().lower() if isinstance(echoed, str) else None
+        if key not in asked or asked[key] in out:
+            raise MalformedBody(f"datacite: unexpected resource {echoed!r}", Reason.WRONG_ECHO)
+        out[asked[key]] = record_row(asked[key], item, body_digest)
+    return out
+
+
+def _status_error(response: Response) -> Unreachable:
+    reason = http_reason(response.status)
+    return Unreachable(f"datacite: HTTP {response.status} for {response.url}", reason)
+
+
+class DataciteRegister(Register):
+    """DataCite DOIs, `datacite_batch_size` a request; asked when the DOI's agency is DataCite."""
+
+    name = "datacite"
+    api_version = "dois-v1"
+    title = "DataCite"
+    host = DATACITE
+    reads_agencies = frozenset({"datacite"})
+    settled_by = "doi"
+
+    def __init__(self, sink: Sink | None = None) -> None:
+        super().__init__(sink)
+        self._breaker = Breaker()
+
+    def referred(self, row: RecordRow) -> bool:
+        """A DataCite 404 is no answer: the DOI system decides whether the DOI exists."""
+        return row.get("reason") == Reason.NOT_IN_DATACITE
+
+    def _fail(self, doi: str, reason: Reason) -> RecordRow:
+        return failed(self.name, IdType.DOI, doi, reason)
+
+    async def _one(self, dois: list[str], net: Net) -> dict[str, RecordRow]:
+        (doi,) = dois
+        url = f"{DATACITE.base_url(net.settings)}/dois/{quote(doi, safe='/')}"
+        response = await net.get(DATACITE.name, url, follow_redirects=True)
+        if response.status == 404:
+            return {
+                doi: row(
+                    self.name,
+                    IdType.DOI,
+                    doi,
+                    RecordStatus.NOT_FOUND,
+                    Reason.NOT_IN_DATACITE,
+                    body_digest=digest(response.body),
+                )
+            }
+        if response.status != 200:
+            raise _status_error(response)
+        return {doi: parse_doi(doi, response)}
+
+    async def _confirm(self, doi: str, net: Net) -> dict[str, RecordRow]:
+        return await split_fetch([doi], lambda d: self._one(d, net), self._fail, self._breaker)
+
+    async def _batch(self, dois: list[str], net: Net) -> dict[str, RecordRow]:
+        if len(dois) == 1:
+            return await self._one(dois, net)
+        params = {"ids": ",".join(dois), "page[size]": str(len(dois))}
+        # One retry, then split: a batch that keeps failing must not sink its neighbours.
+        response = await net.get(
+            DATACITE.name,
+            f"{DATACITE.base_url(net.settings)}/dois",
+            params=params,
+            retries=1,
+            follow_redirects=True,
+        )
+        if response.status != 200:
+            raise _status_error(response)
+        found = parse_doi_list(dois, response)
+        absent = [d for d in dois if d not in found]
+        # Absent from a batch (a draft, an index lag) is confirmed by its own request.
+        for answer in await asyncio.gather(*(self._confirm(d, net) for d in absent)):
+            found.update(answer)
+        return found
+
+    async def fetch(self, ids: Sequence[str], net: Net) -> dict[str, RecordRow]:
+        """Rows for `ids` (lower-cased DOIs); 404s are `not_found`/`not_in_datacite`."""
+        size = min(net.settings.datacite_batch_size, MAX_BATCH) if net.settings.batching else 1
+        loners = [d for d in ids if "," in d or len(d) > _MAX_LIST_DOI_LEN]
+        alone = set(loners)
+        groups = chunks([d for d in ids if d not in alone], size) + [[d] for d in loners]
+        return await fetch_groups(
+            self.name,
+            groups,
+            lambda g: self._batch(g, net),
+            self._fail,
+            self._breaker,
+            sink=self.sink,
+            report=net.report,
+        )
