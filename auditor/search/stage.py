@@ -32,6 +32,7 @@ import pyarrow as pa
 from auditor import tables
 from auditor.compare import compare
 from auditor.compare.text import has_han, normalize_text
+from auditor.dumps.title_index import index_candidates
 from auditor.errors import Reason
 from auditor.registers.interface import RecordRow, SearchAnswer, SearchRegister, TitleQuery
 from auditor.registers.registry import SEARCH_REGISTERS
@@ -130,11 +131,20 @@ class _Tiers:
         wanted = [(register.name, answers.query_key(q)) for q in distinct]
         kept = lookup_searches(self.settings.snapshots, wanted, answers.MAX_KEPT)
         snapshot = answers.from_rows(kept)
+        unkept = [
+            q.title for q in distinct if (register.name, answers.query_key(q)) not in snapshot
+        ]
+        # An imported dump's title index answers too; only a hit counts (a dump may be partial).
+        indexed = index_candidates(self.settings.snapshots, register.name, unkept)
         for query in distinct:
             key = answers.query_key(query)
             hit = snapshot.get((register.name, key))
             if hit is not None:
                 out[query] = (hit, str(Tier.SNAPSHOT))
+                continue
+            if query.title in indexed:
+                found = tuple(indexed[query.title])
+                out[query] = (SearchAnswer(candidates=found), str(Tier.SNAPSHOT))
                 continue
             if not self.settings.refresh:
                 held = answers.cached(self.cache, register.name, register.api_version, key)
