@@ -60,8 +60,11 @@ def _file_mode() -> int:
     return 0o666 & ~mask
 
 
-def _is_special(path: Path) -> bool:
-    """Whether `path` exists and is not a regular file or folder (a device, FIFO, socket)."""
+def _write_in_place(path: Path) -> bool:
+    """Whether `path` must be written to rather than replaced: a device, FIFO or socket, or a
+    symbolic link (`/dev/stdout` is one; replacing it would swap the link for a regular file)."""
+    if path.is_symlink():
+        return True
     try:
         mode = path.stat().st_mode
     except OSError:
@@ -72,10 +75,10 @@ def _is_special(path: Path) -> bool:
 def atomic_write_bytes(path: Path, data: bytes) -> Path:
     """Write `data` to `path` through a temporary file beside it and `os.replace`; return `path`.
 
-    A special file (`/dev/stdout`, a FIFO) is opened and written instead: replacing it would
-    swap a device node for a regular file.
+    A special file or a symbolic link (`/dev/stdout`, a FIFO) is opened and written instead:
+    replacing it would swap a device node or a link for a regular file.
     """
-    if _is_special(path):
+    if _write_in_place(path):
         with open(path, "wb") as handle:
             handle.write(data)
         return path
@@ -127,6 +130,8 @@ def _locked(folder: Path) -> Iterator[None]:
             raise OutputBusy(
                 errno.EBUSY, "another auditor run is writing reports here", str(folder)
             ) from None
+        except OSError:
+            pass  # a file system without locks (some network mounts): write unlocked
         yield
     finally:
         os.close(fd)  # closing releases the lock
@@ -167,7 +172,11 @@ def report_set(out_dir: Path) -> Iterator[Path]:
         raise NotADirectoryError(20, "not a folder", str(out_dir))
     with _locked(out_dir):
         resolved = out_dir.resolve()
-        staging = Path(tempfile.mkdtemp(prefix=f".{resolved.name}.", dir=resolved.parent))
+        try:
+            staging = Path(tempfile.mkdtemp(prefix=f".{resolved.name}.", dir=resolved.parent))
+        except OSError:
+            # The parent is not ours to write (`--out /tmp`): stage inside the folder instead.
+            staging = Path(tempfile.mkdtemp(prefix=".auditor-staging-", dir=resolved))
         try:
             yield staging
             names = sorted(p.name for p in staging.iterdir() if p.is_file())

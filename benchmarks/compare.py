@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from auditor import tables  # noqa: E402
 from auditor.compare import compare  # noqa: E402
-from tests.compare.reference import expected  # noqa: E402
+from tests.compare.reference import expected, expected_v2  # noqa: E402
 
 ACCENTED = ["naïve", "Über", "résumé", "Ångström", "São", "Düsseldorf", "façade", "Müller"]
 HAN = ["宫颈腺癌", "的表达", "及其", "临床意义", "研究", "患者", "预后", "分析"]
@@ -166,27 +166,31 @@ def _since(start: tuple[float, float]) -> tuple[float, float]:
 
 
 def _oracle(
-    references: pa.Table, records: pa.Table, sample: np.ndarray
+    references: pa.Table, records: pa.Table, sample: np.ndarray, criteria: str
 ) -> tuple[tuple[float, float], list[str]]:
     # The oracle is timed on Python dicts; converting the sample to dicts is not counted.
     refs = references.take(pa.array(sample)).to_pylist()
     recs = records.take(pa.array(sample)).to_pylist()
     start = _clocks()
-    verdicts = [expected(r, c).verdict for r, c in zip(refs, recs, strict=True)]
+    if criteria == tables.CRITERIA_V1:
+        verdicts = [expected(r, c).verdict for r, c in zip(refs, recs, strict=True)]
+    else:
+        verdicts = [expected_v2(r, c)["verdict"] for r, c in zip(refs, recs, strict=True)]
     return _since(start), verdicts
 
 
-def _measure(data: Path, repeat: int, sample_size: int, seed: int) -> None:
+def _measure(data: Path, repeat: int, sample_size: int, seed: int, criteria: str) -> None:
     """Load the pairs from `data` and time both implementations (run in a fresh process)."""
     references = pq.read_table(data / "references.parquet")
     records = pq.read_table(data / "records.parquet")
     rows = references.num_rows
-    compare(references.slice(0, 1000), records.slice(0, 1000))  # warm the Unicode tables
+    # warm the Unicode tables
+    compare(references.slice(0, 1000), records.slice(0, 1000), criteria)
     rss_loaded = _peak_rss_mib()
     runs = []
     for _ in range(repeat):
         start = _clocks()
-        verdicts = compare(references, records)
+        verdicts = compare(references, records, criteria)
         runs.append(_since(start))
     rss = _peak_rss_mib()
     first_wall, first_cpu = runs[0]
@@ -194,12 +198,13 @@ def _measure(data: Path, repeat: int, sample_size: int, seed: int) -> None:
 
     rng = np.random.default_rng(seed + 1)
     sample = np.sort(rng.choice(rows, min(sample_size, rows), replace=False))
-    (orc_wall, orc_cpu), oracle_verdicts = _oracle(references, records, sample)
+    (orc_wall, orc_cpu), oracle_verdicts = _oracle(references, records, sample, criteria)
     got = verdicts["verdict"].take(pa.array(sample)).to_pylist()
     disagreements = sum(a != b for a, b in zip(got, oracle_verdicts, strict=True))
     scale = rows / len(sample)
     counts = verdicts["verdict"].value_counts().to_pylist()
 
+    print(f"criteria: {criteria}")
     print(f"python {platform.python_version()}, pyarrow {pa.__version__}, numpy {np.__version__}")
     print(f"machine: {platform.machine()} {platform.processor() or ''} cpus={_cpus()}")
     print(f"vectorized runs (wall s, cpu s): {[(round(w, 2), round(c, 2)) for w, c in runs]}")
@@ -230,10 +235,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--repeat", type=int, default=3, help="vectorized runs; best is used")
     parser.add_argument("--data", type=Path, help="folder for the generated Parquet pairs")
+    parser.add_argument(
+        "--criteria",
+        default=tables.CRITERIA_V1,
+        choices=tables.CRITERIA_IDS,
+        help="criteria compared (the oracle is the per-row form of the same criteria)",
+    )
     parser.add_argument("--measure-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure_only:
-        _measure(args.data, args.repeat, args.oracle_sample, args.seed)
+        _measure(args.data, args.repeat, args.oracle_sample, args.seed, args.criteria)
         return
     with tempfile.TemporaryDirectory() as tmp:
         data = args.data or Path(tmp)
@@ -248,6 +259,7 @@ def main() -> None:
         # A fresh process, so its peak memory is that of loading the tables and comparing.
         command = [sys.executable, __file__, "--measure-only", "--data", str(data)]
         command += ["--repeat", str(args.repeat), "--oracle-sample", str(args.oracle_sample)]
+        command += ["--criteria", args.criteria]
         subprocess.run([*command, "--seed", str(args.seed)], check=True)
 
 

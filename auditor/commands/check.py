@@ -26,7 +26,7 @@ from auditor.compare import compare
 from auditor.compare.registers import arxiv_surnames
 from auditor.errors import ConfigError
 from auditor.exitcodes import ExitCode
-from auditor.report.terminal import printable
+from auditor.report.terminal import json_for_terminal, printable
 from auditor.resolve import resolve
 from auditor.search import title_search
 from auditor.settings import Settings, load_settings
@@ -242,7 +242,7 @@ def check(
             typer.echo(f"error: --record {record}: {exc}", err=True)
             raise typer.Exit(_USAGE) from None
     if as_json:
-        typer.echo(json.dumps(report, indent=2, ensure_ascii=False))
+        typer.echo(json_for_terminal(json.dumps(report, indent=2, ensure_ascii=False)))
     else:
         typer.echo(printable(render_text(report)))
     raise typer.Exit(exit_code(report["verdict"]))

@@ -286,12 +286,17 @@ def authors_rule(claimed: pa.Array, register_surnames: pa.Array) -> AuthorsResul
     return AuthorsResult(compared=compared, match=match)
 
 
+_VANCOUVER = r"^([^,]*\S)\s+((?:[A-Z]\.?){1,3})$"
+
+
 def same_surname_sequences(claimed: pa.Array, register_surnames: pa.Array) -> np.ndarray:
     """Per row: the claimed surnames (v1 §authors.claimed_surname) are the register's, in order
     and in number, none empty. The cheap common case auditor/v2 settles without its rules."""
     n = len(claimed)
     rows_c, names = _explode(claimed)
     rows_r, flat_r = _explode(register_surnames)
+    # Vancouver `Smith JA` names its surname first: read it as `Smith, JA` (one C++ regex pass).
+    names = pc.replace_substring_regex(_filled(names), pattern=_VANCOUVER, replacement=r"\1, \2")
     cut = surname_cut_column(names)
     codes, dictionary = normalize_codes(pa.concat_arrays([cut, _filled(flat_r)]))
     codes_c, codes_r = codes[: len(cut)], codes[len(cut) :]

@@ -74,6 +74,8 @@ _SPELLING_RULES = (
 
 def _fold(s: str) -> str:
     """NFKD, lowercase, combining marks removed, Greek letters spelled out."""
+    if s.isascii():
+        return s.lower()
     out = unicodedata.normalize("NFKD", s).lower()
     out = "".join(c for c in out if not unicodedata.combining(c))
     return "".join(_GREEK.get(c, c) for c in out)
@@ -150,6 +152,7 @@ def title_main(s: str | None) -> str | None:
 _INITIALS = re.compile(r"^(?:[A-Z]\.?){1,3}$|^(?:[A-Z]\.-?)+[A-Z]?\.?$")
 _NAME_NOT_KEPT = re.compile(r"[^\w]+|_+")
 _TRANSLIT = (("ae", "a"), ("oe", "o"), ("ue", "u"), ("ss", "s"))
+_ASCII_NOT_ALNUM = {c: None for c in range(128) if not chr(c).isalnum()}
 
 
 def _compact(s: str) -> str:
@@ -159,6 +162,8 @@ def _compact(s: str) -> str:
     """
     if "\\" in s:
         s = _TEX_COMMAND.sub("", s)
+    if s.isascii():
+        return s.lower().translate(_ASCII_NOT_ALNUM)
     out = _NAME_NOT_KEPT.sub("", unicodedata.normalize("NFKD", s.replace("ß", "ss")).lower())
     return "".join(c for c in out if not unicodedata.combining(c))
 
@@ -167,6 +172,8 @@ def _variants(key: str) -> set[str]:
     """A key and its German transliteration-folded form (`mueller` = `müller` = `muller`)."""
     if not key:
         return set()
+    if not any(pair in key for pair in ("ae", "oe", "ue", "ss")):
+        return {key}
     folded = key
     for a, b in _TRANSLIT:
         folded = folded.replace(a, b)
@@ -200,7 +207,8 @@ def name_keys(name: str | None) -> frozenset[str]:
         family = raw_words[:-1]
         keys |= _variants(_compact(" ".join(family))) | _variants(_compact(family[-1]))
         keys |= _variants(_compact(family[0]))
-    for i in range(len(raw_words)):
+    # Trailing runs of up to four words: particles (`van der`, `de la`) and compound surnames.
+    for i in range(max(0, len(raw_words) - 4), len(raw_words)):
         keys |= _variants(_compact(" ".join(raw_words[i:])))
     keys |= _variants(_compact(raw_words[0]))
     # A hyphenated surname also stands for its parts (`Foltyn-Dumitru` cited as `Dumitru`).

@@ -11,6 +11,7 @@ Two titles with Han ideographs compare by the Chinese-aware form (`han_title_for
 
 from __future__ import annotations
 
+from collections import Counter
 from enum import StrEnum
 from functools import lru_cache
 
@@ -35,6 +36,10 @@ class TitleAgreement(StrEnum):
 def word_distance(a: tuple[str, ...], b: tuple[str, ...], cap: int = 8) -> int:
     """Word-level Levenshtein distance (insert, delete, substitute one word), capped at `cap`."""
     if abs(len(a) - len(b)) >= cap:
+        return cap
+    # Each edit fixes at most one word, so at least max(|a|, |b|) minus the shared words.
+    shared = sum((Counter(a) & Counter(b)).values())
+    if max(len(a), len(b)) - shared >= cap:
         return cap
     prev = list(range(len(b) + 1))
     for i, wa in enumerate(a, 1):

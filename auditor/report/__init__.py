@@ -8,25 +8,41 @@ anything.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from auditor.files import report_set
-from auditor.report.csv import CsvReport
-from auditor.report.html import HtmlReport
-from auditor.report.interface import ReportFormat
-from auditor.report.json import JsonReport, JsonSummaryReport
-from auditor.report.parquet import ParquetReport
-from auditor.result import AuditResult
+if TYPE_CHECKING:
+    from auditor.report.interface import ReportFormat
+    from auditor.result import AuditResult
 
 __all__ = ["FORMATS", "LARGE_FORMATS", "LISTED_ROWS", "write_reports"]
 
-#: The file formats `write_reports` writes, in order.
-FORMATS: tuple[ReportFormat, ...] = (ParquetReport(), CsvReport(), HtmlReport(), JsonReport())
 #: Above this many rows a page or a JSON list of every row helps nobody (a million rows make a
 #: page no browser opens): the tables carry every row, `report.json` the totals.
 LISTED_ROWS = 50_000
-#: The formats written for a run of more than `LISTED_ROWS` rows.
-LARGE_FORMATS: tuple[ReportFormat, ...] = (ParquetReport(), CsvReport(), JsonSummaryReport())
+
+
+@cache
+def _formats() -> dict[str, tuple[ReportFormat, ...]]:
+    # imported on first use: `auditor load` needs only `report.terminal`, not jinja2 and Parquet
+    from auditor.report.csv import CsvReport
+    from auditor.report.html import HtmlReport
+    from auditor.report.json import JsonReport, JsonSummaryReport
+    from auditor.report.parquet import ParquetReport
+
+    return {
+        # The file formats `write_reports` writes, in order.
+        "FORMATS": (ParquetReport(), CsvReport(), HtmlReport(), JsonReport()),
+        # The formats written for a run of more than `LISTED_ROWS` rows.
+        "LARGE_FORMATS": (ParquetReport(), CsvReport(), JsonSummaryReport()),
+    }
+
+
+def __getattr__(name: str) -> tuple[ReportFormat, ...]:
+    if name in ("FORMATS", "LARGE_FORMATS"):
+        return _formats()[name]
+    raise AttributeError(name)
 
 
 def write_reports(
@@ -41,10 +57,12 @@ def write_reports(
     Raises `OSError` naming the path when `out_dir` cannot be created or written, or
     `OutputBusy` when another run is writing into it.
     """
+    from auditor.files import report_set
+
     with report_set(out_dir) as staging:
         names: list[str] = []
         large = result.verdicts.num_rows > LISTED_ROWS
-        for fmt in LARGE_FORMATS if large else FORMATS:
+        for fmt in _formats()["LARGE_FORMATS" if large else "FORMATS"]:
             names += [p.name for p in fmt.write(result, staging)]
         if finish is not None:
             finish(staging)

@@ -18,6 +18,7 @@ from auditor import tables
 from auditor.report.findings import safe_text
 from auditor.report.interface import ReportFormat
 from auditor.report.rows import totals
+from auditor.report.terminal import json_for_terminal
 from auditor.result import AuditResult
 
 __all__ = ["ConsoleSummary", "JsonSummary", "print_summary", "summary_dict"]
@@ -141,5 +142,6 @@ class JsonSummary(ReportFormat):
 
     def write(self, result: AuditResult, out_dir: Path) -> list[Path]:
         """Write `summary_dict(result)` as indented JSON and a newline."""
-        self.stream.write(json.dumps(summary_dict(result), indent=2, ensure_ascii=False) + "\n")
+        text = json.dumps(summary_dict(result), indent=2, ensure_ascii=False)
+        self.stream.write(json_for_terminal(text) + "\n")
         return []

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["one_line", "printable"]
+__all__ = ["json_for_terminal", "one_line", "printable"]
 
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 _CONTROL_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
@@ -29,3 +29,13 @@ def printable(text: str) -> str:
 def one_line(text: str) -> str:
     """`printable`, with tab and newline escaped too."""
     return _CONTROL_LINE.sub(_escape, text)
+
+
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def json_for_terminal(text: str) -> str:
+    """JSON text (`ensure_ascii=False`) with the characters JSON leaves raw but a terminal acts
+    on (DEL, C1 controls such as CSI, bidi overrides) written as `\\uXXXX` escapes: the same
+    data, safe to print."""
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

@@ -1,0 +1,59 @@
+"""`auditor.files`: atomic writes that never replace links or devices, and report sets."""
+
+from __future__ import annotations
+
+import os
+import stat
+import threading
+from pathlib import Path
+
+import pytest
+
+from auditor.files import MANIFEST, OutputBusy, atomic_write_bytes, report_set
+
+
+def test_a_symlink_is_written_through_not_replaced(tmp_path: Path) -> None:
+    target = tmp_path / "real.xml"
+    target.write_text("old", encoding="utf-8")
+    link = tmp_path / "stdout"
+    link.symlink_to(target)
+    atomic_write_bytes(link, b"new")
+    assert link.is_symlink() and target.read_bytes() == b"new"
+
+
+def test_a_fifo_is_written_to_and_stays_a_fifo(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    atomic_write_bytes(fifo, b"data")
+    reader.join(timeout=10)
+    assert got == [b"data"] and stat.S_ISFIFO(fifo.stat().st_mode)
+
+
+def test_files_are_readable_under_the_umask(tmp_path: Path) -> None:
+    old = os.umask(0o027)
+    try:
+        atomic_write_bytes(tmp_path / "a", b"x")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "a").stat().st_mode) == 0o640
+
+
+def test_a_held_folder_refuses_a_second_set(tmp_path: Path) -> None:
+    with report_set(tmp_path / "out"), pytest.raises(OutputBusy), report_set(tmp_path / "out"):
+        pass
+
+
+def test_a_manifest_cannot_make_us_delete_outside_the_folder(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep", encoding="utf-8")
+    (out / MANIFEST).write_text(
+        '{"files": [{"name": "../victim.txt"}, {"name": "/etc/hostname"}]}', encoding="utf-8"
+    )
+    with report_set(out) as staging:
+        (staging / "a.txt").write_text("1", encoding="utf-8")
+    assert victim.read_text(encoding="utf-8") == "keep"
