@@ -423,7 +423,7 @@ def _maybe_due(verdicts: pa.Table) -> pa.Array:
 #: The columns items are made of (a row becomes a dict of these only).
 _VERDICT_COLUMNS = (
     "row_id", "source_path", "source_line", "key", "verdict", "reason", "id_type", "identifier",
-    "register", "tier", "updates",
+    "register", "tier", "updates", "queried_by", "searched", "nearest",
 )  # fmt: skip
 _REFERENCE_COLUMNS = (
     "row_id", "source_path", "source_line", "key", "title", "authors", "year", "id_raw", "doi",

@@ -69,6 +69,8 @@ class Settings:
     cache_ttl_days: float = 30.0
     refresh: bool = False
     offline: bool = False
+    # title search
+    search_unresolved: bool = False  # also search the titles of ids that do not resolve
     # transport
     timeout: float = 10.0
     max_retries: int = 4

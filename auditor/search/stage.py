@@ -2,9 +2,10 @@
 
 Input: the references, the verdicts so far, settings and the run's `Net`. Rows searched: those
 NOT COVERED for want of an identifier (`no_identifier`, `unrecognized_id`) that have a title and
-no Han ideograph (Chinese references go through the Chinese waterfall instead), and rows whose
-identifier DOES-NOT-RESOLVE, only to say whether a work of that title exists (their verdict
-stays; `searched` and `nearest` tell a wrong identifier on a real work from a made-up work).
+no Han ideograph (Chinese references go through the Chinese waterfall instead), and, with
+`search_unresolved`, rows whose identifier DOES-NOT-RESOLVE, only to say whether a work of that
+title exists (their verdict stays; `searched` and `nearest` tell a wrong identifier on a real
+work from a made-up work).
 For each row, `routing.route` gives the indexes to ask in order, or says a miss would not
 count there (`not_indexed_type`: the row stays NOT COVERED, with a P3 item). Then, index by
 index, every still-open row's query is answered from the snapshot, the cache, then live (all of
@@ -88,7 +89,9 @@ def _surname(authors: Sequence[str] | None) -> str | None:
     return None
 
 
-def _candidates(references: pa.Table, verdicts: pa.Table) -> tuple[list[_Row], list[int]]:
+def _candidates(
+    references: pa.Table, verdicts: pa.Table, unresolved: bool
+) -> tuple[list[_Row], list[int]]:
     """Rows to search, and positions of rows a miss would not count against."""
     refs = references.to_pylist()
     states = verdicts.select(["verdict", "reason"]).to_pylist()
@@ -97,7 +100,7 @@ def _candidates(references: pa.Table, verdicts: pa.Table) -> tuple[list[_Row], l
     for at, (ref, state) in enumerate(zip(refs, states, strict=True)):
         title = (ref.get("title") or "").strip()
         settles = state["verdict"] == Verdict.NOT_COVERED and state["reason"] in SEARCHABLE_REASONS
-        notes = state["verdict"] == Verdict.DOES_NOT_RESOLVE
+        notes = unresolved and state["verdict"] == Verdict.DOES_NOT_RESOLVE
         if not (settles or notes) or not title or has_han(title):
             continue
         order = route(ref.get("entry_type"), ref.get("container_title"))
@@ -264,7 +267,7 @@ async def title_search(
     """
     if criteria == tables.CRITERIA_V1:
         return SearchResult(verdicts, tables.empty(RECORDS))
-    rows, unindexed = _candidates(references, verdicts)
+    rows, unindexed = _candidates(references, verdicts, settings.search_unresolved)
     own = None
     cache = net.cache if net is not None and net.cache is not None else None
     if cache is None:

@@ -71,7 +71,10 @@ async def serve(
     """Start serving on `host:port`; `on_ready(url)` gets the bound URL. Returns the runner
     (the caller keeps the loop running and calls `runner.cleanup()` to stop)."""
     # No access log: request lines are harmless, but retention is simplest when nothing is kept.
-    runner = web.AppRunner(build_app(settings), access_log=None, shutdown_timeout=1.0)
+    # A client that goes away cancels its handler; a lookup it shared goes on for the others.
+    runner = web.AppRunner(
+        build_app(settings), access_log=None, shutdown_timeout=1.0, handler_cancellation=True
+    )
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()

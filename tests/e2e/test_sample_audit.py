@@ -76,6 +76,13 @@ def test_thesis_sample_offline_gives_the_expected_verdicts(clean_env: Path) -> N
     assert rows.loc["he2016resnet", "tier"] == "snapshot"
     assert list(rows.loc["okafor2022protein", "searched"]) == ["dblp", "s2", "crossref_search"]
     assert "AlphaFold" in rows.loc["okafor2022protein", "nearest"][0]
+    items = pd.read_parquet(clean_env / "out" / "checklist.parquet").set_index("key")
+    assert items.loc["okafor2022protein", "priority"] == "P1"
+    assert (
+        "no index holds this work (asked: dblp, s2, crossref_search); nearest: Highly"
+        in (items.loc["okafor2022protein", "text"])
+    )
+    assert "No index holds a work with this title either" in items.loc["zhang2021quantum", "text"]
     assert rows.loc["lecun2015deep", "queried_by"] == "id"
     assert list(verdicts["row_id"]) == list(range(len(verdicts)))
     # Same DOI under two keys is one duplicate group.

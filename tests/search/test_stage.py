@@ -162,7 +162,10 @@ async def test_an_unresolved_doi_says_whether_the_title_exists(
 """
     bib = tmp_path / "refs.bib"
     bib.write_text(text, encoding="utf-8")
-    result = await run_audit([str(bib)], settings(emu, tmp_path))
+    quiet = await run_audit([str(bib)], settings(emu, tmp_path))
+    assert searches(emu) == 0  # by default an identifier that does not resolve is not searched
+    assert all(r["searched"] is None for r in quiet.verdicts.to_pylist())
+    result = await run_audit([str(bib)], settings(emu, tmp_path, search_unresolved=True))
     rows = {r["key"]: r for r in result.verdicts.to_pylist()}
     items = {r["key"]: r["text"] for r in result.checklist.to_pylist()}
     assert rows["wrongdoi"]["verdict"] == rows["madeup"]["verdict"] == "DOES-NOT-RESOLVE"

@@ -57,3 +57,14 @@ async def test_many_checks_under_the_published_limits_get_no_429(server_factory:
     assert [status for status, _ in answers] == [200] * 90
     assert served.emu.count_429 == 0
     assert _crossref(served) <= 3  # 30 DOIs: two filter batches (and nothing repeated)
+
+
+async def test_a_client_that_leaves_does_not_cancel_a_shared_lookup(server_factory: Any) -> None:
+    served: Served = await server_factory(corpus(extra=1), config=EmulatorConfig(latency=0.3))
+    leaving = asyncio.create_task(served.post("/check", _body(0, "leaves")))
+    staying = asyncio.create_task(served.post("/check", _body(0, "stays")))
+    await asyncio.sleep(0.1)  # both wait on the one lookup now
+    leaving.cancel()
+    status, report = await staying
+    assert status == 200 and report["verdict"] == "RESOLVES-AND-MATCHES"
+    assert _crossref(served) == 1
