@@ -133,6 +133,8 @@ def render_text(report: dict[str, Any]) -> str:
         lines[0] = f"reference  found by title search: {found if report['identifier'] else '-'}"
         lines.append(f"searched   {_safe(report['searched'])}")
         lines.extend(f"nearest    {_safe(n)}" for n in report["nearest"])
+    if report.get("findings"):
+        lines.append(f"findings   {_safe(report['findings'])}")
     marks = {True: "yes", False: "NO", None: "not compared"}
     for f in report["fields"]:
         score = f" (score {f['score']:.3f})" if f.get("score") is not None else ""
@@ -235,7 +237,7 @@ def check(
         report = title_search_check(title, list(author or []), year, venue, settings)
     else:
         source = _load_record(record) if record is not None else resolver_source(settings)
-        references = reference_table(ident, id_type, title, list(author or []), year)
+        references = reference_table(ident, id_type, title, list(author or []), year, venue=venue)
         try:
             report = check_reference(references, source, settings.criteria)
         except ValueError as exc:
