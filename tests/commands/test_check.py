@@ -158,3 +158,15 @@ def test_the_venue_is_compared_under_v2(tmp_path: Path) -> None:
     code, out = _invoke(tmp_path, [*BASE, "--venue", "ICML", "--json"], record)
     report = json.loads(out)
     assert code == 1 and report["reason"] == "venue_differs"
+
+
+@pytest.mark.parametrize(
+    "body", [b"[" * 100_000 + b"]" * 100_000, b'{"title": "x", "year": 99999999999}', b"NaN"]
+)
+def test_a_hostile_record_file_is_exit_2_not_a_traceback(tmp_path: Path, body: bytes) -> None:
+    path = tmp_path / "record.json"
+    path.write_bytes(body)
+    args = ["check", "--title", "Deep learning", "--id", "10.1038/nature14539"]
+    result = CliRunner().invoke(app, [*args, "--record", str(path)], env={})
+    assert result.exit_code == 2, result.output
+    assert "--record" in result.output

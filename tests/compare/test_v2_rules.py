@@ -225,3 +225,9 @@ def test_a_known_venue_spelt_out_or_abbreviated_agrees() -> None:
     got = v2.venue_rule("ECCV", "Lecture Notes in Computer Science", register_is_preprint=False,
                         by_title=False)  # fmt: skip
     assert got.match
+
+
+def test_search_rows_are_recognised_by_the_stage_s_id_type() -> None:
+    from auditor.search import answers
+
+    assert v2.SEARCH_ID_TYPE == answers.SEARCH_ID_TYPE
