@@ -21,6 +21,7 @@ COMMANDS: tuple[str, ...] = (
     "fix",
     "load",
     "cache",
+    "snapshot",
     "overlap",
     "criteria",
     "check",

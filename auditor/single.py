@@ -55,6 +55,7 @@ def reference_rows(
     year: int | None,
     *,
     source: str = "<command line>",
+    venue: str | None = None,
 ) -> dict[str, Any]:
     """The `references` row (before classify) of one reference given as values.
 
@@ -71,6 +72,7 @@ def reference_rows(
         "authors": authors or None,
         "authors_et_al": bool(authors),
         "year": year,
+        "container_title": venue,
     }
 
 
@@ -83,9 +85,10 @@ def reference_table(
     *,
     source: str = "<command line>",
     closed_legs: frozenset[str] = frozenset(),
+    venue: str | None = None,
 ) -> pa.Table:
     """A classified one-row `references` table for one reference given as values."""
-    row = reference_rows(ident, id_type, title, authors, year, source=source)
+    row = reference_rows(ident, id_type, title, authors, year, source=source, venue=venue)
     return classify(tables.from_rows([row], tables.REFERENCES), closed_legs=closed_legs)
 
 
@@ -122,11 +125,24 @@ def _report(verdict: dict[str, Any], id_raw: str | None, record: dict[str, Any])
         },
     ]
     keys = ("verdict", "reason", "register", "tier", "retrieved_at", "criteria_id")
+    extra: dict[str, Any] = {}
+    if verdict["criteria_id"] == tables.CRITERIA_V2:
+        # auditor/v2 also compares the venue and names every rule that differs.
+        fields.append(
+            {
+                "field": "venue",
+                "claimed": verdict["venue_claimed"],
+                "register": verdict["venue_register"],
+                "match": verdict["venue_match"],
+            }
+        )
+        extra["findings"] = verdict["findings"]
     return {
         "id": id_raw,
         "id_type": verdict["id_type"],
         "identifier": verdict["identifier"],
         **{k: verdict[k] for k in keys},
+        **extra,
         "fields": fields,
         "record": record,
     }

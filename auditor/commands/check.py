@@ -24,7 +24,7 @@ from auditor.classify import classify
 from auditor.commands.options import CHECK_FLAGS, given, settings_flags
 from auditor.compare import compare
 from auditor.compare.registers import arxiv_surnames
-from auditor.errors import ConfigError
+from auditor.errors import ConfigError, MalformedBody
 from auditor.exitcodes import ExitCode
 from auditor.report.terminal import json_for_terminal, printable
 from auditor.resolve import resolve
@@ -32,6 +32,7 @@ from auditor.search import title_search
 from auditor.settings import Settings, load_settings
 from auditor.single import check_report, reference_rows, reference_table, title_search_report
 from auditor.tables import RowState, Verdict
+from auditor.transport import safejson
 from auditor.transport.net import open_net
 
 #: A resolution step: classified one-row `references` → `records` (any number of rows).
@@ -133,6 +134,8 @@ def render_text(report: dict[str, Any]) -> str:
         lines[0] = f"reference  found by title search: {found if report['identifier'] else '-'}"
         lines.append(f"searched   {_safe(report['searched'])}")
         lines.extend(f"nearest    {_safe(n)}" for n in report["nearest"])
+    if report.get("findings"):
+        lines.append(f"findings   {_safe(report['findings'])}")
     marks = {True: "yes", False: "NO", None: "not compared"}
     for f in report["fields"]:
         score = f" (score {f['score']:.3f})" if f.get("score") is not None else ""
@@ -162,7 +165,12 @@ def _load_record(path: Path) -> RecordSource:
             raw = fh.read(_MAX_RECORD_BYTES + 1)
         if len(raw) > _MAX_RECORD_BYTES:
             raise ValueError(f"larger than {_MAX_RECORD_BYTES} bytes")
-        return record_from_json(json.loads(raw))
+        try:
+            # Bounded like a register body: deep nesting, NaN and lone surrogates never escape.
+            data = safejson.loads(raw, "record")
+        except MalformedBody as exc:
+            raise ValueError(str(exc)) from None
+        return record_from_json(data)
     except (OSError, ValueError) as exc:
         typer.echo(f"error: --record {path}: {exc}", err=True)
         raise typer.Exit(_USAGE) from None
@@ -235,7 +243,7 @@ def check(
         report = title_search_check(title, list(author or []), year, venue, settings)
     else:
         source = _load_record(record) if record is not None else resolver_source(settings)
-        references = reference_table(ident, id_type, title, list(author or []), year)
+        references = reference_table(ident, id_type, title, list(author or []), year, venue=venue)
         try:
             report = check_reference(references, source, settings.criteria)
         except ValueError as exc:

@@ -3,7 +3,8 @@
 A snapshot is the first source tier: records a user points at (`--snapshot PATH`, repeatable),
 such as the one shipped with `sample_bibs/`, one exported from the cache by
 `auditor cache export-snapshot`, or a whole register dump imported by `auditor snapshot import`.
-A path may be one Parquet file or a folder of them (a dataset, read recursively in name order).
+A path may be one Parquet file or a folder of them (a dataset, read recursively in name order;
+its `title_index/` folder, written by the import, is the title index, not records).
 
 A snapshot is never loaded: the resolve stage hands over the distinct identifiers it needs and
 DuckDB joins them against the files, streaming, so memory follows the references, not the
@@ -44,6 +45,9 @@ IDENTITY = ("register", "id_type", "identifier", "status")
 #: DuckDB's own memory ceiling for a join: it spills beyond it rather than growing.
 _MEMORY_LIMIT = "1GB"
 
+#: A dataset's title index folder (`auditor.dumps.title_index`): tokens, not records.
+_INDEX = "title_index"
+
 _KEYS = pa.schema([pa.field("id_type", pa.string()), pa.field("identifier", pa.string())])
 
 
@@ -57,7 +61,11 @@ def snapshot_files(paths: Sequence[str]) -> list[str]:
     for path in paths:
         target = Path(path)
         if target.is_dir():
-            found = sorted(str(p) for p in target.rglob("*.parquet") if p.is_file())
+            found = sorted(
+                str(p)
+                for p in target.rglob("*.parquet")
+                if p.is_file() and _INDEX not in p.relative_to(target).parts
+            )
             if not found:
                 raise InputError(f"snapshot {path}: a folder with no .parquet file")
         elif target.is_file():

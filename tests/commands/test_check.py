@@ -42,8 +42,8 @@ def test_json_form_and_differs_exit_code(tmp_path: Path) -> None:
     assert code == 1
     report = json.loads(out)
     assert report["verdict"] == "RESOLVES-BUT-DIFFERS" and report["reason"] == "year_differs"
-    assert report["criteria_id"] == "auditor/v2"
-    assert [f["field"] for f in report["fields"]] == ["title", "authors", "year"]
+    assert report["criteria_id"] == "auditor/v2" and report["findings"] == ["year_differs"]
+    assert [f["field"] for f in report["fields"]] == ["title", "authors", "year", "venue"]
     assert report["fields"][1]["match"] is None  # no claimed authors: not compared
     assert report["fields"][2] == {
         "field": "year",
@@ -149,3 +149,24 @@ def test_one_year_off_differs_under_v1_only(tmp_path: Path) -> None:
     args = [*BASE, "--year", "2016", "--json", "--criteria", "reference-resolution/v1"]
     code, out = _invoke(tmp_path, args)
     assert code == 1 and json.loads(out)["reason"] == "year_differs"
+
+
+def test_the_venue_is_compared_under_v2(tmp_path: Path) -> None:
+    record = {**RECORD, "container_title": "Advances in Neural Information Processing Systems"}
+    code, out = _invoke(tmp_path, [*BASE, "--venue", "NeurIPS", "--json"], record)
+    assert code == 0 and json.loads(out)["fields"][3]["match"] is True
+    code, out = _invoke(tmp_path, [*BASE, "--venue", "ICML", "--json"], record)
+    report = json.loads(out)
+    assert code == 1 and report["reason"] == "venue_differs"
+
+
+@pytest.mark.parametrize(
+    "body", [b"[" * 100_000 + b"]" * 100_000, b'{"title": "x", "year": 99999999999}', b"NaN"]
+)
+def test_a_hostile_record_file_is_exit_2_not_a_traceback(tmp_path: Path, body: bytes) -> None:
+    path = tmp_path / "record.json"
+    path.write_bytes(body)
+    args = ["check", "--title", "Deep learning", "--id", "10.1038/nature14539"]
+    result = CliRunner().invoke(app, [*args, "--record", str(path)], env={})
+    assert result.exit_code == 2, result.output
+    assert "--record" in result.output

@@ -64,7 +64,7 @@ def test_check_resolves_live_and_reports_each_field(env: Path) -> None:
     assert report["identifier"] == "10.5555/check.1"
     assert report["tier"] == "live"
     fields = {f["field"]: f["match"] for f in report["fields"]}
-    assert fields == {"title": True, "authors": True, "year": False}
+    assert fields == {"title": True, "authors": True, "year": False, "venue": None}
 
 
 def test_check_of_an_unregistered_doi_asks_the_doi_system(env: Path) -> None:

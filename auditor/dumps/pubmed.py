@@ -1,0 +1,142 @@
+"""PubMed baseline and update files: `PubmedArticleSet` XML (`pubmed25n0001.xml.gz`).
+
+Each `PubmedArticle` is read into the shape of an esummary document and handed to the live
+register's own reader (`registers/pubmed.summary_row`), so an imported record and a fetched one
+are the same row: `ArticleTitle`, `AuthorList` (`LastName Initials`, or `CollectiveName`),
+`ISOAbbreviation`, volume, issue, `MedlinePgn`, the publication date (`PubDate` or
+`MedlineDate`), the DOI in `ArticleIdList`, `Language`, `PublicationType`s and
+`CommentsCorrections` (retractions, errata, expressions of concern). Parsed with defusedxml,
+element by element (each article is cleared once read): no entity expansion, no DTD fetched,
+memory of one article. `DeleteCitation` lists of update files are not applied.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterator
+from typing import Any, BinaryIO, ClassVar
+from xml.etree.ElementTree import Element, ParseError, tostring
+
+import defusedxml.ElementTree as safe_et
+from defusedxml import DefusedXmlException
+
+from auditor.dumps.interface import DumpReader, Skipped
+from auditor.errors import RegisterError
+from auditor.registers.interface import RecordRow
+from auditor.registers.pubmed import summary_row
+
+__all__ = ["PubmedDump"]
+
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+
+
+def _text(element: Element | None) -> str | None:
+    if element is None:
+        return None
+    text = " ".join("".join(element.itertext()).split())
+    return text or None
+
+
+def _date(article: Element) -> str | None:
+    pub = article.find("Journal/JournalIssue/PubDate")
+    if pub is None:
+        return None
+    medline = _text(pub.find("MedlineDate"))
+    if medline:
+        return medline
+    parts = [_text(pub.find(tag)) for tag in ("Year", "Month", "Day")]
+    return " ".join(p for p in parts if p) or None
+
+
+def _authors(article: Element) -> list[dict[str, str]]:
+    out = []
+    for author in article.findall("AuthorList/Author"):
+        last, initials = _text(author.find("LastName")), _text(author.find("Initials"))
+        name = " ".join(p for p in (last, initials) if p) or _text(author.find("CollectiveName"))
+        out.append({"name": name or "", "authtype": "Author"})
+    return out
+
+
+def summary_of(node: Element) -> tuple[str | None, dict[str, Any]]:
+    """`(PMID, esummary-shaped document)` of one `PubmedArticle` element."""
+    citation = node.find("MedlineCitation")
+    if citation is None:
+        return None, {}
+    pmid = _text(citation.find("PMID"))
+    article = citation.find("Article")
+    if article is None:
+        return pmid, {}
+    ids = [
+        {"idtype": (i.get("IdType") or "").lower(), "value": _text(i) or ""}
+        for i in node.findall("PubmedData/ArticleIdList/ArticleId")
+    ]
+    references = [
+        {
+            "reftype": _CAMEL.sub(" ", c.get("RefType") or "").capitalize(),
+            "pmid": _text(c.find("PMID")),
+            "refsource": _text(c.find("RefSource")),
+        }
+        for c in citation.findall("CommentsCorrectionsList/CommentsCorrections")
+    ]
+    date = _date(article)
+    return pmid, {
+        "uid": pmid,
+        "title": _text(article.find("ArticleTitle")) or "",
+        "authors": _authors(article),
+        "source": _text(citation.find("MedlineJournalInfo/MedlineTA"))
+        or _text(article.find("Journal/ISOAbbreviation")),
+        "fulljournalname": _text(article.find("Journal/Title")),
+        "volume": _text(article.find("Journal/JournalIssue/Volume")),
+        "issue": _text(article.find("Journal/JournalIssue/Issue")),
+        "pages": _text(article.find("Pagination/MedlinePgn")),
+        "pubdate": date,
+        "sortpubdate": date,
+        "articleids": ids,
+        "lang": [t for t in (_text(x) for x in article.findall("Language")) if t],
+        "pubtype": [
+            t
+            for t in (_text(x) for x in article.findall("PublicationTypeList/PublicationType"))
+            if t
+        ],
+        "references": references,
+    }
+
+
+class PubmedDump(DumpReader):
+    """Reads PubMed baseline/update XML."""
+
+    kind: ClassVar[str] = "pubmed"
+
+    def records(self, stream: BinaryIO, path: str) -> Iterator[RecordRow | Skipped]:
+        """One row per `PubmedArticle`; a broken file ends with one `Skipped` naming it."""
+        count = 0
+        root: Element | None = None
+        try:
+            for event, element in safe_et.iterparse(
+                stream, events=("start", "end"), forbid_dtd=False
+            ):
+                if root is None and event == "start":
+                    root = element
+                if event != "end" or element.tag != "PubmedArticle":
+                    continue
+                count += 1
+                yield self._row(element, f"{path}: article {count}")
+                element.clear()
+                if root is not None:
+                    root.clear()  # drop the cleared articles the root still lists
+        except (ParseError, DefusedXmlException) as exc:
+            yield Skipped(f"{path}: after article {count}", f"unreadable XML ({exc})")
+
+    @staticmethod
+    def _row(element: Element, where: str) -> RecordRow | Skipped:
+        pmid, summary = summary_of(element)
+        if not pmid or not pmid.isascii() or not pmid.isdigit():
+            return Skipped(where, f"no PMID ({pmid!r})")
+        if not summary.get("title"):
+            return Skipped(where, f"PMID {pmid}: no article title")
+        digest = hashlib.sha256(tostring(element)).hexdigest()
+        try:
+            return summary_row(pmid, summary, digest)
+        except RegisterError as exc:
+            return Skipped(where, str(exc))

@@ -1,0 +1,130 @@
+"""The title index beside a snapshot dataset: token → record, for title search offline.
+
+`build_title_index(DIR)` reads the titles of `DIR/records/*.parquet` in DuckDB and writes
+`DIR/title_index/tokens.parquet`: one row per distinct (token, record), a token being a run of
+letters or digits of the lowercased title, three characters or more, stop words left out.
+`title_candidates(DIR, title)` answers "which records could this title be": the records sharing
+the most tokens with `title`, best first, as `RECORDS` rows with `shared_tokens`, so an id-less
+reference can be searched with no network (`--offline`). Both run in DuckDB, streaming: the
+index is never loaded into Python, and a query reads the token column only.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+
+from auditor.errors import InputError
+from auditor.files import atomic_write_parquet
+
+__all__ = ["INDEX", "build_title_index", "title_candidates", "title_tokens"]
+
+#: Where the index lives inside a snapshot dataset (`transport/snapshot.py` skips this folder).
+INDEX = "title_index"
+#: Words too common to tell two titles apart.
+STOP_WORDS = (
+    "the", "and", "for", "with", "from", "into", "onto", "via", "its", "are", "was", "were",
+    "der", "die", "das", "und", "les", "des", "une", "pour", "del", "los", "las",
+)  # fmt: skip
+_TOKENS = (
+    "list_distinct(list_filter(regexp_split_to_array(lower({col}), '[^\\p{{L}}\\p{{N}}]+'), "
+    "lambda t: length(t) >= 3 AND NOT list_contains($stop, t)))"
+)
+
+
+def _connect() -> duckdb.DuckDBPyConnection:
+    con = duckdb.connect(":memory:")
+    con.execute("SET memory_limit = '1GB'")
+    con.execute("SET preserve_insertion_order = false")
+    return con
+
+
+def build_title_index(folder: Path) -> Path:
+    """Write `folder/title_index/tokens.parquet` from `folder/records/*.parquet`; its path."""
+    out = folder / INDEX / "tokens.parquet"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(".tokens.parquet.tmp")
+    records = str(folder / "records" / "*.parquet")
+    if not any((folder / "records").glob("*.parquet")):
+        empty = pa.schema(
+            [("token", pa.string()), ("id_type", pa.string()), ("identifier", pa.string())]
+        )
+        atomic_write_parquet(out, empty.empty_table())
+        return out
+    con = _connect()
+    try:
+        con.execute(
+            f"""
+            COPY (
+                SELECT DISTINCT unnest({_TOKENS.format(col="title")}) AS token, id_type, identifier
+                FROM read_parquet($records, union_by_name = true)
+                WHERE title IS NOT NULL AND status = 'found'
+                ORDER BY token
+            ) TO '{tmp}' (FORMAT parquet, ROW_GROUP_SIZE 500000)
+            """,
+            {"records": records, "stop": list(STOP_WORDS)},
+        )
+    except duckdb.Error as exc:
+        raise InputError(f"{folder}: cannot index titles ({exc})") from None
+    finally:
+        con.close()
+    tmp.replace(out)
+    return out
+
+
+def title_tokens(title: str) -> list[str]:
+    """The tokens of `title` exactly as the index made them."""
+    con = _connect()
+    try:
+        found = con.execute(
+            f"SELECT {_TOKENS.format(col='$title')}", {"title": title, "stop": list(STOP_WORDS)}
+        ).fetchone()
+    finally:
+        con.close()
+    return list(found[0]) if found and found[0] else []
+
+
+def title_candidates(folder: str, title: str, *, limit: int = 5) -> list[dict[str, Any]]:
+    """The records of the dataset at `folder` sharing the most title tokens with `title`.
+
+    Best first (most shared tokens, then identifier); each a `RECORDS` row (tier `snapshot`)
+    plus `shared_tokens` and `title_tokens` (how many the query has). `[]` when no token is
+    shared. Raises `InputError` when `folder` has no title index.
+    """
+    index = Path(folder) / INDEX / "tokens.parquet"
+    if not index.is_file():
+        raise InputError(f"{folder}: no title index (run auditor snapshot import)")
+    tokens = title_tokens(title)
+    if not tokens:
+        return []
+    con = _connect()
+    try:
+        con.register("wanted", pa.table({"token": pa.array(tokens, pa.string())}))
+        hits = con.execute(
+            """
+            SELECT id_type, identifier, count(*) AS shared_tokens
+            FROM read_parquet($index) JOIN wanted USING (token)
+            GROUP BY id_type, identifier
+            ORDER BY shared_tokens DESC, identifier
+            LIMIT $limit
+            """,
+            {"index": str(index), "limit": limit},
+        ).fetchall()
+    except duckdb.Error as exc:
+        raise InputError(f"{index}: {exc}") from None
+    finally:
+        con.close()
+    if not hits:
+        return []
+    from auditor.transport.snapshot import lookup_snapshots
+
+    keys = [(h[0], h[1]) for h in hits]
+    records = lookup_snapshots([str(Path(folder) / "records")], keys)
+    return [
+        {**records[key], "shared_tokens": int(shared), "title_tokens": len(tokens)}
+        for (*key_parts, shared) in hits
+        if (key := (key_parts[0], key_parts[1])) in records
+    ]

@@ -1,0 +1,226 @@
+"""Dump imports in each register's real shape: records, resume, safety, the title index."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import BinaryIO
+
+import pyarrow.dataset as ds
+import pytest
+from typer.testing import CliRunner
+
+from auditor.cli import app
+from auditor.dumps import KINDS
+from auditor.dumps.importer import import_dump
+from auditor.dumps.interface import DumpReader, Skipped
+from auditor.dumps.title_index import title_candidates
+from auditor.registers.interface import RecordRow
+from auditor.tables import RECORDS
+from auditor.transport.snapshot import lookup_snapshots
+
+CROSSREF_WORK = {
+    "DOI": "10.1038/nature14539", "type": "journal-article", "title": ["Deep learning"],
+    "author": [{"given": "Yann", "family": "LeCun", "sequence": "first"},
+               {"given": "Yoshua", "family": "Bengio", "sequence": "additional"}],
+    "container-title": ["Nature"], "volume": "521", "issue": "7553", "page": "436-444",
+    "published": {"date-parts": [[2015, 5, 27]]}, "issued": {"date-parts": [[2015, 5, 27]]},
+    "updated-by": [{"DOI": "10.1038/retraction1", "type": "retraction", "label": "Retraction",
+                    "updated": {"date-parts": [[2020, 1, 2]]}}],
+}  # fmt: skip
+
+PUBMED_XML = b"""<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE PubmedArticleSet PUBLIC "-//NLM//DTD PubMedArticle, 1st January 2025//EN" "https://dtd.nlm.nih.gov/ncbi/pubmed/out/pubmed_250101.dtd">
+<PubmedArticleSet>
+<PubmedArticle><MedlineCitation Status="MEDLINE" Owner="NLM"><PMID Version="1">26017442</PMID>
+<Article PubModel="Print"><Journal><ISSN IssnType="Electronic">1476-4687</ISSN>
+<JournalIssue CitedMedium="Internet"><Volume>521</Volume><Issue>7553</Issue>
+<PubDate><Year>2015</Year><Month>May</Month><Day>28</Day></PubDate></JournalIssue>
+<Title>Nature</Title><ISOAbbreviation>Nature</ISOAbbreviation></Journal>
+<ArticleTitle>Deep <i>learning</i>.</ArticleTitle><Pagination><MedlinePgn>436-44</MedlinePgn>
+</Pagination>
+<AuthorList CompleteYN="Y"><Author ValidYN="Y"><LastName>LeCun</LastName><ForeName>Yann</ForeName>
+<Initials>Y</Initials></Author>
+<Author ValidYN="Y"><LastName>Bengio</LastName><ForeName>Yoshua</ForeName><Initials>Y</Initials>
+</Author></AuthorList>
+<Language>eng</Language><PublicationTypeList>
+<PublicationType UI="D016428">Journal Article</PublicationType>
+<PublicationType UI="D016441">Retracted Publication</PublicationType></PublicationTypeList>
+</Article>
+<MedlineJournalInfo><MedlineTA>Nature</MedlineTA></MedlineJournalInfo>
+<CommentsCorrectionsList><CommentsCorrections RefType="RetractionIn">
+<RefSource>Nature. 2020 Jan;1:1</RefSource><PMID Version="1">99999999</PMID></CommentsCorrections>
+</CommentsCorrectionsList>
+</MedlineCitation><PubmedData><ArticleIdList><ArticleId IdType="pubmed">26017442</ArticleId>
+<ArticleId IdType="doi">10.1038/nature14539</ArticleId></ArticleIdList></PubmedData>
+</PubmedArticle>
+<PubmedArticle><MedlineCitation><PMID Version="1">1</PMID><Article><Journal><JournalIssue>
+<PubDate><MedlineDate>1975 Jun-Jul</MedlineDate></PubDate></JournalIssue></Journal>
+<ArticleTitle>Formate assay in body fluids.</ArticleTitle><AuthorList><Author>
+<CollectiveName>Study Group</CollectiveName></Author></AuthorList>
+</Article></MedlineCitation></PubmedArticle>
+</PubmedArticleSet>
+"""
+
+ARXIV_LINES = [
+    {"id": "1706.03762", "submitter": "Ashish Vaswani", "authors": "Ashish Vaswani, Noam Shazeer",
+     "title": "Attention Is All You\n  Need", "journal-ref": None, "doi": None,
+     "versions": [{"version": "v1", "created": "Mon, 12 Jun 2017 17:57:34 GMT"},
+                  {"version": "v7", "created": "Wed, 2 Aug 2023 00:41:18 GMT"}],
+     "update_date": "2023-08-03",
+     "authors_parsed": [["Vaswani", "Ashish", ""], ["Shazeer", "Noam", ""]]},
+    {"id": "hep-th/9901001", "title": "Old style", "authors_parsed": [["Doe", "J.", ""]],
+     "versions": [{"version": "v1", "created": "Fri, 1 Jan 1999 00:00:00 GMT"}]},
+]  # fmt: skip
+
+DATACITE_LINE = {
+    "id": "10.5281/zenodo.1234", "type": "dois",
+    "attributes": {"doi": "10.5281/zenodo.1234", "titles": [{"title": "A dataset of things"}],
+                   "creators": [{"name": "Roe, Rita", "familyName": "Roe", "givenName": "Rita"}],
+                   "publicationYear": 2021, "publisher": "Zenodo",
+                   "types": {"resourceTypeGeneral": "Dataset"}, "relatedIdentifiers": []},
+}  # fmt: skip
+
+DBLP_XML = b"""<?xml version="1.0" encoding="ISO-8859-1"?>
+<!DOCTYPE dblp SYSTEM "dblp.dtd">
+<dblp>
+<article mdate="2020-01-01" key="journals/cacm/Knuth74">
+<author>Donald E. Knuth</author><author>J&ouml;rg M&uuml;ller 0001</author>
+<title>Computer Programming as an Art &amp; a Craft.</title>
+<pages>667-673</pages><year>1974</year><volume>17</volume><journal>Commun. ACM</journal>
+<number>12</number><ee>https://doi.org/10.1145/361604.361612</ee></article>
+<inproceedings key="conf/x/Y20"><author>Ana Garc&iacute;a</author>
+<title>Sub<sub>2</sub> titles</title>
+<year>2020</year><booktitle>X</booktitle></inproceedings>
+</dblp>
+"""
+
+
+def _write(tmp_path: Path, name: str, data: bytes) -> str:
+    path = tmp_path / name
+    path.write_bytes(gzip.compress(data) if name.endswith(".gz") else data)
+    return str(path)
+
+
+def _rows(out: Path) -> dict[str, dict]:
+    table = ds.dataset(str(out / "records"), format="parquet").to_table()
+    assert table.schema == RECORDS
+    return {r["identifier"]: r for r in table.to_pylist()}
+
+
+def test_crossref_items_file_and_json_lines(tmp_path: Path) -> None:
+    items = _write(tmp_path, "0.json.gz", json.dumps({"items": [CROSSREF_WORK]}).encode())
+    other = {**CROSSREF_WORK, "DOI": "10.1000/Second", "title": ["Second"]}
+    lines = _write(tmp_path, "works.jsonl", (json.dumps(other) + "\n{broken\n").encode())
+    summary = import_dump(KINDS["crossref"](), [items, lines], str(tmp_path / "snap"))
+    assert summary.records == 2 and summary.skipped_count == 1
+    rows = _rows(tmp_path / "snap")
+    work = rows["10.1038/nature14539"]
+    assert (work["register"], work["title"], work["year"]) == ("crossref", "Deep learning", 2015)
+    assert work["surnames"] == ["LeCun", "Bengio"] and work["tier"] == "snapshot"
+    assert work["updates"][0]["type"] == "retraction"
+    assert "10.1000/second" in rows
+
+
+def test_pubmed_baseline_xml_reads_like_esummary(tmp_path: Path) -> None:
+    path = _write(tmp_path, "pubmed25n0001.xml.gz", PUBMED_XML)
+    import_dump(KINDS["pubmed"](), [path], str(tmp_path / "snap"))
+    rows = _rows(tmp_path / "snap")
+    deep = rows["26017442"]
+    assert deep["title"] == "Deep learning." and deep["surnames"] == ["LeCun", "Bengio"]
+    assert (deep["year"], deep["doi"], deep["pages"]) == (2015, "10.1038/nature14539", "436-44")
+    assert {u["type"] for u in deep["updates"]} == {"retraction"}
+    assert rows["1"]["year"] == 1975 and rows["1"]["surnames"] == ["Study"]
+
+
+def test_arxiv_and_datacite_json_lines(tmp_path: Path) -> None:
+    arxiv = _write(tmp_path, "arxiv.json", "\n".join(map(json.dumps, ARXIV_LINES)).encode())
+    import_dump(KINDS["arxiv"](), [arxiv], str(tmp_path / "a"))
+    rows = _rows(tmp_path / "a")
+    att = rows["1706.03762"]
+    assert (att["title"], att["year"], att["version"]) == ("Attention Is All You Need", 2017, 7)
+    assert att["surnames"] == ["Vaswani", "Shazeer"] and "hep-th/9901001" in rows
+    datacite = _write(tmp_path, "datacite.jsonl.gz", json.dumps(DATACITE_LINE).encode())
+    import_dump(KINDS["datacite"](), [datacite], str(tmp_path / "d"))
+    row = _rows(tmp_path / "d")["10.5281/zenodo.1234"]
+    assert (row["register"], row["surnames"], row["year"]) == ("datacite", ["Roe"], 2021)
+
+
+def test_dblp_entities_are_mapped_and_nothing_is_expanded(tmp_path: Path) -> None:
+    path = _write(tmp_path, "dblp.xml.gz", DBLP_XML)
+    import_dump(KINDS["dblp"](), [path], str(tmp_path / "snap"))
+    rows = _rows(tmp_path / "snap")
+    knuth = rows["journals/cacm/Knuth74"]
+    assert knuth["authors"] == ["Donald E. Knuth", "Jörg Müller 0001"]
+    assert knuth["surnames"] == ["Knuth", "Müller"]
+    assert knuth["title"] == "Computer Programming as an Art & a Craft"
+    assert knuth["doi"] == "10.1145/361604.361612" and knuth["id_type"] == "dblp"
+    assert rows["conf/x/Y20"]["title"] == "Sub2 titles"
+    bomb = b'<?xml version="1.0"?><!DOCTYPE dblp [<!ENTITY a "aaaaaaaaaa">'
+    bomb += b'<!ENTITY b "&a;&a;&a;">]>'
+    bomb += b'<dblp><article key="k"><title>&b;</title></article></dblp>'
+    evil = _write(tmp_path, "evil.xml", bomb)
+    summary = import_dump(KINDS["dblp"](), [evil], str(tmp_path / "evil"))
+    assert summary.records == 0 and summary.skipped_count == 1
+    assert "unreadable XML" in summary.skipped[0].why
+
+
+class _Dying(DumpReader):
+    """A reader that stops the run (like Ctrl-C) after `after` records."""
+
+    kind = "crossref"
+
+    def __init__(self, after: int) -> None:
+        self.after = after
+
+    def records(self, stream: BinaryIO, path: str) -> Iterator[RecordRow | Skipped]:
+        for n, item in enumerate(KINDS["crossref"]().records(stream, path)):
+            if n == self.after:
+                raise KeyboardInterrupt
+            yield item
+
+
+def test_an_interrupted_import_resumes_to_the_same_dataset(tmp_path: Path) -> None:
+    works = [{**CROSSREF_WORK, "DOI": f"10.5555/w{i}", "title": [f"Work {i}"]} for i in range(7)]
+    path = _write(tmp_path, "works.jsonl", "\n".join(map(json.dumps, works)).encode())
+    clean = tmp_path / "clean"
+    import_dump(KINDS["crossref"](), [path], str(clean), part_rows=2)
+    resumed = tmp_path / "resumed"
+    with pytest.raises(KeyboardInterrupt):
+        import_dump(_Dying(5), [path], str(resumed), part_rows=2)
+    assert len(list((resumed / "records").glob("*.parquet"))) == 2  # two full parts kept
+    again = import_dump(KINDS["crossref"](), [path], str(resumed), part_rows=2)
+    assert again.records == 3  # only what the first run had not written
+    assert _rows(resumed) == _rows(clean)
+    assert import_dump(KINDS["crossref"](), [path], str(resumed)).resumed_inputs == 1
+
+
+def test_title_index_finds_candidates_and_the_dataset_is_a_snapshot(tmp_path: Path) -> None:
+    works = [
+        CROSSREF_WORK,
+        {**CROSSREF_WORK, "DOI": "10.5555/other", "title": ["Shallow learning of the deep"]},
+        {**CROSSREF_WORK, "DOI": "10.5555/far", "title": ["Unrelated botany"]},
+    ]
+    path = _write(tmp_path, "works.jsonl", "\n".join(map(json.dumps, works)).encode())
+    out = tmp_path / "snap"
+    result = CliRunner().invoke(app, ["snapshot", "import", "crossref", path, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    found = title_candidates(str(out), "Deep Learning")
+    assert [c["identifier"] for c in found][:2] == ["10.1038/nature14539", "10.5555/other"]
+    assert found[0]["shared_tokens"] == 2 and found[0]["title"] == "Deep learning"
+    assert title_candidates(str(out), "zzz qqq") == []
+    # The import folder itself is a snapshot: the title index inside it is not read as records.
+    hit = lookup_snapshots([str(out)], [("doi", "10.1038/nature14539")])
+    assert hit[("doi", "10.1038/nature14539")]["title"] == "Deep learning"
+
+
+def test_unknown_kind_and_missing_file_exit_2(tmp_path: Path) -> None:
+    runner = CliRunner()
+    bad = runner.invoke(app, ["snapshot", "import", "nope", "x", "--out", str(tmp_path)])
+    assert bad.exit_code == 2 and "unknown dump kind" in bad.output
+    gone = runner.invoke(
+        app, ["snapshot", "import", "arxiv", str(tmp_path / "absent.json"), "--out", str(tmp_path)]
+    )
+    assert gone.exit_code == 2 and "no such file" in " ".join(gone.output.split())
