@@ -9,7 +9,7 @@ import pytest
 
 from auditor.compare.registers import csl_surnames, csl_year, datacite_surnames, datacite_year
 from auditor.errors import MalformedBody, Reason, Unreachable
-from auditor.registers.csl import parse_csl_reply
+from auditor.registers.csl import CslRegister, parse_csl_reply
 from auditor.registers.datacite import DataciteRegister, parse_doi, parse_doi_list
 from auditor.transport.net import Response
 
@@ -149,3 +149,7 @@ def test_csl_for_an_agency_and_no_csl() -> None:
         with pytest.raises(Unreachable) as info:
             parse_csl_reply(doi, reply, "mEDRA")
         assert info.value.reason is Reason.NO_CSL
+    register = CslRegister()
+    for reason in ("no_csl", "unsafe_redirect"):
+        assert register.referred({"status": "unreachable", "reason": reason})
+    assert not register.referred({"status": "unreachable", "reason": "timeout"})
