@@ -117,6 +117,7 @@ def out_folder(value: Any) -> str | None:
 RULES: dict[str, Rule] = {
     "timeout": timeout,
     "max_retries": non_negative,
+    "retry_budget": non_negative,
     "cache_ttl_days": non_negative,
     "max_body_bytes": positive,
     "crossref_batch_size": positive,

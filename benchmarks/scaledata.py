@@ -50,7 +50,9 @@ def _authors(rng: np.random.Generator, n: int, vocab: pa.Array) -> tuple[pa.Arra
     offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
     total = int(offsets[-1])
     surnames = pc.utf8_capitalize(vocab.take(pa.array(rng.integers(0, VOCAB, total))))
-    initials = pc.utf8_upper(pc.utf8_slice_codeunits(vocab.take(pa.array(rng.integers(0, VOCAB, total))), 0, 1))
+    initials = pc.utf8_upper(
+        pc.utf8_slice_codeunits(vocab.take(pa.array(rng.integers(0, VOCAB, total))), 0, 1)
+    )
     given = pc.binary_join_element_wise(initials, pa.scalar("."), "")
     full = pc.binary_join_element_wise(given, surnames, " ")
     cited = pc.binary_join_element_wise(surnames, given, ", ")
@@ -67,7 +69,9 @@ def snapshot(records: int, seed: int) -> tuple[pa.Table, pa.Array]:
     rng = np.random.default_rng(seed)
     vocab = _vocabulary(rng)
     ids = pc.binary_join_element_wise(
-        pa.scalar("10.5555/s"), pc.utf8_lpad(pa.array(np.arange(records)).cast(pa.string()), 9, "0"), ""
+        pa.scalar("10.5555/s"),
+        pc.utf8_lpad(pa.array(np.arange(records)).cast(pa.string()), 9, "0"),
+        "",
     )
     surnames, full, _ = _authors(rng, records, vocab)
     n = records
@@ -115,10 +119,16 @@ def references(snap: pa.Table, count: int, seed: int, vocab: pa.Array) -> pa.Tab
     doi = pc.if_else(absent, gone, doi)
     # The references cite authors as "Surname, G." from the record's own surnames.
     surnames = cited["surnames"].combine_chunks()
-    initials = pc.utf8_upper(pc.utf8_slice_codeunits(pc.list_flatten(cited["authors"].combine_chunks()), 0, 1))
+    initials = pc.utf8_upper(
+        pc.utf8_slice_codeunits(pc.list_flatten(cited["authors"].combine_chunks()), 0, 1)
+    )
     cited_names = pc.binary_join_element_wise(pc.list_flatten(surnames), initials, ", ")
-    authors = pa.ListArray.from_arrays(surnames.offsets, pc.binary_join_element_wise(cited_names, pa.scalar("."), ""))
-    keys = pc.binary_join_element_wise(pa.scalar("ref"), pa.array(np.arange(count)).cast(pa.string()), "")
+    authors = pa.ListArray.from_arrays(
+        surnames.offsets, pc.binary_join_element_wise(cited_names, pa.scalar("."), "")
+    )
+    keys = pc.binary_join_element_wise(
+        pa.scalar("ref"), pa.array(np.arange(count)).cast(pa.string()), ""
+    )
     return pa.table({"key": keys, "doi": doi, "title": title, "authors": authors, "year": year})
 
 

@@ -70,7 +70,9 @@ def main() -> None:
         for _ in range(args.repeat):
             out = subprocess.run(
                 [sys.executable, __file__, "--data", str(data), "--one", method],
-                check=True, capture_output=True, text=True,
+                check=True,
+                capture_output=True,
+                text=True,
             ).stdout
             runs.append(json.loads(out))
         best = min(runs, key=lambda r: r["seconds"])

@@ -49,6 +49,13 @@ class InputFormat(StrEnum):
     CSV = "csv"
 
 
+class Engine(StrEnum):
+    """Where the stages run: this process, or mapped over partitions on a Dask cluster."""
+
+    LOCAL = "local"
+    DASK = "dask"
+
+
 def default_out(paths: list[str]) -> Path:
     """`reports/<stem of the first input>/` (or `reports/batch/` for several inputs)."""
     return Path("reports") / (Path(paths[0]).stem if len(paths) == 1 else "batch")
@@ -81,6 +88,10 @@ def audit(
     sign: Annotated[
         bool, typer.Option("--sign", help="Sign report.json with the local Ed25519 key.")
     ] = False,
+    engine: Annotated[
+        Engine,
+        typer.Option(help="local, or dask (scheduler: DASK_SCHEDULER_ADDRESS; always offline)."),
+    ] = Engine.LOCAL,
     **settings: Any,
 ) -> None:
     """Audit bibliographies against the registers and write verdicts, checklist and reports."""
@@ -95,16 +106,36 @@ def audit(
         run = load_settings(given(settings), config=config, pipeline=pipeline, inputs=paths)
         policy.parse_fail_on(run.fail_on, fail_on_unchecked=run.fail_on_unchecked)
         fmt = input_format.value if input_format else None
-        with _progress(err, quiet or json_) as progress:
-            result = asyncio.run(
-                run_audit(
-                    paths, run, input_format=fmt, csv_map=parse_map(map_ or []), progress=progress
+        match engine:
+            case Engine.LOCAL:
+                with _progress(err, quiet or json_) as progress:
+                    result = asyncio.run(
+                        run_audit(
+                            paths,
+                            run,
+                            input_format=fmt,
+                            csv_map=parse_map(map_ or []),
+                            progress=progress,
+                        )
+                    )
+            case Engine.DASK:
+                from auditor.cluster import OFFLINE_NOTE, run_audit_on_dask
+
+                if not quiet:
+                    err.print(OFFLINE_NOTE, markup=False)
+                result = run_audit_on_dask(
+                    paths, run, input_format=fmt, csv_map=parse_map(map_ or [])
                 )
-            )
+            case _:
+                assert_never(engine)
         out_dir = Path(run.out) if run.out else default_out(paths)
         finish = _signer(run.signing_key) if sign else None
         try:
             write_reports(result, out_dir, finish=finish)
+            if engine is Engine.DASK:
+                from auditor.cluster import PARTITION_ROWS, write_partitions
+
+                write_partitions(result, out_dir, PARTITION_ROWS)
         except OSError as exc:
             fail(err, exc, target=f"--out {out_dir}")
         for output in _outputs(run, format_, junit, max_findings, quiet, json_, err):

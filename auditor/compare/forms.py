@@ -51,7 +51,7 @@ _SPELLING = {
     "aluminium": "aluminum", "sulphur": "sulfur", "catalogue": "catalog", "dialogue": "dialog",
     "analogue": "analog", "towards": "toward", "whilst": "while", "amongst": "among",
     "judgement": "judgment", "acknowledgement": "acknowledgment", "enrol": "enroll",
-    "fulfil": "fulfill", "manoeuvre": "maneuver", "plough": "plow", "tyre": "tire",
+    "fulfil": "fulfill", "manoeuvre": "maneuver", "vs": "versus", "plough": "plow", "tyre": "tire",
     "diarrhoea": "diarrhea", "oestrogen": "estrogen", "foetal": "fetal", "foetus": "fetus",
 }  # fmt: skip
 _SPELLING_RULES = (
@@ -138,11 +138,18 @@ def title_tokens(s: str | None) -> frozenset[str]:
 _SUBTITLE = re.compile(r"\s*(?::|\s[\u2013\u2014-]\s|\?(?=\s+\w)|\.\s+(?=[A-Z]))\s*")
 
 
+# A trailing bracketed note (`(Student Abstract)`, `[Extended Version]`) is read as a subtitle too.
+_TRAILING_NOTE = re.compile(r"\s*[(\[][^()\[\]]+[)\]]\s*\.?\s*$")
+
+
 def title_main(s: str | None) -> str | None:
     """The main title before a subtitle separator; `None` when the title has no subtitle."""
     if not s:
         return None
     clean = strip_markup(s) or ""
+    note = _TRAILING_NOTE.search(clean)
+    if note is not None and note.start() > 0:
+        return clean[: note.start()]
     match = _SUBTITLE.search(clean)
     if match is None or match.start() == 0 or not clean[match.end() :].strip():
         return None
@@ -152,6 +159,8 @@ def title_main(s: str | None) -> str | None:
 _INITIALS = re.compile(r"^(?:[A-Z]\.?){1,3}$|^(?:[A-Z]\.-?)+[A-Z]?\.?$")
 _NAME_NOT_KEPT = re.compile(r"[^\w]+|_+")
 _TRANSLIT = (("ae", "a"), ("oe", "o"), ("ue", "u"), ("ss", "s"))
+# Not `Jun` or `Sen`: those are surnames too (James J Jun, Amartya Sen).
+_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv"})
 _ASCII_NOT_ALNUM = {c: None for c in range(128) if not chr(c).isalnum()}
 
 
@@ -201,6 +210,9 @@ def name_keys(name: str | None) -> frozenset[str]:
                 keys |= _variants(_compact(part))
         return frozenset(k for k in keys if k)
     raw_words = text.split()
+    # A generational suffix is not the surname (`Martin Luther King Jr.` is King).
+    while len(raw_words) > 1 and raw_words[-1].lower().rstrip(".") in _SUFFIXES:
+        raw_words.pop()
     if len(raw_words) == 1 and has_han(text) and len(text) >= 2:
         return frozenset({text, text[:1], text[:2]})
     if len(raw_words) >= 2 and _INITIALS.match(raw_words[-1]):

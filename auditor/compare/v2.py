@@ -46,7 +46,7 @@ SEARCH_ID_TYPE = "title_search"
 # Placeholder names a citation generator writes when it has no author (normalized forms).
 _PLACEHOLDERS = frozenset(
     {
-        "john doe", "jane doe", "j doe", "doe j", "doe john", "doe jane", "john smith",
+        "john doe", "jane doe", "j doe", "doe j", "doe john", "doe jane",
         "author name", "author", "authors", "first author", "second author", "a author",
         "author a", "anonymous", "anon", "unknown", "unknown author", "firstname lastname",
         "first last", "lastname firstname", "name surname", "surname name", "your name",
@@ -140,9 +140,13 @@ def authors_rule(
         return _NOT
     if not theirs:
         return _NOT
-    if not named or any(_is_placeholder(a) for a in named):
-        return Field(True, False, Reason.AUTHORS_PLACEHOLDER)
     mine = [name_keys(a) for a in named]
+    # A placeholder is a name no register author has (a real author may be called Doe).
+    if not named or any(
+        _is_placeholder(a) and not any(k & t for t in theirs)
+        for a, k in zip(named, mine, strict=True)
+    ):
+        return Field(True, False, Reason.AUTHORS_PLACEHOLDER)
     where = _match_positions(mine, theirs)
     truncation = len(theirs) >= REGISTER_TRUNCATION_MIN and all(
         where[i] == i for i in range(len(theirs)) if i < len(where)

@@ -13,6 +13,7 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any, BinaryIO, ClassVar
 
+from auditor.compare.registers import datacite_surnames, datacite_year
 from auditor.dumps.interface import DumpReader, Skipped
 from auditor.dumps.jsonlines import objects
 from auditor.errors import RegisterError
@@ -36,7 +37,6 @@ def _title(attributes: Mapping[str, Any]) -> str | None:
 
 def _creators(attributes: Mapping[str, Any]) -> tuple[list[str], list[str]]:
     authors: list[str] = []
-    surnames: list[str] = []
     for creator in attributes.get("creators") or []:
         if not isinstance(creator, Mapping):
             continue
@@ -44,15 +44,8 @@ def _creators(attributes: Mapping[str, Any]) -> tuple[list[str], list[str]]:
         family = _text(creator.get("familyName"))
         given = _text(creator.get("givenName"))
         authors.append(" ".join(p for p in (given, family) if p) or name)
-        surnames.append(family or name.split(",")[0].strip())
-    return authors, surnames
-
-
-def _year(value: object) -> int | None:
-    text = (
-        str(value).strip() if isinstance(value, int | str) and not isinstance(value, bool) else ""
-    )
-    return int(text[:4]) if len(text) >= 4 and text[:4].isascii() and text[:4].isdigit() else None
+    # The criteria's DataCite surname rule, the same as a live DataCite record's.
+    return authors, datacite_surnames(attributes)
 
 
 def _row(item: Mapping[str, Any], where: str) -> RecordRow | Skipped:
@@ -64,7 +57,7 @@ def _row(item: Mapping[str, Any], where: str) -> RecordRow | Skipped:
     if not doi:
         return Skipped(where, "no DOI")
     authors, surnames = _creators(attributes)
-    year = _year(attributes.get("publicationYear"))
+    year = datacite_year(attributes)
     container = attributes.get("container")
     venue = _text(container.get("title")) if isinstance(container, Mapping) else None
     types = attributes.get("types")

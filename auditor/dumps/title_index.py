@@ -11,6 +11,8 @@ index is never loaded into Python, and a query reads the token column only.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +22,14 @@ import pyarrow as pa
 from auditor.errors import InputError
 from auditor.files import atomic_write_parquet
 
-__all__ = ["INDEX", "build_title_index", "title_candidates", "title_tokens"]
+__all__ = [
+    "INDEX",
+    "SEARCH_KINDS",
+    "build_title_index",
+    "index_candidates",
+    "title_candidates",
+    "title_tokens",
+]
 
 #: Where the index lives inside a snapshot dataset (`transport/snapshot.py` skips this folder).
 INDEX = "title_index"
@@ -128,3 +137,41 @@ def title_candidates(folder: str, title: str, *, limit: int = 5) -> list[dict[st
         for (*key_parts, shared) in hits
         if (key := (key_parts[0], key_parts[1])) in records
     ]
+
+
+#: Which imported dump answers which title-search register.
+SEARCH_KINDS: dict[str, str] = {
+    "crossref_search": "crossref",
+    "pubmed_search": "pubmed",
+    "arxiv_search": "arxiv",
+    "dblp": "dblp",
+}
+
+
+def _datasets(snapshots: Sequence[str], kind: str) -> list[str]:
+    """The snapshot folders that are imports of `kind` (their `import-state.json` says so)."""
+    out = []
+    for path in snapshots:
+        state = Path(path) / "import-state.json"
+        try:
+            found = json.loads(state.read_text(encoding="utf-8")).get("kind")
+        except (OSError, ValueError, AttributeError):
+            continue
+        if found == kind and (Path(path) / INDEX / "tokens.parquet").is_file():
+            out.append(path)
+    return out
+
+
+def index_candidates(
+    snapshots: Sequence[str], register: str, titles: Sequence[str], *, limit: int = 5
+) -> dict[str, list[dict[str, Any]]]:
+    """Candidates per title from the title indexes of the imported dumps that stand for the
+    search `register` (`SEARCH_KINDS`); titles with none are absent. `{}` when no such dump."""
+    kind = SEARCH_KINDS.get(register)
+    folders = _datasets(snapshots, kind) if kind else []
+    out: dict[str, list[dict[str, Any]]] = {}
+    for title in dict.fromkeys(titles):
+        found = [c for folder in folders for c in title_candidates(folder, title, limit=limit)]
+        if found:
+            out[title] = sorted(found, key=lambda c: -int(c["shared_tokens"]))[:limit]
+    return out

@@ -100,8 +100,8 @@ def _bibtex_order(name: str) -> str:
 
     Names with a depth-0 comma, one token, or no particle are unchanged.
     """
-    if "{" not in name and ("," in name or not _LOWER_WORD_RE.search(name)):
-        return name  # the common case: no braces, and a comma or no lower-case word
+    if not name.rstrip().endswith("}") and ("," in name or not _LOWER_WORD_RE.search(name)):
+        return name  # the common case: no braced last token, and a comma or no particle
     tokens = _tokens(name.strip())
     if not tokens or len(tokens) < 2:
         return name

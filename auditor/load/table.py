@@ -22,8 +22,6 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.json as pj
-import pyarrow.parquet as pq
 
 from auditor import tables
 from auditor.classify import classify
@@ -190,6 +188,8 @@ def _entries(raw: pa.Table, column_map: Mapping[str, str]) -> tuple[pa.Table, pa
 
 def _read_jsonl(path: str) -> tuple[pa.Table, np.ndarray, list[Problem]]:
     """`(table, line per row, problems)`: Arrow's reader, else line by line on a bad line."""
+    import pyarrow.json as pj  # on first use, like pyarrow.parquet
+
     try:
         table = pj.read_json(path)
         return table, np.arange(1, table.num_rows + 1, dtype=np.int32), []
@@ -234,6 +234,8 @@ def _cell(value: object) -> object:
 def _read(path: str, fmt: str) -> tuple[pa.Table, np.ndarray, list[Problem]]:
     try:
         if fmt == "parquet":
+            import pyarrow.parquet as pq  # on first use: `auditor load refs.bib` never needs it
+
             table = pq.read_table(path)
             return table, np.arange(1, table.num_rows + 1, dtype=np.int32), []
         return _read_jsonl(path)

@@ -181,8 +181,16 @@ class CslRegister(Register):
         """DOI → the agency doiRA named, written into the `agency` column."""
 
     def referred(self, row: RecordRow) -> bool:
-        """The resolver's 404 and "no CSL here" are no comparison: the DOI system's word stands."""
-        return row.get("status") == RecordStatus.NOT_FOUND or row.get("reason") == Reason.NO_CSL
+        """No comparable CSL: the DOI system's word (the DOI exists, at its agency) stands.
+
+        That is the resolver's 404, "no CSL here", and a redirect to a metadata host outside the
+        redirect policy (refused before any body was read): CSL the policy does not let us read is
+        no usable CSL, so the DOI stays NOT COVERED with its agency, as before it was asked.
+        """
+        return row.get("status") == RecordStatus.NOT_FOUND or row.get("reason") in (
+            Reason.NO_CSL,
+            Reason.UNSAFE_REDIRECT,
+        )
 
     def _fail(self, doi: str, reason: Reason) -> RecordRow:
         return failed(self.name, IdType.DOI, doi, reason)

@@ -3,9 +3,12 @@
 `thesis.bib:86  zhang2021quantum  DOES-NOT-RESOLVE  the register has no such record`, like
 lychee's failing-link lines. Worst first decides which findings are shown when there are more than
 `--max-findings`; those shown are grouped by file and sorted by line, and the rest are counted
-("… 3 more in reports/thesis/report.html"). Colour comes from the console (off under `NO_COLOR`
-or when the stream is not a terminal). Keys, paths and reasons come from the bibliography and the
-registers: they are untrusted, so Rich markup is escaped and control characters are dropped.
+("… 3 more in reports/thesis/report.html"). A row whose checklist holds a P0 item (a retracted
+work, whose fields may all match) is a finding too, labelled `RETRACTED` or `P0`, because the
+default `--fail-on` fails it and a person must not learn of it only from the HTML. Colour comes
+from the console (off under `NO_COLOR` or when the stream is not a terminal). Keys, paths and
+reasons come from the bibliography and the registers: they are untrusted, so Rich markup is
+escaped and control characters are dropped.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ __all__ = ["SEVERITY", "Finding", "FindingsList", "findings", "plain_text", "saf
 
 #: Verdicts and states that are findings, worst first (a lower number is worse).
 SEVERITY: dict[str, int] = {
+    "RETRACTED": 0,
+    "P0": 0,
     "DOES-NOT-RESOLVE": 0,
     "RESOLVES-BUT-DIFFERS": 1,
     "NOT FOUND": 2,
@@ -35,6 +40,8 @@ SEVERITY: dict[str, int] = {
 }
 
 _STYLE = {
+    "RETRACTED": "bold red",
+    "P0": "bold red",
     "DOES-NOT-RESOLVE": "bold red",
     "RESOLVES-BUT-DIFFERS": "yellow",
     "NOT FOUND": "red",
@@ -87,21 +94,51 @@ class Finding:
 
 def findings(result: AuditResult) -> list[Finding]:
     """Every finding of `result`, worst first, then by file and line."""
+    urgent = _p0_reasons(result)
     out: list[Finding] = []
     for row in result.verdicts.to_pylist():
-        if row["verdict"] not in SEVERITY:
-            continue
-        out.append(_finding(row))
+        p0 = urgent.get(row["row_id"])
+        if p0 is not None:
+            out.append(_urgent_finding(row, p0))
+        elif row["verdict"] in SEVERITY:
+            out.append(_finding(row, str(row["verdict"]), reason_text(row.get("reason"))))
     return sorted(out, key=lambda f: (f.severity, f.path, f.line or 0, f.key))
 
 
-def _finding(row: dict[str, Any]) -> Finding:
+def _p0_reasons(result: AuditResult) -> dict[int, tuple[str, str]]:
+    """Row id → (reason code, text) of its first P0 checklist item."""
+    urgent: dict[int, tuple[str, str]] = {}
+    for item in result.checklist.select(["row_id", "priority", "reason_code", "text"]).to_pylist():
+        if item["priority"] == "P0":
+            urgent.setdefault(item["row_id"], (str(item["reason_code"]), str(item["text"] or "")))
+    return urgent
+
+
+#: The checklist's closing words, which a one-line finding does not repeat.
+_PENDING = re.compile(r"[;.]?\s*pending human check\.?\s*$", re.IGNORECASE)
+
+
+def _urgent_finding(row: dict[str, Any], item: tuple[str, str]) -> Finding:
+    """A P0 row. A retraction leads (the verdict's own finding follows it); another P0 item of a
+    row that is already a finding keeps the verdict, and of one that is not is labelled `P0`."""
+    code, text = item
+    verdict, why = str(row["verdict"]), reason_text(row.get("reason"))
+    said = _PENDING.sub("", text) or reason_text(code)
+    if code == "work_retracted":
+        also = f"; {verdict}: {why}" if verdict in SEVERITY and why else ""
+        return _finding(row, "RETRACTED", said + also)
+    if verdict in SEVERITY:
+        return _finding(row, verdict, why)
+    return _finding(row, "P0", said)
+
+
+def _finding(row: dict[str, Any], verdict: str, reason: str) -> Finding:
     return Finding(
         path=shown_path(str(row.get("source_path") or "")),
         line=row.get("source_line"),
         key=str(row.get("key") or f"row {row['row_id']}"),
-        verdict=str(row["verdict"]),
-        reason=reason_text(row.get("reason")),
+        verdict=verdict,
+        reason=reason,
     )
 
 

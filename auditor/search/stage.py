@@ -27,11 +27,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from auditor import tables
 from auditor.compare import compare
 from auditor.compare.text import has_han, normalize_text
+from auditor.dumps.title_index import index_candidates
 from auditor.errors import Reason
 from auditor.registers.interface import RecordRow, SearchAnswer, SearchRegister, TitleQuery
 from auditor.registers.registry import SEARCH_REGISTERS
@@ -93,11 +96,20 @@ def _candidates(
     references: pa.Table, verdicts: pa.Table, unresolved: bool
 ) -> tuple[list[_Row], list[int]]:
     """Rows to search, and positions of rows a miss would not count against."""
-    refs = references.to_pylist()
-    states = verdicts.select(["verdict", "reason"]).to_pylist()
+    # Only rows a search may touch become dicts: a million matched rows cost one column test.
+    maybe = pc.is_in(
+        verdicts["reason"], value_set=pa.array(sorted(SEARCHABLE_REASONS), pa.string())
+    )
+    maybe = pc.and_(pc.equal(verdicts["verdict"], Verdict.NOT_COVERED.value), maybe)
+    if unresolved:
+        maybe = pc.or_(maybe, pc.equal(verdicts["verdict"], Verdict.DOES_NOT_RESOLVE.value))
+    positions = pc.indices_nonzero(pc.fill_null(maybe, False)).to_pylist()
+    at_positions = pa.array(positions, pa.int64())
+    refs = references.take(at_positions).to_pylist()
+    states = verdicts.select(["verdict", "reason"]).take(at_positions).to_pylist()
     rows: list[_Row] = []
     unindexed: list[int] = []
-    for at, (ref, state) in enumerate(zip(refs, states, strict=True)):
+    for at, ref, state in zip(positions, refs, states, strict=True):
         title = (ref.get("title") or "").strip()
         settles = state["verdict"] == Verdict.NOT_COVERED and state["reason"] in SEARCHABLE_REASONS
         notes = unresolved and state["verdict"] == Verdict.DOES_NOT_RESOLVE
@@ -130,11 +142,20 @@ class _Tiers:
         wanted = [(register.name, answers.query_key(q)) for q in distinct]
         kept = lookup_searches(self.settings.snapshots, wanted, answers.MAX_KEPT)
         snapshot = answers.from_rows(kept)
+        unkept = [
+            q.title for q in distinct if (register.name, answers.query_key(q)) not in snapshot
+        ]
+        # An imported dump's title index answers too; only a hit counts (a dump may be partial).
+        indexed = index_candidates(self.settings.snapshots, register.name, unkept)
         for query in distinct:
             key = answers.query_key(query)
             hit = snapshot.get((register.name, key))
             if hit is not None:
                 out[query] = (hit, str(Tier.SNAPSHOT))
+                continue
+            if query.title in indexed:
+                found = tuple(indexed[query.title])
+                out[query] = (SearchAnswer(candidates=found), str(Tier.SNAPSHOT))
                 continue
             if not self.settings.refresh:
                 held = answers.cached(self.cache, register.name, register.api_version, key)
@@ -224,7 +245,11 @@ def _resolved(references: pa.Table, rows: list[_Row], criteria: str) -> list[dic
 def _settle(
     verdicts: pa.Table, rows: list[_Row], unindexed: list[int], resolved: list[Any]
 ) -> pa.Table:
-    out = verdicts.to_pylist()
+    touched = sorted({r.at for r in rows} | set(unindexed))
+    if not touched:
+        return verdicts
+    taken = verdicts.take(pa.array(touched, pa.int64())).to_pylist()
+    out = dict(zip(touched, taken, strict=True))
     for at in unindexed:
         out[at]["reason"] = str(Reason.NOT_INDEXED_TYPE)
     settled = [r for r in rows if r.best is not None and not r.note_only]
@@ -250,7 +275,12 @@ def _settle(
         v["queried_by"] = "title"
         v["searched"] = list(row.asked)
         v["nearest"] = [describe(c.candidate) for c in row.near] if row.at not in found else []
-    return tables.from_rows(out, tables.VERDICTS)
+    changed = tables.from_rows([out[at] for at in touched], tables.VERDICTS)
+    keep = np.ones(verdicts.num_rows, bool)
+    keep[touched] = False
+    rest = verdicts.filter(pa.array(keep)).cast(tables.VERDICTS)
+    where = np.concatenate([np.flatnonzero(keep), np.array(touched, np.int64)])
+    return pa.concat_tables([rest, changed]).take(pa.array(np.argsort(where, kind="stable")))
 
 
 async def title_search(

@@ -128,10 +128,11 @@ class Net:
     rand: Callable[[], float] = random.random
     requests: dict[str, int] = field(default_factory=dict)
     """HTTP requests sent per register (every attempt and hop), for tests and benchmarks."""
-    retry_budget: float = retry.RETRY_BUDGET
-    """Seconds of retry waits allowed in the whole run, summed over every register."""
+    retry_budget: float | None = None
+    """Seconds the whole run may lose to failed attempts and retry waits, summed over every
+    request (`settings.retry_budget` when `None`); past it, nothing is retried."""
     waited: float = 0.0
-    """Seconds of retry waits spent so far."""
+    """Seconds lost so far."""
 
     def report(self, register: str, done: int, total: int) -> None:
         """Forward progress to the callback, if any."""
@@ -191,15 +192,21 @@ class Net:
         attempt = 0
         while True:
             async with throttle.slot():
+                began = self.clock()
                 outcome = await self._attempt(host, request, params, hdrs)
             if isinstance(outcome, Response):
                 return outcome
+            # A failed attempt's own time (a timeout, a trickling body) is spent on the budget too.
+            self.waited += max(0.0, self.clock() - began)
             budget = self.settings.max_retries if retries is None else retries
             delay = retry.decide(outcome, attempt, budget, rand=self.rand)
-            if delay is not None and self.waited + delay > self.retry_budget:
-                # The run's whole allowance for waiting on retries is spent: a hostile or
-                # overloaded register cannot stretch a run past it (rows become UNCHECKED).
-                log.debug("%s: retry budget of %.0fs spent", register, self.retry_budget)
+            allowance = (
+                self.settings.retry_budget if self.retry_budget is None else self.retry_budget
+            )
+            if delay is not None and self.waited + delay > allowance:
+                # The run's whole allowance for failures is spent: a hostile or overloaded
+                # register cannot stretch a run past it (its rows become UNCHECKED).
+                log.debug("%s: retry budget of %.0fs spent", register, allowance)
                 delay = None
             if delay is None:
                 reason = _fault_reason(outcome)

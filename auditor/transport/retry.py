@@ -20,9 +20,6 @@ MAX_DELAY = 30.0
 #: A server asking us to wait longer than this is treated as "not now": the request fails at
 #: once (`rate_limited` for a 429) instead of holding the run; shorter asks are honoured.
 MAX_RETRY_AFTER = 30.0
-#: Seconds of retry waits one run may spend in total, over every register and request. Past it,
-#: failures are not retried: `Retry-After: 29` on every answer costs at most this, not hours.
-RETRY_BUDGET = 60.0
 
 
 @dataclass(frozen=True)

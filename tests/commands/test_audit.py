@@ -39,12 +39,17 @@ def test_the_terminal_names_each_finding_with_file_and_line(sample: Path) -> Non
     assert ["thesis.bib:86", "zhang2021quantum", "DOES-NOT-RESOLVE"] in [c[:3] for c in columns]
     verdicts = pd.read_parquet(sample / "out" / "verdicts.parquet")
     wanted = verdicts[verdicts["verdict"].isin(list(SEVERITY))]
+    # The retracted work matches in every field and is a finding all the same (its P0 item).
+    retracted = verdicts[verdicts["key"] == "wakefield1998"]
+    assert list(retracted["verdict"]) == ["RESOLVES-AND-MATCHES"]
     assert [c[:3] for c in columns] == [
         [f"thesis.bib:{line}", key, verdict]
         for line, key, verdict in sorted(
-            zip(wanted["source_line"], wanted["key"], wanted["verdict"], strict=True)
+            [*zip(wanted["source_line"], wanted["key"], wanted["verdict"], strict=True)]
+            + [(int(retracted["source_line"].iloc[0]), "wakefield1998", "RETRACTED")]
         )
     ]
+    assert "retracted on 2010" in lines[[c[1] for c in columns].index("wakefield1998")]
     assert "Verdicts" in result.stderr and "Verdicts" not in result.stdout
     assert "\x1b[" not in result.stdout  # not a terminal: plain text
 
@@ -52,10 +57,9 @@ def test_the_terminal_names_each_finding_with_file_and_line(sample: Path) -> Non
 def test_max_findings_caps_the_list(sample: Path) -> None:
     result = _audit("--max-findings", "1")
     every = len(_audit().stdout.splitlines())
-    assert result.stdout.splitlines() == [
-        "thesis.bib:86  zhang2021quantum  DOES-NOT-RESOLVE  the register has no such record",
-        f"… {every - 1} more in out/report.html",
-    ]
+    first, rest = result.stdout.splitlines()
+    assert first.split()[:3] == ["thesis.bib:29", "wakefield1998", "RETRACTED"]  # worst, then line
+    assert rest == f"… {every - 1} more in out/report.html"
 
 
 def test_quiet_prints_nothing_but_errors(sample: Path) -> None:

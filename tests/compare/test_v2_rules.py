@@ -18,6 +18,7 @@ REGISTER = "Attention Is All You Need for Neural Machine Translation"
         "Attention Is All You Need for <i>Neural</i> Machine Translation",
         "Attention Is All You Need for Neural-Machine Translation",
         "Attention Is All You Need for Neural Machine Translation: A Study of Heads",
+        "Attention Is All You Need for Neural Machine Translation (Student Abstract)",
     ],
 )
 def test_title_forms_do_not_differ(claimed: str) -> None:
@@ -82,6 +83,10 @@ def test_name_forms_never_differ_alone(claimed: list[str]) -> None:
         (["Zhang Wei"], ["Zhang"]),
         (["Wei Zhang"], ["Zhang"]),
         (["O'Brien, P."], ["OBrien"]),
+        (["Martin Luther King Jr."], ["King"]),
+        (["John Smith III"], ["Smith"]),
+        (["James J Jun"], ["Jun"]),
+        (["Amartya Sen"], ["Sen"]),
     ],
 )
 def test_particles_hyphens_diacritics_cjk(claimed: list[str], register: list[str]) -> None:
@@ -220,3 +225,9 @@ def test_a_known_venue_spelt_out_or_abbreviated_agrees() -> None:
     got = v2.venue_rule("ECCV", "Lecture Notes in Computer Science", register_is_preprint=False,
                         by_title=False)  # fmt: skip
     assert got.match
+
+
+def test_search_rows_are_recognised_by_the_stage_s_id_type() -> None:
+    from auditor.search import answers
+
+    assert v2.SEARCH_ID_TYPE == answers.SEARCH_ID_TYPE

@@ -224,3 +224,26 @@ def test_unknown_kind_and_missing_file_exit_2(tmp_path: Path) -> None:
         app, ["snapshot", "import", "arxiv", str(tmp_path / "absent.json"), "--out", str(tmp_path)]
     )
     assert gone.exit_code == 2 and "no such file" in " ".join(gone.output.split())
+
+
+async def test_the_title_index_is_the_search_stages_snapshot_tier(tmp_path: Path) -> None:
+    from auditor.registers.dblp import DblpRegister
+    from auditor.registers.interface import TitleQuery
+    from auditor.search.stage import _Tiers
+    from auditor.settings import Settings
+    from auditor.transport.cache import RecordCache
+
+    out = tmp_path / "dblp"
+    import_dump(KINDS["dblp"](), [_write(tmp_path, "dblp.xml", DBLP_XML)], str(out))
+    settings = Settings(offline=True, snapshots=(str(out),), cache_dir=str(tmp_path / "c"))
+    cache = RecordCache.open(settings.cache_dir, ttl_days=30)
+    try:
+        known = TitleQuery("Computer programming as an art and a craft", "Knuth", 1974)
+        unknown = TitleQuery("Nothing like it anywhere", None, None)
+        got = await _Tiers(settings, None, cache).ask(DblpRegister(), [known, unknown])
+    finally:
+        cache.close()
+    answer, tier = got[known]
+    assert tier == "snapshot" and answer.candidates[0]["identifier"] == "journals/cacm/Knuth74"
+    # No candidate in a dump is not "no such work" (a dump may be partial): offline, unchecked.
+    assert got[unknown][0].reason == "offline" and got[unknown][1] is None

@@ -385,3 +385,21 @@ def test_a_known_datacite_prefix_goes_straight_to_datacite(env: Path, emu: Emula
     verdicts, _ = _read(env, "second")
     assert verdicts.loc["reef", "verdict"] == "RESOLVES-AND-MATCHES"
     assert verdicts.loc["ghost", "verdict"] == "DOES-NOT-RESOLVE"
+
+
+def test_csl_behind_a_refused_redirect_stays_not_covered(env: Path) -> None:
+    doi = "10.3280/ecag2022oa13000"
+    # The agency's metadata service answers with a redirect to a bare IP address.
+    config = EmulatorConfig(faults={f"csl:{doi}": "redirect_ip"})
+    bib = env / "medra.bib"
+    bib.write_text(
+        _entry("medra", doi, "Farm income resilience in the Po valley", "Rossi, Giulia", 2022),
+        encoding="utf-8",
+    )
+    with run_emulator(CORPUS, config) as running:
+        code, output = _audit(running, bib, "out")
+        assert running.counts["csl"] == 1  # the refused hop was never followed
+    assert code == 0, output
+    verdicts, _ = _read(env, "out")
+    assert verdicts.loc["medra", "verdict"] == "NOT COVERED"
+    assert verdicts.loc["medra", "reason"] == "registered_with_medra"

@@ -87,7 +87,7 @@ def _settings(base_urls: dict[str, str], tmp_path: Path, **kw: Any) -> Settings:
     return Settings(
         **base_urls,
         cache_dir=str(tmp_path / "cache"),
-        timeout=0.5,
+        timeout=0.3,
         max_retries=1,
         arxiv_rate=50.0,
         ncbi_rate=50.0,
@@ -103,7 +103,7 @@ def _settings(base_urls: dict[str, str], tmp_path: Path, **kw: Any) -> Settings:
 async def test_a_hostile_server_cannot_crash_condemn_or_stall_a_run(tmp_path: Path) -> None:
     faults = {f"crossref:{_doi(k)}": k for k in KINDS}
     faults.update({f"eutils:{_pmid(i)}": k for i, k in enumerate(PUBMED_KINDS)})
-    emu = await start_emulator(_corpus(), EmulatorConfig(faults=faults, hang_seconds=2.0))
+    emu = await start_emulator(_corpus(), EmulatorConfig(faults=faults, hang_seconds=1.0))
     try:
         bib = _bib(tmp_path / "hostile.bib")
         settings = _settings(emu.base_urls, tmp_path)

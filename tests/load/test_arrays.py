@@ -51,7 +51,8 @@ def test_auditor_load_imports_no_comparison_stack(tmp_path) -> None:
         "import sys; sys.argv = ['auditor', 'load', sys.argv[1]]\n"
         "from auditor.cli import main\n"
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
-        "print(sorted(m for m in ('pandas', 'aiohttp', 'duckdb', 'jinja2') if m in sys.modules))"
+        "print(sorted(m for m in ('pandas', 'aiohttp', 'duckdb', 'jinja2', 'pyarrow.parquet')"
+        " if m in sys.modules))"
     )
     out = subprocess.run(
         [sys.executable, "-c", code, str(bib)], capture_output=True, text=True, check=True

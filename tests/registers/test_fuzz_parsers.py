@@ -1,4 +1,4 @@
-"""Fuzzing every lookup register's parser with hostile answers (hypothesis).
+"""Fuzzing every register parser (lookups and title searches) with hostile answers (hypothesis).
 
 Whatever a register answers (random bytes, any JSON, near-valid bodies with one field of the
 wrong type, deep nesting, lone surrogates, huge numbers, odd statuses), `fetch`:
@@ -16,7 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from auditor.errors import Reason
-from auditor.registers.registry import REGISTERS
+from auditor.registers.interface import TitleQuery
+from auditor.registers.registry import REGISTERS, SEARCH_REGISTERS
 from auditor.registers.validate import check_row
 from auditor.settings import Settings
 from auditor.tables import RECORDS, RecordStatus, from_rows
@@ -119,6 +120,8 @@ HOSTILE_BYTES = [
     b'{"title": "\\ud800", "DOI": "10.5555/a"}',
     b'{"status": "ok", "message-type": "work", "message": {"DOI": "10.5555/a",'
     b' "issued": {"date-parts": [[99999999999]]}}}',
+    b'{"data": [{"paperId": "x", "title": "T", "year": 99999999999, "authors": "A"}]}',
+    b'{"result": {"hits": {"hit": [{"info": {"title": {"x": 1}, "year": "99999999999"}}]}}}',
     b"NaN",
     b"1" * 5000,
     b"<feed xmlns='http://www.w3.org/2005/Atom'><entry><id>http://arxiv.org/abs/1706.03762</id>"
@@ -191,3 +194,36 @@ test_fuzz_csl = _fuzz("csl")
 
 def test_every_lookup_register_is_fuzzed() -> None:
     assert {r.name for r in REGISTERS} == set(IDS)
+
+
+QUERIES = [TitleQuery("Deep learning", "LeCun", 2015), TitleQuery("Attention is all you need")]
+
+
+def _search(name: str, script: list[tuple[int, bytes]], tmp: str) -> dict[Any, Any]:
+    register = next(r for r in SEARCH_REGISTERS if r.name == name)
+    calls = iter(range(10_000))
+
+    def handle(call: Call) -> Response:
+        status, body = script[next(calls) % len(script)]
+        return Response(status=status, headers={}, body=body, url=call.url)
+
+    net = FakeNet(Settings(cache_dir=tmp), handle)
+    return asyncio.run(register().search(list(QUERIES), net))  # type: ignore[arg-type]
+
+
+@settings(max_examples=60, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@given(
+    name=st.sampled_from(sorted(r.name for r in SEARCH_REGISTERS)),
+    script=answers(["10.5555/a", "1706.03762"]),
+)
+def test_fuzz_title_search_registers(
+    tmp_path_factory: Any, name: str, script: list[tuple[int, bytes]]
+) -> None:
+    answers_ = _search(name, script, str(tmp_path_factory.getbasetemp()))
+    assert set(answers_) == set(QUERIES)
+    for answer in answers_.values():
+        if answer.reason is not None:
+            assert answer.reason in REASONS and not answer.candidates
+        for candidate in answer.candidates:
+            check_row(candidate)
+        from_rows(list(answer.candidates), RECORDS)

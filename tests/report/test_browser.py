@@ -13,6 +13,7 @@ import asyncio
 import base64
 import itertools
 import json
+import os
 import shutil
 import subprocess
 from collections.abc import AsyncIterator
@@ -108,6 +109,8 @@ async def browser(tmp_path: Path) -> AsyncIterator[DevTools]:
         [CHROMIUM, *_FLAGS, f"--user-data-dir={profile}", "about:blank"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        # Chromium leaves an org.chromium.Chromium.* singleton folder in $TMPDIR per launch.
+        env={**os.environ, "TMPDIR": str(tmp_path)},
     )
     try:
         port_file = profile / "DevToolsActivePort"

@@ -106,3 +106,42 @@ def test_a_row_without_a_line_shows_its_file():
     row = _row(0, "a.bib", 1, "k", "INVALID", "parse_error")
     row["source_line"] = None
     assert _print(_result([row])).split()[0] == "a.bib"
+
+
+def _checklist(items: list[tuple[int, str, str]]):
+    text = "{} on 2010; pending human check."
+    rows = [
+        {"row_id": i, "priority": p, "reason_code": code, "text": text.format(code)}
+        for i, p, code in items
+    ]
+    return tables.from_rows(rows, tables.CHECKLIST)
+
+
+def test_a_retracted_work_is_a_finding_even_when_every_field_matches():
+    # The default --fail-on fails a P0 item; the terminal must say so, not only the HTML.
+    rows = [ROWS[3], ROWS[2], ROWS[4]]
+    items = [(3, "P0", "work_retracted"), (2, "P0", "work_retracted"), (2, "P3", "year_differs")]
+    result = _result(rows)
+    result = AuditResult(
+        references=result.references,
+        records=result.records,
+        verdicts=result.verdicts,
+        checklist=_checklist(items),
+    )
+    lines = _print(result).splitlines()
+    assert [line.split()[1:3] for line in lines] == [["fine", "RETRACTED"], ["early", "RETRACTED"]]
+    assert lines[0].endswith("work_retracted on 2010")  # the item's words, without the coda
+    assert "year differs" not in lines[0]
+    assert "RESOLVES-BUT-DIFFERS: the year differs" in lines[1]  # the verdict is not hidden
+    assert [f.verdict for f in findings(result)][0] == "RETRACTED"
+
+
+def test_another_p0_item_keeps_a_finding_verdict_and_labels_a_match_p0():
+    result = _result([ROWS[1], ROWS[3]])
+    result = AuditResult(
+        references=result.references,
+        records=result.records,
+        verdicts=result.verdicts,
+        checklist=_checklist([(1, "P0", "doi_refuted"), (3, "P0", "doi_refuted")]),
+    )
+    assert sorted(f.verdict for f in findings(result)) == ["DOES-NOT-RESOLVE", "P0"]

@@ -117,3 +117,26 @@ def test_written_atomically_into_out_dir(result: AuditResult, tmp_path: Path) ->
     write_reports(result, out)
     assert (out / "report.html").read_text(encoding="utf-8").startswith("<!doctype html>")
     assert not [p for p in out.iterdir() if p.name.startswith(".")]
+
+
+def test_each_row_names_its_criteria_venue_and_findings(result: AuditResult) -> None:
+    rows = result.verdicts.to_pylist()
+    rows[0].update(
+        criteria_id="auditor/v2",
+        venue_claimed="NeurIPS <script>",
+        venue_register="ICML",
+        venue_match=False,
+        findings=["venue_differs", "year_differs"],
+    )
+    marked = AuditResult(
+        references=result.references,
+        records=result.records,
+        verdicts=tables.from_rows(rows, tables.VERDICTS),
+        checklist=result.checklist,
+        duplicates=result.duplicates,
+        run=result.run,
+    )
+    page = render_html(marked)
+    assert "Decided under <code>auditor/v2</code>" in page
+    assert "NeurIPS &lt;script&gt;" in page and "<td>venue</td>" in page
+    assert "Findings: the journal or proceedings differs; the year differs" in page

@@ -348,3 +348,17 @@ async def test_retry_budget_bounds_the_waits_of_a_run(server, tmp_path, clock):
     # 29 s asked each time: two waits fit the budget, then every request fails at once
     assert sum(s for s in clock.sleeps if s >= 1) <= 60.0 + 30.0
     assert len(script.seen) <= 3 + 2
+
+
+async def test_time_lost_to_failed_attempts_counts_toward_the_budget(server, tmp_path, clock):
+    import time
+
+    srv, script = server
+    script.answers["/x"] = ["slow"]
+    settings = _settings(srv, tmp_path, timeout=0.05, max_retries=50, retry_budget=0.2)
+    # A real clock for the attempts (each times out after 0.05 s), no real backoff waits.
+    async with open_net(settings, clock=time.monotonic, sleep=clock.sleep) as net:
+        with pytest.raises(Unreachable) as info:
+            await net.get("handle", f"{settings.handle_url}/x")
+    assert info.value.reason is Reason.TIMEOUT
+    assert len(script.seen) < 10  # not 51 attempts: the budget stopped the retries

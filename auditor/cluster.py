@@ -1,0 +1,208 @@
+"""The same stages on a Dask cluster: `auditor audit --engine dask`.
+
+The references are cut into partitions of `PARTITION_ROWS` rows; each worker runs, on its
+partitions, exactly the functions the single-process path runs (`resolve` against the snapshots,
+`compare`, the Chinese waterfall, the title search, `build_checklist`: tables in, tables out)
+and hands back its tables. What spans partitions is then done once, on the whole run, by the
+same functions again: duplicate references (two keys of one work may sit in different
+partitions), their checklist items, and the checklist's order. So the verdicts equal the
+single-process run's, row for row (`tests/test_cluster.py`).
+
+A cluster run is offline by construction: every worker gets the settings with `offline` set
+and no `Net`, so it answers from the snapshots and the cache only and never calls a live
+register (their pace is per host and cannot be shared by workers on many machines). The driver
+says so on the console.
+
+The scheduler is Dask's own setting, `scheduler-address` (environment variable
+`DASK_SCHEDULER_ADDRESS`, or the Dask config file); without one, a local cluster of two worker
+processes is started for the run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from auditor import __version__
+from auditor.checklist import PRIORITY_ORDER, build_checklist, duplicate_items
+from auditor.chinese.waterfall import run_waterfall
+from auditor.compare import compare
+from auditor.files import atomic_write_parquet
+from auditor.load import load_files
+from auditor.overlap.duplicates import find_duplicates
+from auditor.pipeline import attach_groups, closed_legs
+from auditor.resolve import resolve
+from auditor.result import AuditResult, LoadProblem, RunInfo
+from auditor.search import title_search
+from auditor.settings import Settings
+
+__all__ = ["OFFLINE_NOTE", "PARTITION_ROWS", "audit_partition", "run_audit_on_dask"]
+
+#: Rows per partition: one task's share of the run.
+PARTITION_ROWS = 100_000
+#: What the console says about a cluster run.
+OFFLINE_NOTE = (
+    "cluster run: offline by construction (workers answer from snapshots and the cache; "
+    "live registers are never called from workers)"
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class PartitionResult:
+    """One partition's tables, as the single-process stages made them."""
+
+    records: pa.Table
+    verdicts: pa.Table
+    checklist: pa.Table
+
+
+def audit_partition(references: pa.Table, settings: Settings) -> PartitionResult:
+    """resolve → compare → waterfall → title search → checklist for one partition, offline.
+
+    `references` is a slice of the classified `references` table. The checklist holds every item
+    but those of duplicate groups (the driver adds them for the whole run).
+    """
+    offline = dataclasses.replace(settings, offline=True)
+
+    async def stages() -> PartitionResult:
+        records = await resolve(references, offline, None)
+        verdicts = compare(references, records, offline.criteria)
+        waterfall = await run_waterfall(references, verdicts, records, offline, None)
+        searched = await title_search(
+            references, waterfall.verdicts, offline, None, offline.criteria
+        )
+        all_records = pa.concat_tables([records, searched.records])
+        checklist = build_checklist(
+            references, searched.verdicts, all_records, extra=waterfall.items
+        )
+        return PartitionResult(all_records, searched.verdicts, checklist)
+
+    return asyncio.run(stages())
+
+
+def _partitions(table: pa.Table, rows: int) -> list[pa.Table]:
+    return [table.slice(start, rows) for start in range(0, max(table.num_rows, 1), rows)]
+
+
+def _distinct_records(records: pa.Table) -> pa.Table:
+    """The first record of each `(register, id_type, identifier)` (partitions may repeat one)."""
+    key = pc.binary_join_element_wise(
+        records["register"], records["id_type"], records["identifier"], "\x1f"
+    )
+    first = pc.index_in(pc.unique(key), value_set=key)
+    return records.take(pc.sort_indices(first))
+
+
+def _ordered_checklist(checklist: pa.Table) -> pa.Table:
+    """Items by priority (P0 first), then input order: Arrow's sort is stable, like Python's."""
+    rank = pc.fill_null(
+        pc.index_in(checklist["priority"], value_set=pa.array(PRIORITY_ORDER)), len(PRIORITY_ORDER)
+    )
+    keyed = checklist.append_column("_rank", rank)
+    order = pc.sort_indices(keyed, sort_keys=[("_rank", "ascending"), ("row_id", "ascending")])
+    return checklist.take(order)
+
+
+@contextmanager
+def _client() -> Iterator[Any]:
+    """A Dask client: the configured scheduler, else a local cluster of two worker processes."""
+    import dask
+    from distributed import Client, LocalCluster
+
+    address = dask.config.get("scheduler-address", None)
+    if address:
+        with Client(address) as client:  # type: ignore[no-untyped-call]
+            yield client
+        return
+    with (
+        LocalCluster(  # type: ignore[no-untyped-call]
+            n_workers=2, threads_per_worker=1, dashboard_address=None
+        ) as cluster,
+        Client(cluster) as client,  # type: ignore[no-untyped-call]
+    ):
+        yield client
+
+
+def run_audit_on_dask(
+    paths: Sequence[str],
+    settings: Settings,
+    *,
+    input_format: str | None = None,
+    csv_map: Mapping[str, str] | None = None,
+    partition_rows: int = PARTITION_ROWS,
+    client: Any = None,
+) -> AuditResult:
+    """Audit `paths` with the stages mapped over partitions on Dask; offline by construction.
+
+    `client` is a `distributed.Client` the caller owns; without one, `_client()` opens one.
+    Raises only `InputError`/`ConfigError`, like `pipeline.run_audit`.
+    """
+    started = datetime.now(UTC).isoformat(timespec="seconds")
+    settings = dataclasses.replace(settings, offline=True)
+    loaded = load_files(
+        paths,
+        fmt=input_format,
+        encoding=settings.encoding,
+        csv_map=csv_map,
+        closed_legs=closed_legs(settings),
+    )
+    references = loaded.table
+    parts = _partitions(references, partition_rows)
+    if client is None:
+        with _client() as own:
+            results = _map(own, parts, settings)
+    else:
+        results = _map(client, parts, settings)
+    records = _distinct_records(pa.concat_tables([r.records for r in results]))
+    verdicts = pa.concat_tables([r.verdicts for r in results])
+    duplicates = find_duplicates(references, records)
+    verdicts = attach_groups(verdicts, duplicates)
+    checklist = pa.concat_tables(
+        [*(r.checklist for r in results), duplicate_items(duplicates, references)]
+    )
+    tiers = sorted(set(records["tier"].drop_null().to_pylist())) if records.num_rows else []
+    run = RunInfo(
+        tool_version=__version__,
+        started_at=started,
+        finished_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        inputs=loaded.inputs,
+        base_urls={},
+        tiers_used=tuple(tiers),
+        offline=True,
+        criteria_id=settings.criteria,
+        load_problems=tuple(
+            LoadProblem(p.path, p.line, p.message, p.severity) for p in loaded.problems
+        ),
+    )
+    return AuditResult(
+        references=references,
+        records=records,
+        verdicts=verdicts,
+        checklist=_ordered_checklist(checklist),
+        duplicates=duplicates,
+        run=run,
+    )
+
+
+def _map(client: Any, parts: list[pa.Table], settings: Settings) -> list[PartitionResult]:
+    futures = client.map(audit_partition, parts, settings=settings, pure=False)
+    return list(client.gather(futures))
+
+
+def write_partitions(result: AuditResult, out_dir: Path, partition_rows: int) -> list[Path]:
+    """`out_dir/verdicts/part-NNNNN.parquet`: the report's verdict rows, one file per partition."""
+    from auditor.report.rows import report_verdicts
+
+    table = report_verdicts(result)
+    written = []
+    for n, part in enumerate(_partitions(table, partition_rows)):
+        written.append(atomic_write_parquet(out_dir / "verdicts" / f"part-{n:05d}.parquet", part))
+    return written
