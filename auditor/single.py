@@ -144,6 +144,8 @@ def _report(verdict: dict[str, Any], id_raw: str | None, record: dict[str, Any])
         **{k: verdict[k] for k in keys},
         **extra,
         "fields": fields,
+        # Retractions, corrections … of the record relied on (see `tables.UPDATE`).
+        "updates": list(verdict.get("updates") or []),
         "record": record,
     }
 

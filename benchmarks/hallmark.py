@@ -27,7 +27,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from auditor.emulator import run_emulator
+from auditor.emulator import EmulatorConfig, run_emulator
+from auditor.emulator.config import PUBLISHED_LIMITS
 from auditor.emulator.hallmark import load_hallmark
 from auditor.tables import CRITERIA_V1
 
@@ -48,31 +49,40 @@ FAST_RATES: dict[str, str] = {
 }
 
 
-def audit_env(base_urls: dict[str, str], cache_dir: str) -> dict[str, str]:
-    """The environment of the audit: ours minus any `AUDITOR_*`/leg setting, plus the URLs."""
+def audit_env(base_urls: dict[str, str], cache_dir: str, fast: bool = True) -> dict[str, str]:
+    """The environment of the audit: ours minus any `AUDITOR_*`/leg setting, plus the URLs
+    (and, when `fast`, raised paces)."""
     env = {
         k: v
         for k, v in os.environ.items()
         if not k.startswith("AUDITOR_") and k not in {"PMID_LEG", "DOI_LEG", "ARXIV_LEG"}
     }
-    env.update(FAST_RATES)
+    if fast:
+        env.update(FAST_RATES)
     env.update({f"AUDITOR_{name.upper()}": url for name, url in base_urls.items()})
     env["AUDITOR_CACHE_DIR"] = cache_dir
     env["AUDITOR_FAIL_ON"] = "none"
     return env
 
 
-def run(split: Path, out: Path, extra: list[str]) -> tuple[dict[str, Any], float, str]:
-    """Audit the split into `out`; (score.py's JSON, audit wall seconds, audit command)."""
+def run(
+    split: Path, out: Path, extra: list[str], published: bool = False
+) -> tuple[dict[str, Any], float, str]:
+    """Audit the split into `out`; (score.py's JSON, audit wall seconds, audit command).
+
+    `published`: the emulator enforces the registers' published limits (429 beyond them) and the
+    audit keeps its default paces, as against the real services."""
     corpus = load_hallmark(split / "dev_public.corpus.json")
+    config = EmulatorConfig(rate_limits=dict(PUBLISHED_LIMITS)) if published else None
     bib = split / "dev_public.bib"
     command = [sys.executable, "-m", "auditor", "audit", str(bib), "--out", str(out), *extra]
-    with tempfile.TemporaryDirectory() as cache, run_emulator(corpus) as emu:
-        env = audit_env(emu.base_urls, cache)
+    with tempfile.TemporaryDirectory() as cache, run_emulator(corpus, config) as emu:
+        env = audit_env(emu.base_urls, cache, fast=not published)
         started = time.perf_counter()
         done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
         wall = time.perf_counter() - started
         counts = {k: v for k, v in sorted(emu.counts.items()) if v}
+        counts["rate_limit_429s"] = emu.count_429
     if done.returncode not in (0, 1):
         sys.stderr.write(done.stdout + done.stderr)
         raise SystemExit(f"audit failed with exit code {done.returncode}")
@@ -150,18 +160,25 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--split", type=Path, default=DEFAULT_SPLIT)
     parser.add_argument("--keep", type=Path, help="write the audit's reports here")
     parser.add_argument("--write-results", type=Path)
+    parser.add_argument(
+        "--published-pace",
+        action="store_true",
+        help="default paces against the published limits (minutes; default criteria only)",
+    )
     parser.add_argument("extra", nargs="*", help="extra `auditor audit` flags (after --)")
     args = parser.parse_args(argv)
     if args.split.name != "hallmark-dev":
         raise SystemExit("only the HALLMARK dev split may be used for tuning")
     plans = [("default criteria", args.extra)]
-    if args.write_results:
+    if args.published_pace:
+        plans = [("default criteria, published paces", args.extra)]
+    elif args.write_results:
         plans.append(("reference-resolution/v1", [*args.extra, "--criteria", CRITERIA_V1]))
     runs: list[Run] = []
     for name, extra in plans:
         with tempfile.TemporaryDirectory() as tmp:
             out = args.keep or Path(tmp) / "reports"
-            result, wall, shown = run(args.split, out, extra)
+            result, wall, shown = run(args.split, out, extra, args.published_pace)
         print(json.dumps(result))
         print(f"{name}: audit wall time {wall:.1f} s", file=sys.stderr)
         runs.append((name, result, wall, shown))

@@ -26,12 +26,14 @@ from auditor.compare import compare
 from auditor.compare.registers import arxiv_surnames
 from auditor.errors import ConfigError, MalformedBody
 from auditor.exitcodes import ExitCode
+from auditor.registers.updates import RETRACTION_TYPES
 from auditor.report.terminal import json_for_terminal, printable
+from auditor.report.words import update_text
 from auditor.resolve import resolve
 from auditor.search import title_search
 from auditor.settings import Settings, load_settings
 from auditor.single import check_report, reference_rows, reference_table, title_search_report
-from auditor.tables import RowState, Verdict
+from auditor.tables import RowState, UpdateRelation, Verdict
 from auditor.transport import safejson
 from auditor.transport.net import open_net
 
@@ -136,6 +138,7 @@ def render_text(report: dict[str, Any]) -> str:
         lines.extend(f"nearest    {_safe(n)}" for n in report["nearest"])
     if report.get("findings"):
         lines.append(f"findings   {_safe(report['findings'])}")
+    lines.extend(f"update     {_safe(update_text(u))}" for u in report.get("updates") or [])
     marks = {True: "yes", False: "NO", None: "not compared"}
     for f in report["fields"]:
         score = f" (score {f['score']:.3f})" if f.get("score") is not None else ""
@@ -145,8 +148,17 @@ def render_text(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def exit_code(verdict: str) -> int:
-    """0 for a match or NOT COVERED, 1 for a finding, 3 when the check could not be made."""
+def exit_code(verdict: str, updates: list[dict[str, Any]] | None = None) -> int:
+    """0 for a match or NOT COVERED, 1 for a finding, 3 when the check could not be made.
+
+    A cited work that was retracted, withdrawn or removed is a finding whatever the verdict (the
+    P0 of an audit's default `--fail-on`).
+    """
+    if any(
+        u.get("type") in RETRACTION_TYPES and u.get("relation") == UpdateRelation.UPDATED_BY
+        for u in updates or []
+    ):
+        return _FINDINGS
     if verdict in (
         Verdict.DIFFERS,
         Verdict.DOES_NOT_RESOLVE,
@@ -253,7 +265,7 @@ def check(
         typer.echo(json_for_terminal(json.dumps(report, indent=2, ensure_ascii=False)))
     else:
         typer.echo(printable(render_text(report)))
-    raise typer.Exit(exit_code(report["verdict"]))
+    raise typer.Exit(exit_code(report["verdict"], report.get("updates")))
 
 
 def register(app: typer.Typer) -> None:

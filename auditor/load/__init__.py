@@ -222,13 +222,15 @@ def _load_files(
 
 
 _KIND_RE = re.compile(r"[:'(`\"]")
+_QUOTED_RE = re.compile(r"'[^']{1,60}'")
 
 
 def aggregate(problems: Sequence[Problem], *, keep: int = 5) -> list[Problem]:
     """Collapse one file's problems of one kind beyond `keep` into one line with their count.
 
     A file with 20,000 duplicate keys gives five `duplicate key` lines and one
-    `duplicate key: 19,995 more like this (on lines …)`; each row still carries its own warning.
+    `duplicate key: 19,995 more like this (on lines 6, 7, …; 'k6', …)` (the first few lines and
+    the keys or values their messages quote); each row still carries its own warning.
     """
     counts: dict[tuple[str, str], int] = {}
     out: list[Problem] = []
@@ -242,7 +244,11 @@ def aggregate(problems: Sequence[Problem], *, keep: int = 5) -> list[Problem]:
             rest.setdefault(k, []).append(p)
     for (kind, severity), more in rest.items():
         lines = ", ".join(str(p.line) for p in more[:5] if p.line)
-        message = f"{kind}: {len(more):,} more like this (on lines {lines}, …)"
+        keys = ", ".join(
+            dict.fromkeys(m.group(0) for p in more[:5] if (m := _QUOTED_RE.search(p.message)))
+        )
+        named = f"; {keys}, …" if keys else ""
+        message = f"{kind}: {len(more):,} more like this (on lines {lines}, …{named})"
         out.append(Problem(more[0].path, more[0].line, message, severity, kind))
     return out
 

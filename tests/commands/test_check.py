@@ -170,3 +170,24 @@ def test_a_hostile_record_file_is_exit_2_not_a_traceback(tmp_path: Path, body: b
     result = CliRunner().invoke(app, [*args, "--record", str(path)], env={})
     assert result.exit_code == 2, result.output
     assert "--record" in result.output
+
+
+def test_a_retracted_record_is_a_finding_even_when_it_matches(tmp_path: Path) -> None:
+    retraction = {
+        "type": "retraction",
+        "relation": "updated_by",
+        "date": "2018-03-04",
+        "doi": "10.5555/notice",
+        "pmid": None,
+        "source": "retraction-watch",
+    }
+    code, out = _invoke(tmp_path, [*BASE, "--year", "2017"], {**RECORD, "updates": [retraction]})
+    assert code == 1, out
+    assert "RESOLVES-AND-MATCHES" in out
+    assert "update     retraction 2018-03-04 doi:10.5555/notice (retraction-watch)" in out
+    correction = {**retraction, "type": "correction"}
+    code, out = _invoke(
+        tmp_path, [*BASE, "--year", "2017", "--json"], {**RECORD, "updates": [correction]}
+    )
+    assert code == 0, out
+    assert json.loads(out)["updates"] == [correction]
