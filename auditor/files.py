@@ -23,9 +23,10 @@ import os
 import shutil
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -39,6 +40,7 @@ __all__ = [
     "MANIFEST",
     "OutputBusy",
     "atomic_write_bytes",
+    "atomic_write_with",
     "atomic_write_parquet",
     "atomic_write_text",
     "report_set",
@@ -78,15 +80,21 @@ def atomic_write_bytes(path: Path, data: bytes) -> Path:
     A special file or a symbolic link (`/dev/stdout`, a FIFO) is opened and written instead:
     replacing it would swap a device node or a link for a regular file.
     """
+    return atomic_write_with(path, lambda handle: handle.write(data))
+
+
+def atomic_write_with(path: Path, write: Callable[[BinaryIO], object]) -> Path:
+    """`atomic_write_bytes` for a writer that streams into the open file (`write(handle)`), so
+    a large table is never held as bytes in memory too."""
     if _write_in_place(path):
         with open(path, "wb") as handle:
-            handle.write(data)
+            write(handle)
         return path
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            write(handle)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, _file_mode())
@@ -113,7 +121,7 @@ def table_bytes(table: pa.Table) -> bytes:
 
 def atomic_write_parquet(path: Path, table: pa.Table) -> Path:
     """Write `table` as Parquet at `path` atomically; return `path`."""
-    return atomic_write_bytes(path, table_bytes(table))
+    return atomic_write_with(path, lambda handle: pq.write_table(table, handle))
 
 
 @contextmanager

@@ -157,7 +157,7 @@ def fix(
     cache_dir: Annotated[str | None, typer.Option("--cache-dir")] = None,
 ) -> None:
     """Audit PATH, then correct from the register records what the audit makes certain."""
-    err = Console(stderr=True, highlight=False)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
     if in_place and out is not None:
         err.print("[bold red]error:[/] give --out or --in-place, not both")
         raise typer.Exit(ExitCode.USAGE)

@@ -145,8 +145,8 @@ def load_files(
     A manuscript in `paths` (`.tex`, `.aux`, `.bbl`, Markdown) stands for the bibliographies it
     names, and the table holds exactly the entries it cites (`auditor.load.cited`).
     """
-    if paths and all(is_table(p, fmt) for p in paths):
-        return load_tables(paths, fmt=fmt, column_map=csv_map)  # Parquet / JSON Lines tables
+    if any(is_table(p, fmt) for p in paths):  # Parquet / JSON Lines references tables
+        return load_tables(paths, fmt=fmt, column_map=csv_map, closed_legs=closed_legs)
     manuscripts = [read_manuscript(p) for p in paths if is_manuscript(p)]
     if not manuscripts:
         with _bulk_allocation():

@@ -252,14 +252,25 @@ def _digest(path: str) -> str:
 
 
 def load_tables(
-    paths: Sequence[str], *, fmt: str | None = None, column_map: Mapping[str, str] | None = None
+    paths: Sequence[str],
+    *,
+    fmt: str | None = None,
+    column_map: Mapping[str, str] | None = None,
+    closed_legs: frozenset[str] = frozenset(),
 ) -> LoadOutcome:
     """Load every references table in `paths` into one classified `references` table.
 
-    `fmt` (`parquet` or `jsonl`) forces the format, else the extension decides. Raises
+    `fmt` (`parquet` or `jsonl`) forces the format, else the extension decides; `closed_legs` go
+    to `classify`. A bibliography file among the tables is an `InputError` (one run reads
+    tables or bibliographies, not both). Raises
     `InputError` naming a file that cannot be read, an unknown `--map` field, or a mapped column
     the table lacks; never for a bad row.
     """
+    others = [p for p in paths if not is_table(p, fmt)]
+    if others:
+        raise InputError(
+            f"{others[0]}: not a references table; audit tables and bibliographies apart"
+        )
     parts: list[pa.Table] = []
     problems: list[Problem] = []
     inputs: list[InputFile] = []
@@ -302,4 +313,4 @@ def load_tables(
         ],
         schema=tables.REFERENCES,
     )
-    return LoadOutcome(classify(table), tuple(problems), tuple(inputs))
+    return LoadOutcome(classify(table, closed_legs=closed_legs), tuple(problems), tuple(inputs))

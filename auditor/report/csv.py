@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import io
 import re
+from functools import partial
 from pathlib import Path
+from typing import BinaryIO
 
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from auditor.files import atomic_write_bytes
+from auditor.files import atomic_write_with
 from auditor.report.interface import ReportFormat
 from auditor.report.rows import report_verdicts
 from auditor.report.words import update_text
@@ -104,6 +106,12 @@ class CsvReport(ReportFormat):
         if result.duplicates.num_rows:
             tables["duplicates"] = result.duplicates
         return [
-            atomic_write_bytes(out_dir / f"{name}.csv", csv_bytes(table, bom=True))
+            atomic_write_with(out_dir / f"{name}.csv", partial(_write_csv, table))
             for name, table in tables.items()
         ]
+
+
+def _write_csv(table: pa.Table, handle: BinaryIO) -> None:
+    """`table` as CSV with a byte-order mark, streamed into `handle`."""
+    handle.write(b"\xef\xbb\xbf")
+    pacsv.write_csv(_flatten(table), handle, pacsv.WriteOptions(quoting_style="needed"))

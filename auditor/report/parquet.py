@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from auditor.files import atomic_write_bytes, table_bytes
+from auditor.files import atomic_write_parquet, table_bytes
 from auditor.report.interface import ReportFormat
 from auditor.report.rows import report_verdicts
 from auditor.result import AuditResult
@@ -18,11 +18,9 @@ class ParquetReport(ReportFormat):
     def write(self, result: AuditResult, out_dir: Path) -> list[Path]:
         """Write the Parquet files; `duplicates.parquet` only when there are duplicate groups."""
         written = [
-            atomic_write_bytes(out_dir / "verdicts.parquet", table_bytes(report_verdicts(result))),
-            atomic_write_bytes(out_dir / "checklist.parquet", table_bytes(result.checklist)),
+            atomic_write_parquet(out_dir / "verdicts.parquet", report_verdicts(result)),
+            atomic_write_parquet(out_dir / "checklist.parquet", result.checklist),
         ]
         if result.duplicates.num_rows:
-            written.append(
-                atomic_write_bytes(out_dir / "duplicates.parquet", table_bytes(result.duplicates))
-            )
+            written.append(atomic_write_parquet(out_dir / "duplicates.parquet", result.duplicates))
         return written

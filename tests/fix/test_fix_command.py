@@ -73,6 +73,9 @@ def test_fix_corrects_year_and_author_order_and_nothing_else(workdir: Path) -> N
     assert after["chimera2020"] == before["chimera2020"]
     chimeric = "% auditor: RESOLVES-BUT-DIFFERS: the record for 10.1038/nature14539 has another"
     assert chimeric in fixed
+    # Same title, but none of the cited authors wrote the record's work: nothing is certain.
+    assert after["who2015"] == before["who2015"]
+    assert "% auditor: RESOLVES-BUT-DIFFERS: none of the cited authors" in fixed
     assert after["ghost2021"] == before["ghost2021"]
     assert "% auditor: DOES-NOT-RESOLVE" in fixed
     # A preprint gets its published DOI; its arXiv id stays; the # concatenation is untouched.
@@ -94,7 +97,7 @@ def test_fix_is_idempotent_and_comments_are_not_repeated(workdir: Path) -> None:
     assert (workdir / "refs.bib.bak").read_text(encoding="utf-8") == BIB
     assert _fix("--in-place")[0] == 0
     assert (workdir / "refs.bib").read_text(encoding="utf-8") == once
-    assert once.count("% auditor:") == 2
+    assert once.count("% auditor:") == 3
 
 
 def test_diff_only_and_no_comments(workdir: Path) -> None:

@@ -116,3 +116,13 @@ def test_title_whitespace_collapses_as_str_split_does() -> None:
     titles = ["a  b", "a\tb", "a\u00a0b", "a\u3000\u3000b", "ok title", "a \u2003 b", "x\n\ny"]
     got = pc.replace_substring_regex(pa.array(titles), _SPACES, " ").to_pylist()
     assert got == [" ".join(t.split()) for t in titles]
+
+
+def test_closed_legs_and_mixed_inputs(tmp_path: Path) -> None:
+    path = _parquet(tmp_path, ROWS)
+    out = load_files([path], closed_legs=frozenset({"pmid"}))
+    assert out.table.column("row_reason").to_pylist()[1] == "leg_closed"
+    bib = tmp_path / "a.bib"
+    bib.write_text("@article{k, title={T}}\n", encoding="utf-8")
+    with pytest.raises(InputError, match="a.bib"):
+        load_files([path, str(bib)])
