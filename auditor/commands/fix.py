@@ -9,6 +9,8 @@ original as `NAME.EXT.bak`. `--diff` prints a unified diff and writes nothing.
 from __future__ import annotations
 
 import asyncio
+import codecs
+import contextlib
 import difflib
 import shutil
 import sys
@@ -29,18 +31,38 @@ from auditor.fix.changes import FIELDS, Change, Plan, plan_fixes
 from auditor.fix.csv_edit import edit_csv
 from auditor.fix.ris_edit import edit_ris
 from auditor.load import detect_format
+from auditor.load.encoding import decode_bytes
 from auditor.settings import load_settings
 
 __all__ = ["register"]
 
 
-def _decode(data: bytes) -> tuple[str, str]:
-    """The text and the codec to write it back with (the loader's detection: UTF-8, else
-    Latin-1)."""
+#: Byte-order marks `auditor fix` writes back as it found them (the loader reads the same).
+_WIDE_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+
+
+def _decode(data: bytes, path: str) -> tuple[str, str, bytes]:
+    """The text, the codec to write it back with, and the byte-order mark to put before it.
+
+    UTF-16/32 (JabRef writes UTF-16) as the loader detects it, BOM or not; otherwise UTF-8, else
+    Latin-1, which maps every byte to one character, so an unchanged byte is written back as it
+    was even in a file of mixed encodings.
+    """
+    for bom, codec in _WIDE_BOMS:
+        if data.startswith(bom):
+            return data[len(bom) :].decode(codec), codec, bom
+    wide = decode_bytes(data, path).encoding
+    if wide.startswith(("utf-16", "utf-32")):
+        return data.decode(wide), wide, b""
     try:
-        return data.decode("utf-8"), "utf-8"
+        return data.decode("utf-8"), "utf-8", b""
     except UnicodeDecodeError:
-        return data.decode("latin-1"), "latin-1"
+        return data.decode("latin-1"), "latin-1", b""
 
 
 def _shown(value: object) -> str:
@@ -77,17 +99,26 @@ class _Asker:
         return answer in ("y", "a")
 
 
+#: The formats `auditor fix` can edit in place; the others are audited but not rewritten.
+_EDITABLE = ("bibtex", "ris", "csv")
+
+
 def _apply(
-    path: str, text: str, plan: Plan, comments: bool, accept: Callable[[Change], bool]
+    path: str,
+    fmt: str,
+    text: str,
+    plan: Plan,
+    comments: bool,
+    accept: Callable[[Change], bool],
+    latex: bool | None = None,
 ) -> Applied:
     changes = [c for c in plan.changes if c.source_path == path]
     notes = [n for n in plan.notes if n.source_path == path] if comments else []
-    fmt = detect_format(path, text[:4096])
     if fmt == "ris":
         return edit_ris(text, changes, notes, accept=accept)
     if fmt == "csv":
         return edit_csv(text, changes, notes, accept=accept)
-    return edit_bibtex(text, changes, notes, accept=accept)
+    return edit_bibtex(text, changes, notes, accept=accept, latex=latex)
 
 
 def _target(path: Path, out: Path | None, in_place: bool) -> Path:
@@ -126,7 +157,7 @@ def fix(
     cache_dir: Annotated[str | None, typer.Option("--cache-dir")] = None,
 ) -> None:
     """Audit PATH, then correct from the register records what the audit makes certain."""
-    err = Console(stderr=True, highlight=False)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
     if in_place and out is not None:
         err.print("[bold red]error:[/] give --out or --in-place, not both")
         raise typer.Exit(ExitCode.USAGE)
@@ -140,6 +171,14 @@ def fix(
     flags = {"offline": offline, "snapshots": tuple(snapshot or ()), "cache_dir": cache_dir}
     try:
         data = path.read_bytes()
+        text, codec, bom = _decode(data, str(path))
+        fmt = detect_format(str(path), text[:4096])
+        if fmt not in _EDITABLE:
+            err.print(
+                f"[bold red]error:[/] {escape(str(path))}: auditor fix edits BibTeX, RIS and CSV "
+                f"files, not {fmt} (run auditor audit for its findings)"
+            )
+            raise typer.Exit(ExitCode.USAGE)
         settings = load_settings(flags, config=config, inputs=[str(path)])
         result = asyncio.run(run_audit([str(path)], settings))
     except OSError as exc:
@@ -149,12 +188,20 @@ def fix(
         err.print(f"[bold red]error:[/] {escape(str(exc))}")
         raise typer.Exit(ExitCode.USAGE) from None
     plan = plan_fixes(result, only=fields, upgrade_preprints=upgrade)
-    text, codec = _decode(data)
     accept: Callable[[Change], bool] = _Asker(err) if interactive else (lambda _c: True)
-    applied = _apply(str(path), text, plan, comments, accept)
+    applied = _apply(str(path), fmt, text, plan, comments, accept)
     try:
-        new = applied.text.encode(codec)
+        new = bom + applied.text.encode(codec)
     except UnicodeEncodeError:
+        new = b""
+    if not new and fmt == "bibtex":
+        # A name like Dvořák does not fit Latin-1: write the new values as LaTeX escapes (the
+        # changes already accepted, asked again of no one) so every other byte stays as it was.
+        made = applied.made
+        again = _apply(str(path), fmt, text, plan, comments, lambda c: c in made, latex=True)
+        with contextlib.suppress(UnicodeEncodeError):
+            new, applied = again.text.encode(codec), again
+    if not new:
         new = applied.text.encode("utf-8")
         err.print(f"warning: {escape(str(path))} was Latin-1; the corrected copy is UTF-8")
     for change, why in applied.skipped:

@@ -48,14 +48,18 @@ def edit_bibtex(
     notes: Sequence[Note] = (),
     *,
     accept: Callable[[Change], bool] = lambda _c: True,
+    latex: bool | None = None,
 ) -> Applied:
-    """`text` with `changes` applied (each first offered to `accept`) and `notes` written."""
+    """`text` with `changes` applied (each first offered to `accept`) and `notes` written.
+
+    `latex` forces new non-ASCII text to be written as LaTeX escapes (a Latin-1 file that must
+    stay Latin-1); by default the file's own habit decides."""
     entries = scan(text)
     by_line = {e.line: e for e in entries}
     by_key: dict[str, list[EntrySpan]] = {}
     for scanned in entries:
         by_key.setdefault(scanned.key, []).append(scanned)
-    latex = _writes_latex(text)
+    latex = _writes_latex(text) if latex is None else latex
     newline = "\r\n" if "\r\n" in text else "\n"
     edits: list[tuple[int, int, str]] = []
     made: list[Change] = []
@@ -106,7 +110,10 @@ def _latex(value: str, latex: bool) -> str:
         from pylatexenc.latexencode import unicode_to_latex  # only files that need it
 
         encoded = unicode_to_latex(
-            value, non_ascii_only=True, replacement_latex_protection="braces"
+            value,
+            non_ascii_only=True,
+            replacement_latex_protection="braces",
+            unknown_char_warning=False,  # kept as it is; the caller decides the encoding
         )
         return str(encoded)
     return value

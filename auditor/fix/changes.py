@@ -11,6 +11,7 @@ or an INVALID row is never rewritten: it gets a note for the person instead.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -82,7 +83,7 @@ def plan_fixes(
             continue
         record = records.get((verdict.get("id_type"), verdict.get("identifier")))
         where = (verdict["row_id"], ref["source_path"], ref.get("source_line"), ref.get("key"))
-        note = _note_for(verdict, record)
+        note = _note_for(ref, verdict, record)
         if note is not None:
             notes.append(Note(*where, note))
             continue
@@ -96,14 +97,20 @@ def plan_fixes(
     return Plan(tuple(changes), tuple(notes))
 
 
-def _note_for(verdict: dict[str, Any], record: dict[str, Any] | None) -> str | None:
+def _note_for(
+    ref: dict[str, Any], verdict: dict[str, Any], record: dict[str, Any] | None
+) -> str | None:
     """Why this row is not rewritten, or `None` when it may be."""
     state = verdict["verdict"]
     reason = verdict.get("reason") or ""
     if state == Verdict.DOES_NOT_RESOLVE:
         return f"DOES-NOT-RESOLVE: the register has no record for {verdict.get('identifier')}"
-    if state in (RowState.UNCHECKED, RowState.INVALID) or state == "NOT FOUND":
-        return f"{state} ({reason or 'no reason given'}): not checked, not rewritten"
+    if state == RowState.NOT_FOUND:
+        return "NOT FOUND: no index asked holds a work matching this reference; not rewritten"
+    if state == RowState.UNCHECKED:
+        return f"UNCHECKED ({reason or 'no reason given'}): could not be checked; not rewritten"
+    if state == RowState.INVALID:
+        return f"INVALID ({reason or 'no reason given'}): not read as written; not rewritten"
     if state not in (Verdict.MATCHES, Verdict.DIFFERS):
         return None  # NOT COVERED: nothing to say beyond the report
     if record is None or record.get("status") != RecordStatus.FOUND:
@@ -113,6 +120,12 @@ def _note_for(verdict: dict[str, Any], record: dict[str, Any] | None) -> str | N
         return (
             f"RESOLVES-BUT-DIFFERS: the record for {verdict.get('identifier')} has another "
             f"title ({shown!r}); the identifier may point at another work; not rewritten"
+        )
+    if _strangers(ref, record, verdict):
+        return (
+            f"RESOLVES-BUT-DIFFERS: none of the cited authors is among the authors of the record "
+            f"for {verdict.get('identifier')}; the entry may cite another work of this title; "
+            "not rewritten"
         )
     return None
 
@@ -187,12 +200,33 @@ def _author_names(record: dict[str, Any]) -> list[str]:
 def _order_differs(ref: dict[str, Any], record: dict[str, Any]) -> bool:
     """Same surnames as the register, in another order (v1 reads only the first author)."""
     claimed = [_surname(a) for a in ref.get("authors") or []]
-    theirs = [s.lower() for s in record.get("surnames") or []]
+    theirs = [_fold(s) for s in record.get("surnames") or []]
     return bool(claimed) and sorted(claimed) == sorted(theirs) and claimed != theirs
 
 
+def _fold(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold().strip()
+
+
 def _surname(name: str) -> str:
+    """The surname of a name as cited: `Family, Given`, `Given Family` or Vancouver `Family GI`."""
     name = name.strip()
     if "," in name:
-        return name.split(",", 1)[0].strip().lower()
-    return name.split()[-1].lower() if name.split() else ""
+        return _fold(name.split(",", 1)[0])
+    words = name.split()
+    if len(words) > 1 and words[-1].isupper() and len(words[-1]) <= 3:
+        return _fold(words[0])
+    return _fold(words[-1]) if words else ""
+
+
+def _strangers(ref: dict[str, Any], record: dict[str, Any], verdict: dict[str, Any]) -> bool:
+    """No cited surname is among the record's: then the same title may be another work (a
+    generic title such as "Deep learning"), and nothing about the entry is certain. A
+    placeholder author list (`John Doe`) is not evidence either way."""
+    claimed = {_surname(a) for a in ref.get("authors") or []} - {""}
+    theirs = {_fold(s) for s in record.get("surnames") or []}
+    if not claimed or not theirs or "authors_placeholder" in (verdict.get("findings") or []):
+        return False
+    words = {w for s in theirs for w in s.replace("-", " ").split()}
+    return not any(c in theirs or c in words for c in claimed)

@@ -21,6 +21,7 @@ VERDICT_HELP: dict[str, str] = {
 _REASONS: dict[str, str] = {
     "parse_error": "the entry could not be parsed",
     "missing_title": "the entry has no title",
+    "missing_entry": "cited in the manuscript, but no bibliography holds this key",
     "type_contradiction": "the declared identifier type contradicts the identifier",
     "unsupported_type": "the identifier type is not covered",
     "unrecognized_id": "the identifier has no covered form",

@@ -44,6 +44,13 @@ BIB = """% Thesis bibliography: kept by hand, do not reformat.
   doi    = {10.1038/nature14539},
 }
 
+@article{who2015,
+  author = {{World Health Organization}},
+  title  = {Deep learning},
+  year   = {2016},
+  doi    = {10.1038/nature14539},
+}
+
 @article{ghost2021,
   title  = {A study that never was},
   author = {Nobody, Ann},

@@ -6,13 +6,15 @@ import os
 from pathlib import Path
 
 import pandas as pd
+import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
+from auditor import tables
 from auditor.cli import app
 from auditor.fix.bibtex_spans import scan
 
-from .fixtures import BIB, write_snapshot
+from .fixtures import BIB, RECORDS, write_snapshot
 
 
 @pytest.fixture
@@ -71,6 +73,9 @@ def test_fix_corrects_year_and_author_order_and_nothing_else(workdir: Path) -> N
     assert after["chimera2020"] == before["chimera2020"]
     chimeric = "% auditor: RESOLVES-BUT-DIFFERS: the record for 10.1038/nature14539 has another"
     assert chimeric in fixed
+    # Same title, but none of the cited authors wrote the record's work: nothing is certain.
+    assert after["who2015"] == before["who2015"]
+    assert "% auditor: RESOLVES-BUT-DIFFERS: none of the cited authors" in fixed
     assert after["ghost2021"] == before["ghost2021"]
     assert "% auditor: DOES-NOT-RESOLVE" in fixed
     # A preprint gets its published DOI; its arXiv id stays; the # concatenation is untouched.
@@ -92,7 +97,7 @@ def test_fix_is_idempotent_and_comments_are_not_repeated(workdir: Path) -> None:
     assert (workdir / "refs.bib.bak").read_text(encoding="utf-8") == BIB
     assert _fix("--in-place")[0] == 0
     assert (workdir / "refs.bib").read_text(encoding="utf-8") == once
-    assert once.count("% auditor:") == 2
+    assert once.count("% auditor:") == 3
 
 
 def test_diff_only_and_no_comments(workdir: Path) -> None:
@@ -124,3 +129,56 @@ def test_interactive_asks_per_change(workdir: Path) -> None:
     assert "pages   = {770--778}" in fixed["he2016wrongyear"]  # accepted
     assert "Silver, David and Huang, Aja" in fixed["silver2016order"]  # all of this kind
     assert "Year = 2016," in fixed["silver2016order"] and "Volume" not in fixed["silver2016order"]
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-be", "utf-32"])
+def test_a_utf16_or_utf32_bibliography_is_fixed_and_written_back_as_it_was(
+    workdir: Path, codec: str
+) -> None:
+    # JabRef writes UTF-16; the loader reads it, so the editor must too (it found no entry).
+    data = BIB.encode(codec)
+    (workdir / "refs.bib").write_bytes(data)
+    code, output = _fix("--out", "fixed.bib")
+    assert code == 0, output
+    assert "entry not found" not in output
+    fixed = (workdir / "fixed.bib").read_bytes()
+    assert fixed[:4] == data[:4]  # the same byte-order mark (or none), the same width
+    text = fixed.decode(codec).removeprefix("\ufeff")
+    assert "year    = {2016}," in _entries(text)["he2016wrongyear"]
+    assert _entries(text)["lecun2015"] == _entries(BIB)["lecun2015"]
+
+
+def test_a_format_fix_cannot_edit_is_refused_before_any_audit(workdir: Path) -> None:
+    (workdir / "refs.nbib").write_text("PMID- 31452104\nTI  - A title.\nDP  - 2019\n")
+    result = CliRunner().invoke(app, ["fix", "refs.nbib", "--offline"])
+    assert result.exit_code == 2
+    assert "not medline" in result.output and "Traceback" not in result.output
+    assert not (workdir / "refs.fixed.nbib").exists()
+
+
+def test_a_latin1_file_stays_latin1_when_a_new_name_does_not_fit_it(workdir: Path) -> None:
+    # Dvořák has no Latin-1 form: the new value is written as LaTeX, the file is not re-encoded.
+    record = {
+        **RECORDS[0],
+        "identifier": "10.5555/dvorak",
+        "doi": "10.5555/dvorak",
+        "title": "Symphonies from the new world",
+        "authors": ["Antonín Dvořák", "José Müller"],
+        "surnames": ["Dvořák", "Müller"],
+        "year": 1893,
+    }
+    pq.write_table(tables.from_rows([record], tables.RECORDS), workdir / "snap.parquet")
+    kept = "@misc{caf\xe9, title = {Caf\xe9 au lait}, author = {M\xfcller, Jos\xe9}}\r\n"
+    cited = (
+        "@article{dvorak,\r\n  title = {Symphonies from the new world},\r\n"
+        "  author = {M\xfcller, Jos\xe9 and Dvorak, Antonin},\r\n  journal = {Nature},\r\n"
+        "  year = {1893},\r\n  volume = {521},\r\n  pages = {436--444},\r\n"
+        "  doi = {10.5555/dvorak},\r\n}\r\n"
+    )
+    (workdir / "refs.bib").write_bytes((kept + cited).encode("latin-1"))
+    code, output = _fix("--out", "fixed.bib", "--only", "author")
+    assert code == 0, output
+    assert "UTF-8" not in output and "WARNING" not in output
+    fixed = (workdir / "fixed.bib").read_bytes()
+    assert fixed.startswith(kept.encode("latin-1"))  # the untouched entry, byte for byte
+    assert b"author = {Dvo\\v{r}\\'ak, Anton{\\'\\i}n and M\\\"uller, Jos\\'e}," in fixed
