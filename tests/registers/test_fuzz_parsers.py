@@ -168,7 +168,12 @@ def _check(name: str, rows: dict[str, Any]) -> None:
     from_rows(list(rows.values()), RECORDS)
 
 
+FUZZED: set[str] = set()
+
+
 def _fuzz(name: str) -> Any:
+    FUZZED.add(name)
+
     # database=None: the six tests share one source, hence one example-database key; replaying
     # one register's saved example against another's strategy would be reported as flaky.
     @settings(
@@ -190,10 +195,11 @@ test_fuzz_pubmed = _fuzz("pubmed")
 test_fuzz_doi_system = _fuzz("doi")
 test_fuzz_handle = _fuzz("handle")
 test_fuzz_csl = _fuzz("csl")
+test_fuzz_datacite = _fuzz("datacite")
 
 
 def test_every_lookup_register_is_fuzzed() -> None:
-    assert {r.name for r in REGISTERS} == set(IDS)
+    assert {r.name for r in REGISTERS} == set(IDS) == FUZZED
 
 
 QUERIES = [TitleQuery("Deep learning", "LeCun", 2015), TitleQuery("Attention is all you need")]

@@ -16,6 +16,7 @@ import json
 import os
 import shutil
 import subprocess
+import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -101,16 +102,19 @@ class DevTools:
 
 
 @pytest.fixture
-async def browser(tmp_path: Path) -> AsyncIterator[DevTools]:
+async def browser() -> AsyncIterator[DevTools]:
     """A fresh headless Chromium with its own profile, and a DevTools session on one page."""
     assert CHROMIUM is not None
-    profile = tmp_path / "profile"
+    # A short folder of its own: Chromium puts its singleton socket in $TMPDIR and aborts when
+    # the socket path passes the 108-byte Unix limit (pytest-xdist's tmp_path is that long).
+    home = Path(tempfile.mkdtemp(prefix="cr-"))
+    profile = home / "profile"
     proc = subprocess.Popen(
         [CHROMIUM, *_FLAGS, f"--user-data-dir={profile}", "about:blank"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         # Chromium leaves an org.chromium.Chromium.* singleton folder in $TMPDIR per launch.
-        env={**os.environ, "TMPDIR": str(tmp_path)},
+        env={**os.environ, "TMPDIR": str(home)},
     )
     try:
         port_file = profile / "DevToolsActivePort"
@@ -141,6 +145,7 @@ async def browser(tmp_path: Path) -> AsyncIterator[DevTools]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+        shutil.rmtree(home, ignore_errors=True)
 
 
 def _requests(tools: DevTools) -> list[str]:
