@@ -142,7 +142,8 @@ def _datacite(i: int) -> bytes:
     item = {
         "id": f"10.5281/zenodo.{i}", "type": "dois",
         "attributes": {"doi": f"10.5281/zenodo.{i}", "titles": [{"title": f"Dataset {i}"}],
-                       "creators": [{"name": f"Author{i % 997}, Ada", "familyName": f"Author{i % 997}"}],
+                       "creators": [{"name": f"Author{i % 997}, Ada",
+                                     "familyName": f"Author{i % 997}"}],
                        "publicationYear": 2000 + i % 25, "publisher": "Zenodo"},
     }  # fmt: skip
     return json.dumps(item).encode() + b"\n"
