@@ -52,7 +52,9 @@ _PMID_PREFIX_RE = re.compile(
     r"|pmid:?\s*)",
     re.IGNORECASE,
 )
-_DOI_RE = re.compile(r"^10\.\d{4,9}/\S+$")
+#: A control character (ESC, NUL from a pasted terminal line) is never part of a DOI: such an
+#: id has no covered form, so no register is asked about it and it cannot come back absent.
+_DOI_RE = re.compile(r"^10\.\d{4,9}/[^\s\x00-\x1f\x7f]+$")
 _PMID_RE = re.compile(r"^\d+$")
 _ARXIV_NEW_RE = re.compile(r"^(\d{2}(?:0[1-9]|1[0-2])\.\d{4,5})(v\d+)?$")
 _ARXIV_OLD_RE = re.compile(

@@ -185,3 +185,12 @@ def test_column_fast_path_agrees_with_the_per_row_decision(
     again = classify(got, closed_legs=legs)
     for name, values in _decide_rows(got, legs).items():
         assert again.column(name).to_pylist() == values, name
+
+
+def test_a_doi_holding_a_control_character_has_no_covered_form() -> None:
+    # ESC/NUL pasted from a terminal: asked of a register, it came back DOES-NOT-RESOLVE.
+    from auditor.classify import infer_type
+
+    assert infer_type("10.1000/\x1b[31mq") == (None, None)
+    assert infer_type("10.1000/a\x00") == (None, None)
+    assert infer_type("10.1000/ü-x") == ("doi", "10.1000/ü-x")  # non-ASCII stays a DOI

@@ -34,6 +34,25 @@ def _one(tags: dict[str, list[str]], *names: str) -> str | None:
     return None
 
 
+def _people(pairs: list[tuple[str, str, int]]) -> list[str]:
+    """Authors in order: each `FAU` (full name), or its `AU` when the author has no `FAU` line.
+
+    PubMed writes `FAU` then `AU` per author; records before 2002 (and some exports) have `AU`
+    only, for all authors or some, so choosing one tag per record would drop authors.
+    """
+    names: list[str] = []
+    after_full = False
+    for tag, value, _line in pairs:
+        if tag == "FAU":
+            names.append(value)
+            after_full = True
+        elif tag == "AU":
+            if not after_full:
+                names.append(value)
+            after_full = False
+    return [n for n in names if n.strip()]
+
+
 class MedlineLoader(Loader):
     """Loads MEDLINE-format exports from PubMed: one row per record."""
 
@@ -54,13 +73,14 @@ class MedlineLoader(Loader):
             warnings = [] if "PMID" in tags else ["record without a `PMID-` line"]
             if "" in tags:
                 warnings.append("text without a tag at the start of the record (ignored)")
-            self._row(rows, tags, record.line, warnings)
+            self._row(rows, tags, _people(pairs), record.line, warnings)
             problems.extend(Problem(path, record.line, w, "warning") for w in warnings)
         return rows, problems
 
     @staticmethod
-    def _row(rows: Rows, tags: dict[str, list[str]], line: int, warnings: list[str]) -> None:
-        names = tags.get("FAU") or tags.get("AU") or []
+    def _row(
+        rows: Rows, tags: dict[str, list[str]], names: list[str], line: int, warnings: list[str]
+    ) -> None:
         authors, et_al = clean_author_list([*names, *tags.get("CN", [])])
         if not authors:
             authors, et_al = clean_author_list(tags.get("FED") or tags.get("ED") or [])

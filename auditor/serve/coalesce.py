@@ -2,7 +2,8 @@
 
 The stages are vectorized: classifying or comparing one row costs nearly what a hundred rows
 cost. When many requests are in flight, those that reach a stage together (a batch of lookups
-answers many at once) are handed to it as one table, and each gets its own row back.
+answers many at once) are handed to it as one table, and each gets its own row back. A table
+that fails is run again row by row, so only the request whose row failed gets the error.
 """
 
 from __future__ import annotations
@@ -45,14 +46,22 @@ class Coalescer(Generic[T, R]):
 
     async def _settle(self, items: list[tuple[T, asyncio.Future[R]]]) -> None:
         try:
-            results = await self._run([item for item, _ in items])
-            if len(results) != len(items):
-                raise RuntimeError(f"{len(items)} items gave {len(results)} results")
+            results = await self._once([item for item, _ in items])
         except Exception as exc:
-            for _, future in items:
-                if not future.done():
-                    future.set_exception(exc)
+            if len(items) == 1:
+                if not items[0][1].done():
+                    items[0][1].set_exception(exc)
+                return
+            # One request's bad row must not fail the others that shared its turn: each alone.
+            for one in items:
+                await self._settle([one])
             return
         for (_, future), result in zip(items, results, strict=True):
             if not future.done():
                 future.set_result(result)
+
+    async def _once(self, items: list[T]) -> Sequence[R]:
+        results = await self._run(items)
+        if len(results) != len(items):
+            raise RuntimeError(f"{len(items)} items gave {len(results)} results")
+        return results

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,6 +91,11 @@ class CheckRequest:
     authors: list[str]
     year: int | None
     caller: str | None
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+#: C0 controls and DEL: never part of a DOI, PMID or arXiv id (they would be looked up as given).
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -163,6 +169,16 @@ def parse_request(body: bytes, *, caller_required: bool) -> CheckRequest:
         raise BadRequest("caller", f"must be at most {MAX_CALLER_CHARS} characters")
     if caller_required and caller is None:
         raise BadRequest("caller", "is required on /precheck (it keys the free allowance)")
+    strings = [("reference.id", ident), ("reference.type", declared or "")]
+    strings += [("reference.claimed.title", title), ("caller", caller or "")]
+    strings += [(f"reference.claimed.authors[{i}]", a) for i, a in enumerate(authors)]
+    for at, text in strings:
+        # JSON lets `"\ud800"` through; Arrow refuses it later, failing every request that
+        # shares the batch, so it is this request's 400.
+        if _SURROGATE.search(text):
+            raise BadRequest(at, "is not valid Unicode (lone surrogate)")
+    if _CONTROL.search(ident.strip()):
+        raise BadRequest("reference.id", "must not contain control characters")
     return CheckRequest(
         id=ident,
         type=declared.strip() or None if isinstance(declared, str) else None,

@@ -127,3 +127,17 @@ def test_utf16_endnote_export(tmp_path: Path) -> None:
         "Caf\u00e9 society",
         2001,
     )
+
+
+def test_medline_author_without_a_full_name_is_kept_in_its_place() -> None:
+    # One FAU-less author (older records, hand-edited exports) must not drop the others, nor
+    # the FAU-less one when the others have full names.
+    text = (
+        "PMID- 31452104\nTI  - A title.\nFAU - Garcia, Ana\nAU  - Garcia A\nAD  - Somewhere.\n"
+        "AU  - Smith J\nFAU - Doe, Jane\nAU  - Doe J\nDP  - 2019\n\n"
+        "PMID- 1000\nTI  - Older.\nAU  - Lee K\nAU  - Park S\nDP  - 1990\n"
+    )
+    rows, _problems = MedlineLoader().load(text, "x.nbib")
+    first, old = rows.columns["authors"]
+    assert first == ["Garcia, Ana", "Smith J", "Doe, Jane"]
+    assert old == ["Lee K", "Park S"]

@@ -295,3 +295,42 @@ async def test_a_lookup_that_breaks_is_503_not_a_hang(
     served: Served = await server_factory()
     status, body = await served.post("/check", GOOD)
     assert status == 503 and body["register"] == "crossref"
+
+
+async def test_a_lone_surrogate_or_a_control_in_the_id_is_this_requests_400(
+    served: Served,
+) -> None:
+    # JSON admits "\ud800"; Arrow refused it inside the shared classify table: a 500 for every
+    # request of that event-loop turn. A NUL in an id was looked up and came back DOES-NOT-RESOLVE.
+    good = json.dumps(check_body("10.5555/serve.1", "x")).encode()
+    cases = {
+        "reference.claimed.title": good.replace(b'"x"', b'"x\\ud800"'),
+        "reference.id": good.replace(b"serve.1", b"serve.1\\u0000"),
+        "caller": good.replace(b'"7xK', b'"\\udc007xK'),
+    }
+    for field, raw in cases.items():
+        answers = await asyncio.gather(served.post("/check", raw), served.post("/check", good))
+        (status, body), (ok_status, _) = answers
+        assert (status, body.get("field")) == (400, field), (field, body)
+        assert ok_status == 200  # the request beside it is answered
+    authors = check_body("10.5555/serve.1", "x", authors=["a", "\udc00"])
+    raw = json.dumps(authors).encode()  # ensure_ascii writes the lone surrogate as \udc00
+    status, body = await served.post("/check", raw)
+    assert (status, body["field"]) == (400, "reference.claimed.authors[1]")
+    assert served.emu.total_requests <= 2  # only the good requests were looked up
+
+
+async def test_a_failing_batch_is_rerun_row_by_row() -> None:
+    from auditor.serve.coalesce import Coalescer
+
+    async def run(items: Any) -> list[str]:
+        if "bad" in items:
+            raise ValueError("one bad row")
+        return [i.upper() for i in items]
+
+    batcher: Coalescer[str, str] = Coalescer(run)
+    got = await asyncio.gather(
+        batcher.submit("a"), batcher.submit("bad"), batcher.submit("b"), return_exceptions=True
+    )
+    assert got[0] == "A" and got[2] == "B"
+    assert isinstance(got[1], ValueError)
