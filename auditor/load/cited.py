@@ -28,9 +28,10 @@ _SHOWN = 10
 def select_cited(
     table: pa.Table, manuscripts: Sequence[Manuscript], keep_all: Sequence[str] = ()
 ) -> tuple[pa.Table, list[Problem]]:
-    """The rows of `table` cited by `manuscripts` (first citation first), plus one INVALID row
-    per cited key no row holds; rows whose `source_path` is in `keep_all` (bibliographies named
-    on the command line beside the manuscript) are kept whole, after the cited ones.
+    """The rows of `table` cited by `manuscripts` (first citation first), with one INVALID row
+    per cited key no row holds, in its place in that order; rows whose `source_path` is in
+    `keep_all` (bibliographies named on the command line beside the manuscript) are kept whole,
+    after the cited ones.
 
     `row_id` is renumbered 0..n-1 in the new order; `cited_at` is `path:line` of the first
     citation. A key is matched exactly (BibTeX keys are case-sensitive to biber; BibTeX itself
@@ -52,6 +53,9 @@ def select_cited(
             where = f"{citation.path}:{citation.line}"
             found = first_row.get(citation.key)
             if found is None:
+                # Its row stands where it is cited: index past the table's own rows.
+                order.append(table.num_rows + len(missing))
+                cited_at.append(where)
                 missing.append(_missing_row(citation.key, citation.path, citation.line, where))
             elif found not in taken:
                 taken.add(found)
@@ -65,15 +69,14 @@ def select_cited(
             order.append(index)
             cited_at.append(None)
     problems = _uncited_warning(keys, taken, manuscripts)
+    if missing:
+        table = pa.concat_tables([table, tables.from_rows(missing, tables.REFERENCES)])
     selected = table.take(pa.array(order, pa.int64())) if order else table.slice(0, 0)
     selected = selected.set_column(
         selected.schema.get_field_index("cited_at"),
         tables.REFERENCES.field("cited_at"),
         pa.array(cited_at, pa.string()),
     )
-    if missing:
-        extra = tables.from_rows(missing, tables.REFERENCES)
-        selected = pa.concat_tables([selected, extra])
     renumbered = pa.array(range(selected.num_rows), pa.int64())
     return selected.set_column(0, tables.REFERENCES.field("row_id"), renumbered), problems
 
