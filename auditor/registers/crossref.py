@@ -9,23 +9,16 @@ wrong `message-type` or a non-JSON body is a failure to look (`unreachable`), ne
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote
 
 from auditor.compare.registers import crossref_surnames, crossref_year, crossref_years
-from auditor.errors import MalformedBody, Reason, Unreachable
-from auditor.registers.interface import Host, RecordRow, Register, Sink
+from auditor.errors import MalformedBody, Reason
+from auditor.registers.doi_lists import DoiListRegister
+from auditor.registers.interface import Host, RecordRow
 from auditor.registers.records import (
-    Breaker,
-    chunks,
     digest,
-    failed,
-    fetch_groups,
-    http_reason,
     row,
-    split_fetch,
 )
 from auditor.registers.updates import crossref_updates
 from auditor.settings import Settings
@@ -36,8 +29,6 @@ if TYPE_CHECKING:
 
 #: The filter URL grows by about 40 characters a DOI; keep it well under common 8 KiB limits.
 MAX_FILTER_DOIS = 100
-#: A DOI that cannot sit in a comma-separated filter, or is too long for one, goes alone.
-_MAX_FILTER_DOI_LEN = 200
 
 
 def _pace(rate: float, settings: Settings) -> float:
@@ -190,92 +181,27 @@ def parse_work_list(dois: Sequence[str], response: Response) -> dict[str, Record
     return out
 
 
-def _status_error(response: Response) -> Unreachable:
-    reason = http_reason(response.status)
-    return Unreachable(f"crossref: HTTP {response.status} for {response.url}", reason)
-
-
-class CrossrefRegister(Register):
+class CrossrefRegister(DoiListRegister):
     """DOIs registered with Crossref, one request per DOI or `crossref_batch_size` per request."""
 
     name = "crossref"
     api_version = "works-v1"
     title = "Crossref"
     host = CROSSREF
-    id_type = IdType.DOI
-    settled_by = "doi"
     reads_agencies = frozenset({"crossref"})
+    one_path = "/works/{doi}"
+    list_path = "/works"
+    absent_reason = Reason.NOT_IN_CROSSREF
+    max_batch = MAX_FILTER_DOIS
 
-    def __init__(self, sink: Sink | None = None) -> None:
-        super().__init__(sink)
-        self._breaker = Breaker()
+    def batch_size(self, net: Net) -> int:
+        return net.settings.crossref_batch_size
 
-    def referred(self, row: RecordRow) -> bool:
-        """A 404 is "not in Crossref": the DOI system decides whether the DOI exists."""
-        return row.get("reason") == Reason.NOT_IN_CROSSREF
+    def list_params(self, dois: Sequence[str]) -> dict[str, str]:
+        return {"filter": ",".join(f"doi:{d}" for d in dois), "rows": str(len(dois))}
 
-    def _fail(self, doi: str, reason: Reason) -> RecordRow:
-        return failed(self.name, IdType.DOI, doi, reason)
+    def parse_one(self, doi: str, response: Response) -> RecordRow:
+        return parse_work(doi, response)
 
-    async def _one(self, dois: list[str], net: Net) -> dict[str, RecordRow]:
-        (doi,) = dois
-        url = f"{CROSSREF.base_url(net.settings)}/works/{quote(doi, safe='/')}"
-        response = await net.get(CROSSREF.name, url, follow_redirects=True)
-        if response.status == 404:
-            # Not in Crossref; only the DOI system may say the DOI does not exist.
-            return {
-                doi: row(
-                    self.name,
-                    IdType.DOI,
-                    doi,
-                    RecordStatus.NOT_FOUND,
-                    Reason.NOT_IN_CROSSREF,
-                    body_digest=digest(response.body),
-                )
-            }
-        if response.status != 200:
-            raise _status_error(response)
-        return {doi: parse_work(doi, response)}
-
-    async def _confirm(self, doi: str, net: Net) -> dict[str, RecordRow]:
-        return await split_fetch([doi], lambda d: self._one(d, net), self._fail, self._breaker)
-
-    async def _batch(self, dois: list[str], net: Net) -> dict[str, RecordRow]:
-        if len(dois) == 1:
-            return await self._one(dois, net)
-        params = {"filter": ",".join(f"doi:{d}" for d in dois), "rows": str(len(dois))}
-        # One retry, then split: a batch that keeps failing must not sink its neighbours.
-        response = await net.get(
-            CROSSREF.name,
-            f"{CROSSREF.base_url(net.settings)}/works",
-            params=params,
-            retries=1,
-            follow_redirects=True,
-        )
-        if response.status != 200:
-            raise _status_error(response)
-        found = parse_work_list(dois, response)
-        absent = [d for d in dois if d not in found]
-        # Absent from a batch is not yet absent: each is confirmed by its own request.
-        for answer in await asyncio.gather(*(self._confirm(d, net) for d in absent)):
-            found.update(answer)
-        return found
-
-    async def fetch(self, ids: Sequence[str], net: Net) -> dict[str, RecordRow]:
-        """Rows for `ids` (lower-cased DOIs); 404s are `not_found`/`not_in_crossref`."""
-        size = min(net.settings.crossref_batch_size, MAX_FILTER_DOIS)
-        if not net.settings.batching:
-            size = 1
-        loners = [d for d in ids if "," in d or len(d) > _MAX_FILTER_DOI_LEN]
-        alone = set(loners)
-        batchable = [d for d in ids if d not in alone]
-        groups = chunks(batchable, size) + [[d] for d in loners]
-        return await fetch_groups(
-            self.name,
-            groups,
-            lambda g: self._batch(g, net),
-            self._fail,
-            self._breaker,
-            sink=self.sink,
-            report=net.report,
-        )
+    def parse_list(self, dois: Sequence[str], response: Response) -> dict[str, RecordRow]:
+        return parse_work_list(dois, response)

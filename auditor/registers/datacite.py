@@ -12,23 +12,16 @@ to look for that batch, never a record. Updates (`IsObsoletedBy`, …) are read 
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote
 
 from auditor.compare.registers import datacite_surnames, datacite_year
-from auditor.errors import MalformedBody, Reason, Unreachable
-from auditor.registers.interface import Host, RecordRow, Register, Sink
+from auditor.errors import MalformedBody, Reason
+from auditor.registers.doi_lists import DoiListRegister
+from auditor.registers.interface import Host, RecordRow
 from auditor.registers.records import (
-    Breaker,
-    chunks,
     digest,
-    failed,
-    fetch_groups,
-    http_reason,
     row,
-    split_fetch,
 )
 from auditor.registers.updates import datacite_updates
 from auditor.tables import IdType, RecordStatus
@@ -38,8 +31,6 @@ if TYPE_CHECKING:
 
 #: lupo caps a page at 1,000 records; the URL stays short well before that.
 MAX_BATCH = 200
-#: A DOI too long for a comma list goes alone.
-_MAX_LIST_DOI_LEN = 200
 
 #: DataCite's REST API (api.datacite.org): its own pace; DataCite allows ~3,000 requests / 5 min.
 DATACITE = Host(name="datacite", url_setting="datacite_url", rate_setting="datacite_rate")
@@ -152,12 +143,7 @@ def parse_doi_list(dois: Sequence[str], response: Response) -> dict[str, RecordR
     return out
 
 
-def _status_error(response: Response) -> Unreachable:
-    reason = http_reason(response.status)
-    return Unreachable(f"datacite: HTTP {response.status} for {response.url}", reason)
-
-
-class DataciteRegister(Register):
+class DataciteRegister(DoiListRegister):
     """DataCite DOIs, `datacite_batch_size` a request; asked when the DOI's agency is DataCite."""
 
     name = "datacite"
@@ -165,74 +151,20 @@ class DataciteRegister(Register):
     title = "DataCite"
     host = DATACITE
     reads_agencies = frozenset({"datacite"})
-    settled_by = "doi"
+    one_path = "/dois/{doi}"
+    list_path = "/dois"
+    absent_reason = Reason.NOT_IN_DATACITE
+    max_batch = MAX_BATCH
 
-    def __init__(self, sink: Sink | None = None) -> None:
-        super().__init__(sink)
-        self._breaker = Breaker()
+    def batch_size(self, net: Net) -> int:
+        return net.settings.datacite_batch_size
 
-    def referred(self, row: RecordRow) -> bool:
-        """A DataCite 404 is no answer: the DOI system decides whether the DOI exists."""
-        return row.get("reason") == Reason.NOT_IN_DATACITE
+    def list_params(self, dois: Sequence[str]) -> dict[str, str]:
+        # `ids` is DataCite's comma list; without page[size] it answers 25 records at most.
+        return {"ids": ",".join(dois), "page[size]": str(len(dois))}
 
-    def _fail(self, doi: str, reason: Reason) -> RecordRow:
-        return failed(self.name, IdType.DOI, doi, reason)
+    def parse_one(self, doi: str, response: Response) -> RecordRow:
+        return parse_doi(doi, response)
 
-    async def _one(self, dois: list[str], net: Net) -> dict[str, RecordRow]:
-        (doi,) = dois
-        url = f"{DATACITE.base_url(net.settings)}/dois/{quote(doi, safe='/')}"
-        response = await net.get(DATACITE.name, url, follow_redirects=True)
-        if response.status == 404:
-            return {
-                doi: row(
-                    self.name,
-                    IdType.DOI,
-                    doi,
-                    RecordStatus.NOT_FOUND,
-                    Reason.NOT_IN_DATACITE,
-                    body_digest=digest(response.body),
-                )
-            }
-        if response.status != 200:
-            raise _status_error(response)
-        return {doi: parse_doi(doi, response)}
-
-    async def _confirm(self, doi: str, net: Net) -> dict[str, RecordRow]:
-        return await split_fetch([doi], lambda d: self._one(d, net), self._fail, self._breaker)
-
-    async def _batch(self, dois: list[str], net: Net) -> dict[str, RecordRow]:
-        if len(dois) == 1:
-            return await self._one(dois, net)
-        params = {"ids": ",".join(dois), "page[size]": str(len(dois))}
-        # One retry, then split: a batch that keeps failing must not sink its neighbours.
-        response = await net.get(
-            DATACITE.name,
-            f"{DATACITE.base_url(net.settings)}/dois",
-            params=params,
-            retries=1,
-            follow_redirects=True,
-        )
-        if response.status != 200:
-            raise _status_error(response)
-        found = parse_doi_list(dois, response)
-        absent = [d for d in dois if d not in found]
-        # Absent from a batch (a draft, an index lag) is confirmed by its own request.
-        for answer in await asyncio.gather(*(self._confirm(d, net) for d in absent)):
-            found.update(answer)
-        return found
-
-    async def fetch(self, ids: Sequence[str], net: Net) -> dict[str, RecordRow]:
-        """Rows for `ids` (lower-cased DOIs); 404s are `not_found`/`not_in_datacite`."""
-        size = min(net.settings.datacite_batch_size, MAX_BATCH) if net.settings.batching else 1
-        loners = [d for d in ids if "," in d or len(d) > _MAX_LIST_DOI_LEN]
-        alone = set(loners)
-        groups = chunks([d for d in ids if d not in alone], size) + [[d] for d in loners]
-        return await fetch_groups(
-            self.name,
-            groups,
-            lambda g: self._batch(g, net),
-            self._fail,
-            self._breaker,
-            sink=self.sink,
-            report=net.report,
-        )
+    def parse_list(self, dois: Sequence[str], response: Response) -> dict[str, RecordRow]:
+        return parse_doi_list(dois, response)
