@@ -71,9 +71,20 @@ class CsvLoader(Loader):
             return rows, [Problem(path, 1, "no header row", "error")] if text.strip() else []
         index = {h.strip().lower(): i for i, h in enumerate(header)}
         where = {f: index.get(c.lower()) for f, c in self.columns.items()}
-        missing = [c for f, c in self.columns.items() if f in ("title",) and where[f] is None]
-        if missing:
-            problems.append(Problem(path, 1, f"no {missing[0]!r} column in the header", "warning"))
+        # Database exports name these columns their own way (Embase `Author Names`); without
+        # them every row loses its authors or year silently, so the header's gap is named once.
+        for field in ("title", "authors", "year"):
+            if where[field] is None:
+                column = self.columns[field]
+                problems.append(
+                    Problem(
+                        path,
+                        1,
+                        f"no {column!r} column in the header; name the file's column with "
+                        f"--map {field}=COLUMN",
+                        "warning",
+                    )
+                )
         line = reader.line_num + 1
         while True:
             try:

@@ -75,3 +75,13 @@ def test_semicolon_delimited(tmp_path: Path) -> None:
     path.write_text("TITLE;PMID\nA paper;123\n", encoding="utf-8")
     row = load_files([str(path)]).table.to_pylist()[0]
     assert (row["title"], row["id_type"], row["identifier"]) == ("A paper", "pmid", "123")
+
+
+def test_a_header_without_authors_or_year_is_named_with_the_map_hint() -> None:
+    text = "Title,Author Names,Source\nA title,Liu R.,J (2014)\n"
+    rows, problems = CsvLoader().load(text, "e.csv")
+    messages = [p.message for p in problems]
+    assert any("no 'authors' column" in m and "--map authors=COLUMN" in m for m in messages)
+    assert any("no 'year' column" in m for m in messages)
+    assert not any("'title'" in m for m in messages)
+    assert len(rows) == 1
