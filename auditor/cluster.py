@@ -31,16 +31,15 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from auditor import __version__
 from auditor.checklist import PRIORITY_ORDER, build_checklist, duplicate_items
 from auditor.chinese.waterfall import run_waterfall
 from auditor.compare import compare
 from auditor.files import atomic_write_parquet
 from auditor.load import load_files
 from auditor.overlap.duplicates import find_duplicates
-from auditor.pipeline import attach_groups, closed_legs
+from auditor.pipeline import attach_groups, closed_legs, run_info
 from auditor.resolve import resolve
-from auditor.result import AuditResult, LoadProblem, RunInfo
+from auditor.result import AuditResult
 from auditor.search import title_search
 from auditor.settings import Settings
 
@@ -168,20 +167,8 @@ def run_audit_on_dask(
     checklist = pa.concat_tables(
         [*(r.checklist for r in results), duplicate_items(duplicates, references)]
     )
-    tiers = sorted(set(records["tier"].drop_null().to_pylist())) if records.num_rows else []
-    run = RunInfo(
-        tool_version=__version__,
-        started_at=started,
-        finished_at=datetime.now(UTC).isoformat(timespec="seconds"),
-        inputs=loaded.inputs,
-        base_urls={},
-        tiers_used=tuple(tiers),
-        offline=True,
-        criteria_id=settings.criteria,
-        load_problems=tuple(
-            LoadProblem(p.path, p.line, p.message, p.severity) for p in loaded.problems
-        ),
-    )
+    # Offline by construction: workers never call a live register, so no base URL was used.
+    run = run_info(loaded, records, settings, started, base_urls={}, offline=True)
     return AuditResult(
         references=references,
         records=records,

@@ -19,7 +19,7 @@ from auditor import __version__, tables
 from auditor.checklist import build_checklist, duplicate_items
 from auditor.chinese.waterfall import run_waterfall
 from auditor.compare import compare
-from auditor.load import load_files
+from auditor.load import LoadOutcome, load_files
 from auditor.overlap.duplicates import find_duplicates
 from auditor.registers import registry
 from auditor.resolve import resolve
@@ -34,6 +34,32 @@ Progress = Callable[[str, int, int], None]
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def run_info(
+    loaded: LoadOutcome,
+    records: pa.Table,
+    settings: Settings,
+    started: str,
+    *,
+    base_urls: dict[str, str],
+    offline: bool | None = None,
+) -> RunInfo:
+    """The run's metadata for the reports, ended now (`offline` defaults to the setting)."""
+    tiers = sorted(set(records["tier"].drop_null().to_pylist())) if records.num_rows else []
+    return RunInfo(
+        tool_version=__version__,
+        started_at=started,
+        finished_at=_now(),
+        inputs=loaded.inputs,
+        base_urls=base_urls,
+        tiers_used=tuple(tiers),
+        offline=settings.offline if offline is None else offline,
+        criteria_id=settings.criteria,
+        load_problems=tuple(
+            LoadProblem(p.path, p.line, p.message, p.severity) for p in loaded.problems
+        ),
+    )
 
 
 def closed_legs(settings: Settings) -> frozenset[str]:
@@ -103,20 +129,8 @@ async def run_audit(
     verdicts = attach_groups(searched.verdicts, duplicates)
     extra = pa.concat_tables([waterfall.items, duplicate_items(duplicates, references)])
     checklist = build_checklist(references, verdicts, records, extra=extra)
-    tiers = sorted(set(records["tier"].drop_null().to_pylist())) if records.num_rows else []
-    run = RunInfo(
-        tool_version=__version__,
-        started_at=started,
-        finished_at=_now(),
-        inputs=loaded.inputs,
-        base_urls={r.name: r.host.base_url(settings) for r in registry.REGISTERS},
-        tiers_used=tuple(tiers),
-        offline=settings.offline,
-        criteria_id=settings.criteria,
-        load_problems=tuple(
-            LoadProblem(p.path, p.line, p.message, p.severity) for p in loaded.problems
-        ),
-    )
+    base_urls = {r.name: r.host.base_url(settings) for r in registry.REGISTERS}
+    run = run_info(loaded, records, settings, started, base_urls=base_urls)
     return AuditResult(
         references=references,
         records=records,
