@@ -17,21 +17,13 @@ from typing import ClassVar
 from auditor.load.ids import ids_in_text, ids_in_url
 from auditor.load.interface import Loader, Problem, Rows
 from auditor.load.names import clean_author_list
-from auditor.load.tagged import cut_records, fields, values, year_in
+from auditor.load.tagged import cut_records, fields, first, stray_problems, values, year_in
 
 __all__ = ["EndnoteLoader"]
 
 _TAG_RE = re.compile(r"^%(\S)(?:[ \t](.*))?$")
 _PUBMED = ("pubmed", "medline", "nlm")
 _ISSN_RE = re.compile(r"\b(\d{4}-\d{3}[\dXx])\b")
-
-
-def _one(tags: dict[str, list[str]], *names: str) -> str | None:
-    for name in names:
-        for value in tags.get(name, []):
-            if value.strip():
-                return " ".join(value.split())
-    return None
 
 
 class EndnoteLoader(Loader):
@@ -43,11 +35,7 @@ class EndnoteLoader(Loader):
         """One row per record, in file order (a record missing its `%0` line still counts)."""
         rows, problems = Rows(), list[Problem]()
         records, stray = cut_records(text, _TAG_RE, "0")
-        if stray:
-            where = ", ".join(map(str, stray[:10]))
-            problems.append(
-                Problem(path, stray[0], f"text outside any record (lines {where})", "warning")
-            )
+        problems.extend(stray_problems(path, stray))
         for record in records:
             tags = values(fields(record, _TAG_RE))
             warnings = [] if "0" in tags else ["record without a `%0` type line"]
@@ -58,9 +46,9 @@ class EndnoteLoader(Loader):
     @staticmethod
     def _row(rows: Rows, tags: dict[str, list[str]], line: int, warnings: list[str]) -> None:
         authors, et_al = clean_author_list(tags.get("A") or tags.get("E") or [])
-        doi, pmid, arxiv = _one(tags, "R"), None, None
-        accession = _one(tags, "M")
-        source = (_one(tags, "W") or "").lower()
+        doi, pmid, arxiv = first(tags, "R"), None, None
+        accession = first(tags, "M")
+        source = (first(tags, "W") or "").lower()
         if accession and accession.isdigit() and any(s in source for s in _PUBMED):
             pmid = accession
         urls = tags.get("U", [])
@@ -73,27 +61,27 @@ class EndnoteLoader(Loader):
                 arxiv = arxiv or (value if kind == "arxiv" else None)
         found = ids_in_text(" ".join(tags.get("Z", [])))
         issn = _ISSN_RE.search(" ".join(tags.get("@", [])))  # `%@` holds an ISSN or an ISBN
-        date = _one(tags, "D", "8")
+        date = first(tags, "D", "8")
         year = year_in(date)
         if date and year is None:
             warnings.append(f"year {date!r} is not a year")
         rows.add(
             source_line=line,
-            key=_one(tags, "F") or accession,
-            entry_type=(_one(tags, "0") or "").lower() or None,
+            key=first(tags, "F") or accession,
+            entry_type=(first(tags, "0") or "").lower() or None,
             doi=doi or found.get("doi"),
             pmid=pmid or found.get("pmid"),
             arxiv=arxiv or found.get("arxiv"),
-            title=_one(tags, "T"),
+            title=first(tags, "T"),
             authors=authors,
             authors_et_al=et_al,
             year=year,
-            container_title=_one(tags, "J", "B", "S"),
-            volume=_one(tags, "V"),
-            issue=_one(tags, "N"),
-            pages=_one(tags, "P"),
+            container_title=first(tags, "J", "B", "S"),
+            volume=first(tags, "V"),
+            issue=first(tags, "N"),
+            pages=first(tags, "P"),
             issn=issn.group(1) if issn else None,
-            language=_one(tags, "G"),
+            language=first(tags, "G"),
             url=urls[0] if urls else None,
             warnings=warnings,
         )

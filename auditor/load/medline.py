@@ -17,21 +17,13 @@ from typing import ClassVar
 
 from auditor.load.interface import Loader, Problem, Rows
 from auditor.load.names import clean_author_list
-from auditor.load.tagged import cut_records, fields, values, year_in
+from auditor.load.tagged import cut_records, fields, first, stray_problems, values, year_in
 
 __all__ = ["MedlineLoader"]
 
 _TAG_RE = re.compile(r"^([A-Z][A-Z0-9]{1,3}) *-(?: (.*))?$")
 _DOI_MARK_RE = re.compile(r"^\s*(\S+)\s*\[doi\]\s*$", re.IGNORECASE)
 _ISSN_RE = re.compile(r"\b(\d{4}-\d{3}[\dXx])\b")
-
-
-def _one(tags: dict[str, list[str]], *names: str) -> str | None:
-    for name in names:
-        for value in tags.get(name, []):
-            if value.strip():
-                return " ".join(value.split())
-    return None
 
 
 def _people(pairs: list[tuple[str, str, int]]) -> list[str]:
@@ -62,11 +54,7 @@ class MedlineLoader(Loader):
         """One row per record, in file order; a record without a PMID is still a row (warned)."""
         rows, problems = Rows(), list[Problem]()
         records, stray = cut_records(text, _TAG_RE, "PMID")
-        if stray:
-            where = ", ".join(map(str, stray[:10]))
-            problems.append(
-                Problem(path, stray[0], f"text outside any record (lines {where})", "warning")
-            )
+        problems.extend(stray_problems(path, stray))
         for record in records:
             pairs = fields(record, _TAG_RE)
             tags = values(pairs)
@@ -90,27 +78,27 @@ class MedlineLoader(Loader):
             if m:
                 doi = m.group(1)
                 break
-        date = _one(tags, "DP", "DEP", "EDAT")
+        date = first(tags, "DP", "DEP", "EDAT")
         year = year_in(date)
         if date and year is None:
             warnings.append(f"date {date!r} holds no year")
         issn = _ISSN_RE.search(" ".join(tags.get("IS", [])))
-        pmid = _one(tags, "PMID")
+        pmid = first(tags, "PMID")
         rows.add(
             source_line=line,
             key=pmid,
-            entry_type=(_one(tags, "PT") or "").lower() or None,
+            entry_type=(first(tags, "PT") or "").lower() or None,
             doi=doi,
             pmid=pmid,
-            title=_one(tags, "TI", "BTI", "TT"),
+            title=first(tags, "TI", "BTI", "TT"),
             authors=authors,
             authors_et_al=et_al,
             year=year,
-            container_title=_one(tags, "JT", "TA", "BTI") if "TI" in tags else _one(tags, "JT"),
-            volume=_one(tags, "VI"),
-            issue=_one(tags, "IP"),
-            pages=_one(tags, "PG"),
+            container_title=first(tags, "JT", "TA", "BTI") if "TI" in tags else first(tags, "JT"),
+            volume=first(tags, "VI"),
+            issue=first(tags, "IP"),
+            pages=first(tags, "PG"),
             issn=issn.group(1) if issn else None,
-            language=_one(tags, "LA"),
+            language=first(tags, "LA"),
             warnings=warnings,
         )

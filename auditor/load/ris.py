@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 from auditor.load.ids import ids_in_text, ids_in_url
 from auditor.load.interface import Loader, Problem, Rows
 from auditor.load.names import clean_author_list
-from auditor.load.tagged import cut_records
+from auditor.load.tagged import cut_records, stray_problems
 
 __all__ = ["RisLoader"]
 
@@ -43,11 +43,7 @@ class RisLoader(Loader):
 
         rows, problems = Rows(), []
         records, stray = cut_records(text, _TAG_RE, "TY", "ER")
-        if stray:
-            where = ", ".join(str(n) for n in stray[:10])
-            problems.append(
-                Problem(path, stray[0], f"text outside any record (lines {where})", "warning")
-            )
+        problems.extend(stray_problems(path, stray))
         for record in records:
             line, body, closed = record.line, "\n".join(record.lines), record.closed
             warnings = [] if closed else ["record not closed by an `ER  -` line"]

@@ -12,7 +12,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Record", "cut_records", "fields", "page_range", "values", "year_in"]
+from auditor.load.interface import Problem
+
+__all__ = [
+    "Record",
+    "cut_records",
+    "fields",
+    "first",
+    "page_range",
+    "stray_problems",
+    "values",
+    "year_in",
+]
 
 
 @dataclass(frozen=True)
@@ -119,6 +130,23 @@ def values(pairs: list[tuple[str, str, int]]) -> dict[str, list[str]]:
 
 
 _YEAR_RE = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d|2100)(?!\d)")
+
+
+def first(tags: dict[str, list[str]], *names: str) -> str | None:
+    """The first non-blank value of the first of `names` a record has, whitespace collapsed."""
+    for name in names:
+        for value in tags.get(name, []):
+            if value.strip():
+                return " ".join(value.split())
+    return None
+
+
+def stray_problems(path: str, stray: list[int]) -> list[Problem]:
+    """One warning for the lines `cut_records` found outside every record (the first ten)."""
+    if not stray:
+        return []
+    where = ", ".join(map(str, stray[:10]))
+    return [Problem(path, stray[0], f"text outside any record (lines {where})", "warning")]
 
 
 def year_in(text: str | None) -> int | None:

@@ -18,7 +18,15 @@ from typing import ClassVar
 
 from auditor.load.interface import Loader, Problem, Rows
 from auditor.load.names import clean_author_list
-from auditor.load.tagged import cut_records, fields, page_range, values, year_in
+from auditor.load.tagged import (
+    cut_records,
+    fields,
+    first,
+    page_range,
+    stray_problems,
+    values,
+    year_in,
+)
 
 __all__ = ["WosLoader"]
 
@@ -26,14 +34,6 @@ _TAG_RE = re.compile(r"^([A-Z][A-Z0-9])(?: (.*))?$")
 _OUTSIDE = frozenset({"FN", "VR", "EF"})
 _LIST_TAGS = frozenset({"AU", "AF", "BA", "BF", "CA", "GP", "BE", "CR", "RI", "OI", "C1", "C3"})
 _PUB_TYPES = {"J": "article", "B": "book", "S": "series", "P": "patent", "C": "conference"}
-
-
-def _one(tags: dict[str, list[str]], *names: str) -> str | None:
-    for name in names:
-        for value in tags.get(name, []):
-            if value.strip():
-                return " ".join(value.split())
-    return None
 
 
 class WosLoader(Loader):
@@ -45,11 +45,7 @@ class WosLoader(Loader):
         """One row per record, in file order (a record missing its `ER` line still counts)."""
         rows, problems = Rows(), list[Problem]()
         records, stray = cut_records(text, _TAG_RE, "PT", "ER", _OUTSIDE)
-        if stray:
-            where = ", ".join(map(str, stray[:10]))
-            problems.append(
-                Problem(path, stray[0], f"text outside any record (lines {where})", "warning")
-            )
+        problems.extend(stray_problems(path, stray))
         for record in records:
             tags = values(fields(record, _TAG_RE, _LIST_TAGS))
             warnings = [] if record.closed else ["record not closed by an `ER` line"]
@@ -63,26 +59,26 @@ class WosLoader(Loader):
         if not names:
             names = tags.get("BF") or tags.get("BA") or tags.get("BE") or []
         authors, et_al = clean_author_list(dict.fromkeys(names))  # `CA` often repeats an `AU`
-        year_text = _one(tags, "PY", "EY")
+        year_text = first(tags, "PY", "EY")
         year = year_in(year_text)
         if year_text and year is None:
             warnings.append(f"year {year_text!r} is not a year")
-        pub_type = _one(tags, "PT")
+        pub_type = first(tags, "PT")
         rows.add(
             source_line=line,
-            key=_one(tags, "UT"),
+            key=first(tags, "UT"),
             entry_type=_PUB_TYPES.get(pub_type or "", pub_type.lower() if pub_type else None),
-            doi=_one(tags, "DI"),
-            pmid=_one(tags, "PM"),
-            title=_one(tags, "TI"),
+            doi=first(tags, "DI"),
+            pmid=first(tags, "PM"),
+            title=first(tags, "TI"),
             authors=authors,
             authors_et_al=et_al,
             year=year,
-            container_title=_one(tags, "SO", "CT"),
-            volume=_one(tags, "VL"),
-            issue=_one(tags, "IS"),
-            pages=page_range(_one(tags, "BP"), _one(tags, "EP")) or _one(tags, "AR"),
-            issn=_one(tags, "SN", "EI"),
-            language=_one(tags, "LA"),
+            container_title=first(tags, "SO", "CT"),
+            volume=first(tags, "VL"),
+            issue=first(tags, "IS"),
+            pages=page_range(first(tags, "BP"), first(tags, "EP")) or first(tags, "AR"),
+            issn=first(tags, "SN", "EI"),
+            language=first(tags, "LA"),
             warnings=warnings,
         )
