@@ -139,8 +139,8 @@ async def get_page(request: web.Request) -> web.Response:
     kinds = ", ".join(ACCEPTED)
     body = f"""
 <h1>Audit a bibliography</h1>
-<p>Upload a bibliography: BibTeX, RIS, CSV, CSL-JSON, or a Web of Science, MEDLINE or EndNote export.
-Every reference is checked against the register that owns
+<p>Upload a bibliography: BibTeX, RIS, CSV, CSL-JSON, or a Web of Science, MEDLINE or
+EndNote export. Every reference is checked against the register that owns
 its identifier (Crossref, PubMed, arXiv, the DOI system) under the criteria
 <code>reference-resolution/v1</code>, and you get the report with its checklist and the tables
 to download.</p>
