@@ -29,6 +29,7 @@ class LoadFormat(StrEnum):
     BIBTEX = "bibtex"
     RIS = "ris"
     WOS = "wos"
+    WOS_TAB = "wos_tab"
     MEDLINE = "medline"
     ENDNOTE = "endnote"
     CSV = "csv"
@@ -43,6 +44,8 @@ def _format_name(fmt: LoadFormat | None) -> str | None:
         return "ris"
     if fmt is LoadFormat.WOS:
         return "wos"
+    if fmt is LoadFormat.WOS_TAB:
+        return "wos_tab"
     if fmt is LoadFormat.MEDLINE:
         return "medline"
     if fmt is LoadFormat.ENDNOTE:
