@@ -6,7 +6,6 @@ file and line) goes to stderr; with `--out` the table is written as Parquet, ato
 
 from __future__ import annotations
 
-import logging
 from collections import Counter
 from enum import StrEnum
 from pathlib import Path
@@ -117,8 +116,6 @@ def load(
 ) -> None:
     """Load bibliographies into the references table and print what was found."""
     err = Console(stderr=True, highlight=False, soft_wrap=True)
-    # bibtexparser logs each broken block; our summary reports them with file and line
-    logging.getLogger("bibtexparser").setLevel(logging.ERROR)
     try:
         outcome = load_files(
             paths, fmt=_format_name(format_), encoding=encoding, csv_map=parse_map(map_ or [])
