@@ -1,5 +1,7 @@
 """The DOI-less branch of the waterfall: journal bridge → PubMed coverage → coordinate query →
-candidate DOI → agency → ISTIC CSL title. A coordinate miss is never negative evidence (P1, not a
+candidate DOI → agency → ISTIC CSL title. A work of a type no index holds (a book, a thesis …)
+has no journal to bridge: it stays NOT COVERED `not_indexed_type`, as the title search leaves
+such a work, with no request. A coordinate miss is never negative evidence (P1, not a
 verdict); a single hit is promoted only by an exact Chinese title over the allowlisted path.
 """
 
@@ -20,6 +22,7 @@ from auditor.chinese.outcomes import (
 from auditor.chinese.steps import Run, each, fail
 from auditor.compare.text import han_titles_equal, has_han
 from auditor.errors import Reason, RegisterError
+from auditor.search.routing import holds_no_journal
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +43,11 @@ def _prepare(run: Run, rows: list[tuple[dict[str, Any], RowOutcome]]) -> list[Pe
     """Local steps only (no request): bridge row and usable coordinates, or an outcome."""
     ready: list[Pending] = []
     for ref, out in rows:
+        if holds_no_journal(ref.get("entry_type"), ref.get("container_title")):
+            # Not the bridge's "no row for this journal": the work has no journal to look up.
+            out.attempts.append("no request: a type of work no index holds (no journal)")
+            out.give_up(Reason.NOT_INDEXED_TYPE.value, "a type of work no index holds")
+            continue
         journal = run.bridge.lookup(ref.get("container_title"))
         if journal is None:
             out.attempts.append("journal bridge: no row for the journal name")

@@ -58,6 +58,9 @@ class OutcomeInfo:
     """`P0` … `P3`, or `None` when no checklist item is due."""
 
 
+#: `RowOutcome.give_up` reasons that leave a row NOT COVERED rather than UNCHECKED.
+NOT_COVERED_REASONS: frozenset[str | None] = frozenset({"leg_closed", "not_indexed_type"})
+
 _M, _U, _S = Status.MATCHED, Status.UNMATCHED, Status.SKIPPED
 
 INFO: dict[Outcome, OutcomeInfo] = {
@@ -158,9 +161,10 @@ class RowOutcome:
             self.unchecked, self.message = reason, message
 
     @property
-    def leg_closed(self) -> bool:
-        """Stopped because the user closed the leg: NOT COVERED (`leg_closed`), not UNCHECKED."""
-        return self.outcome is None and self.unchecked == "leg_closed"
+    def not_covered(self) -> bool:
+        """Stopped for a cause that is no failure to look (the user closed the leg, or the work
+        is of a type no index holds): NOT COVERED with that reason, not UNCHECKED."""
+        return self.outcome is None and self.unchecked in NOT_COVERED_REASONS
 
     @property
     def open(self) -> bool:
@@ -192,10 +196,10 @@ OUTCOMES = pa.schema(
 
 def outcome_row(row: RowOutcome, key: str | None) -> dict[str, Any]:
     """The `OUTCOMES` row of `row`."""
-    if row.leg_closed:
+    if row.not_covered:
         status, code, qb, contribution, priority = (
             Status.SKIPPED.value,
-            "leg_closed",
+            row.unchecked or "",
             None,
             "excluded",
             None,

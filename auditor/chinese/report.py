@@ -53,7 +53,7 @@ def apply_outcomes(
             continue
         ref, out = hit
         changed = True
-        if out.leg_closed:
+        if out.not_covered:
             row["verdict"], row["reason"] = Verdict.NOT_COVERED.value, out.unchecked
             continue
         if out.outcome is None:

@@ -44,8 +44,10 @@ class InputFormat(StrEnum):
     BIBTEX = "bibtex"
     RIS = "ris"
     WOS = "wos"
+    WOS_TAB = "wos_tab"
     MEDLINE = "medline"
     ENDNOTE = "endnote"
+    CSL_JSON = "csl_json"
     CSV = "csv"
 
 

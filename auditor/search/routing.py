@@ -77,6 +77,18 @@ def miss_counts(title: str, year: int | None) -> bool:
     return not _OTHER_SCRIPT.search(title) and (year is None or year >= FIRST_COUNTED_YEAR)
 
 
+def holds_no_journal(entry_type: str | None, venue: str | None) -> bool:
+    """Whether the entry is of a kind no journal or proceedings index holds: a known type outside
+    `INDEXED_TYPES` that does not leave it to the venue (a book, thesis, standard, patent …), or
+    one that leaves it to the venue and names none. An entry of no known type is not (its venue
+    may be a journal). The Chinese waterfall's journal bridge asks this before it looks a journal
+    name up: a book has no journal, so a bridge miss would say nothing about it."""
+    kind = (entry_type or "").strip().lower()
+    if not kind or kind in INDEXED_TYPES:
+        return False
+    return kind not in VENUE_DECIDES or not (venue or "").strip()
+
+
 def _is(pattern: re.Pattern[str], text: str) -> bool:
     return bool(pattern.search(text))
 

@@ -380,3 +380,62 @@ async def test_batching_off_asks_one_prefix_per_request(registers, corpus):
     references = refs({"title": TITLE, "doi": "10.5555/a"}, {"title": TITLE, "doi": "10.5556/a"})
     await waterfall(registers.settings(batching=False), references, verdicts_for(references))
     assert registers.counts["doira"] == 2
+
+
+# ------------------------------------------------- no DOI, no journal: a type no index holds
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"entry_type": "book", "container_title": None},  # GB/T 7714 [M]
+        {"entry_type": "phdthesis", "container_title": None},  # [D]
+        {"entry_type": "standard", "container_title": None},  # [S]
+        {"entry_type": "misc", "container_title": None},  # no venue to decide by
+    ],
+)
+async def test_a_work_no_index_holds_is_not_indexed_type(registers, extra):
+    r = one(await run(registers, _cited(**extra)))
+    assert r["outcome"]["reason_code"] == "not_indexed_type"
+    assert r["outcome"]["status"] == "skipped"
+    assert (r["verdict"]["verdict"], r["verdict"]["reason"]) == ("NOT COVERED", "not_indexed_type")
+    assert r["items"] == []  # the ordinary checklist gives its P3 item (see below)
+    assert sum(registers.counts.values()) == 0
+
+
+async def test_typed_article_and_untyped_row_still_use_the_bridge(registers):
+    rows = [_cited(entry_type="article", container_title="某某大学学报"), _cited(entry_type=None)]
+    result = await run(registers, *rows)
+    assert result.outcomes["reason_code"].to_pylist()[0] == "NO_ISSN_MAPPING"
+    assert result.outcomes["reason_code"].to_pylist()[1] != "not_indexed_type"
+
+
+GBT_BOOK = """
+@book{gbt:book,
+  author        = {博伯尔},
+  title         = {银行业的未来与人工智能},
+  translator    = {徐超},
+  address       = {北京},
+  publisher     = {清华大学出版社},
+  year          = {2023},
+  pages         = {35},
+  isbn          = {978-7-302-58978-5},
+  langid        = {chinese}
+}
+"""
+
+
+@pytest.mark.parametrize("criteria", ["auditor/v2", "reference-resolution/v1"])
+async def test_chinese_book_audit_is_not_indexed_type_with_p3(tmp_path, criteria):
+    from auditor.pipeline import run_audit
+    from auditor.settings import Settings
+
+    bib = tmp_path / "gbt.bib"
+    bib.write_text(GBT_BOOK, encoding="utf-8")
+    s = Settings(cache_dir=str(tmp_path / "cache"), offline=True, criteria=criteria)
+    result = await run_audit([str(bib)], s)
+    (v,) = result.verdicts.to_pylist()
+    assert (v["verdict"], v["reason"]) == ("NOT COVERED", "not_indexed_type")
+    (item,) = result.checklist.to_pylist()
+    assert item["priority"] == "P3" and "journal bridge" not in item["text"]
+    assert "held by no index" in item["text"]
