@@ -44,6 +44,7 @@ class InputFormat(StrEnum):
     BIBTEX = "bibtex"
     RIS = "ris"
     WOS = "wos"
+    WOS_TAB = "wos_tab"
     MEDLINE = "medline"
     ENDNOTE = "endnote"
     CSV = "csv"

@@ -33,6 +33,8 @@ from auditor.load.medline import MedlineLoader
 from auditor.load.ris import RisLoader
 from auditor.load.table import is_table, load_tables
 from auditor.load.wos import WosLoader
+from auditor.load.wos_tab import HEADER_RE as WOS_TAB_HEADER
+from auditor.load.wos_tab import WosTabLoader
 from auditor.result import InputFile
 
 __all__ = [
@@ -52,6 +54,7 @@ FORMATS: dict[str, tuple[str, ...]] = {
     "bibtex": (".bib", ".bibtex", ".biblatex"),
     "ris": (".ris",),
     "wos": (".ciw", ".isi"),
+    "wos_tab": (),
     "medline": (".nbib", ".medline"),
     "endnote": (".enw",),
     "csv": (".csv", ".tsv"),
@@ -70,11 +73,15 @@ _SIGNATURES = (
 def detect_format(path: str, head: str) -> str:
     """The format of `path`: by a trusted extension, else by content, else by extension, else CSV.
 
-    Content signatures are looked for at line starts in `head` (the first 4 KiB of the text):
+    A Web of Science tab-delimited header (`PT`, `AU`, … tab-separated on the first line) wins
+    even over a trusted `.csv`/`.tsv` extension: it is that export, whatever the file's name.
+    Other content signatures are looked for at line starts in `head` (the first 4 KiB):
     `TY  - ` → ris, `PT J` → wos (Web of Science), `PMID- ` → medline, `%0 ` → endnote,
     `@type{` → bibtex.
     """
     suffix = Path(path).suffix.lower()
+    if WOS_TAB_HEADER.match(head):
+        return "wos_tab"
     if suffix in _TRUSTED:
         return next(name for name, sfx in FORMATS.items() if suffix in sfx)
     sample = head[:4096].lstrip("\ufeff")
@@ -91,6 +98,8 @@ def _loader(fmt: str, csv_map: Mapping[str, str] | None) -> Loader:
         return RisLoader()
     if fmt == "wos":
         return WosLoader()
+    if fmt == "wos_tab":
+        return WosTabLoader()
     if fmt == "medline":
         return MedlineLoader()
     if fmt == "endnote":
