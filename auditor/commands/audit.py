@@ -47,6 +47,7 @@ class InputFormat(StrEnum):
     WOS_TAB = "wos_tab"
     MEDLINE = "medline"
     ENDNOTE = "endnote"
+    CSL_JSON = "csl_json"
     CSV = "csv"
 
 
