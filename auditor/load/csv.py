@@ -3,8 +3,9 @@
 Columns are found by name, case-insensitively: `key,type,id,title,authors,year,journal,volume,
 issue,pages,issn,language,url,doi,pmid,arxiv`, or the names database exports give them (Scopus,
 PubMed, Embase, Zotero: `auditor.load.csv_exports`), each overridable (`{"title": "Headline"}`).
-Authors are separated by `;` (a comma only in the exports that write them so). The delimiter is `,` unless the header says tab or `;`. Records may
-span lines (quoted newlines); `source_line` is the line a record starts on.
+Authors are separated by `;` (a comma only in the exports that write them so). The delimiter is
+`,` unless the header says tab or `;`. Records may span lines (quoted newlines); `source_line`
+is the line a record starts on.
 """
 
 from __future__ import annotations
