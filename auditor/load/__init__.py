@@ -28,6 +28,7 @@ from auditor.load.csl_json import CslJsonLoader, looks_like_csl
 from auditor.load.csv import CsvLoader
 from auditor.load.encoding import decode_bytes
 from auditor.load.endnote import EndnoteLoader
+from auditor.load.endnote_xml import EndnoteXmlLoader, looks_like_endnote_xml
 from auditor.load.interface import ENTRY_COLUMNS, Loader, LoadOutcome, Problem, Rows
 from auditor.load.manuscript import is_manuscript, read_manuscript
 from auditor.load.medline import MedlineLoader
@@ -58,6 +59,7 @@ FORMATS: dict[str, tuple[str, ...]] = {
     "wos_tab": (),
     "medline": (".nbib", ".medline"),
     "endnote": (".enw",),
+    "endnote_xml": (".xml",),
     "csl_json": (".json",),
     "csv": (".csv", ".tsv"),
 }
@@ -80,7 +82,7 @@ def detect_format(path: str, head: str) -> str:
     Other content signatures are looked for at line starts in `head` (the first 4 KiB):
     `TY  - ` → ris, `PT J` → wos (Web of Science), `PMID- ` → medline, `%0 ` → endnote,
     `@type{` → bibtex; a JSON array or object with CSL keys (`"title":`, `"issued":`, …) →
-    csl_json.
+    csl_json; `<xml><records>` → endnote_xml.
     """
     suffix = Path(path).suffix.lower()
     if WOS_TAB_HEADER.match(head):
@@ -90,6 +92,8 @@ def detect_format(path: str, head: str) -> str:
     sample = head[:4096].lstrip("\ufeff")
     if looks_like_csl(sample):
         return "csl_json"
+    if looks_like_endnote_xml(sample):
+        return "endnote_xml"
     for pattern, name in _SIGNATURES:
         if pattern.search(sample):
             return name
@@ -109,6 +113,8 @@ def _loader(fmt: str, csv_map: Mapping[str, str] | None) -> Loader:
         return MedlineLoader()
     if fmt == "endnote":
         return EndnoteLoader()
+    if fmt == "endnote_xml":
+        return EndnoteXmlLoader()
     if fmt == "csl_json":
         return CslJsonLoader()
     if fmt == "csv":
