@@ -91,9 +91,6 @@ def __getattr__(name: str) -> typer.Typer:
 def main() -> None:
     """Console-script entry point."""
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    # The loaders report bibtexparser's complaints as problems with file and line; its own
-    # log lines would only repeat them.
-    logging.getLogger("bibtexparser").setLevel(logging.ERROR)
     try:
         build_app(_commands_for(sys.argv[1:]))()
     except Exception as exc:

@@ -5,6 +5,7 @@ Usage:
   python benchmarks/scale.py audit [--data /tmp/auditor-scale] [--records 10000000]
       [--references 1000000] [--repeat 1]
   python benchmarks/scale.py import [--mb 100] [--data /tmp/auditor-dumps]
+      [--kinds crossref,pubmed,arxiv,datacite,dblp] [--keep]
 
 `audit` generates the data once (`benchmarks/scaledata.py`, kept in `--data`), then times in the
 same run, each in a fresh process (so its peak resident memory is its own):
@@ -15,8 +16,9 @@ same run, each in a fresh process (so its peak resident memory is its own):
 - DuckDB doing the bare minimum of the same work: read both files, join on the identifier,
   compare title and year, write the joined table as Parquet.
 
-`import` writes a synthetic dump of about `--mb` megabytes in each format's real shape and times
-`auditor snapshot import` on it (records/s, peak memory). Results are printed as Markdown.
+`import` writes a synthetic dump of about `--mb` megabytes (uncompressed) in each format's real
+shape and times `auditor snapshot import` on it (records/s, peak memory), one format at a time,
+deleting each dump and snapshot afterwards. Results are printed as Markdown.
 """
 
 from __future__ import annotations
@@ -43,6 +45,14 @@ except SystemExit as exc:
 took = time.perf_counter() - started
 print('MEASURE', took, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
 """
+
+# The import's own CPU seconds beside its wall time: the machine is shared, and CPU time is what
+# a busy neighbour changes least.
+_MEASURE_CPU = _MEASURE.replace(
+    "print('MEASURE', took,",
+    "usage = resource.getrusage(resource.RUSAGE_SELF)\n"
+    "print('MEASURE', took, usage.ru_utime + usage.ru_stime,",
+)
 
 _DUCKDB = """
 import resource, sys, time, duckdb
@@ -74,6 +84,22 @@ def _run(code: str, *args: str) -> tuple[float, float]:
         raise SystemExit(f"run failed:\n{out.stdout[-2000:]}\n{out.stderr[-4000:]}")
     _, took, peak = line.split()
     return float(took), float(peak)
+
+
+def _run_cpu(code: str) -> tuple[float, float, float]:
+    """`_run` of a `_MEASURE_CPU` script: wall s, CPU s, peak MB."""
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        cwd="/tmp",
+    )
+    line = next((x for x in out.stdout.splitlines() if x.startswith("MEASURE")), None)
+    if line is None:
+        raise SystemExit(f"run failed:\n{out.stdout[-2000:]}\n{out.stderr[-4000:]}")
+    _, took, cpu, peak = line.split()
+    return float(took), float(cpu), float(peak)
 
 
 def _machine() -> str:
@@ -180,37 +206,52 @@ _FORMATS = {
 }  # fmt: skip
 
 
+def _write_dump(path: Path, kind: str, mb: int) -> None:
+    name, head, item, tail = _FORMATS[kind]
+    size, limit, count = len(head), mb << 20, 0
+    with gzip.open(path, "wb", compresslevel=1) as out:
+        out.write(head)
+        while size < limit:
+            chunk = b"".join(item(count + k) for k in range(1000))
+            out.write(chunk)
+            size += len(chunk)
+            count += 1000
+        out.write(tail)
+
+
 def imports(args: argparse.Namespace) -> None:
-    """Each dump format of about `--mb` MB (uncompressed), imported; records/s and peak memory."""
+    """Each dump format of about `--mb` MB (uncompressed), imported; records/s and peak memory.
+
+    One format at a time; its dump and snapshot are deleted afterwards unless `--keep` (the
+    disk is shared)."""
+    import shutil
+
+    import pyarrow.dataset as ds
+
     data = Path(args.data)
     data.mkdir(parents=True, exist_ok=True)
     print(f"Machine: {_machine()}\n")
-    print("| format | dump MB (uncompressed) | records | import s | records/s | peak MB |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: |")
-    for kind, (name, head, item, tail) in _FORMATS.items():
-        path = data / name
-        count = 0
+    print("| format | dump MB (uncompressed) | gzipped MB | records | wall s | CPU s "
+          "| records/s (wall) | records/s (CPU) | peak MB | load average at start |")  # fmt: skip
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+    for kind in args.kinds.split(","):
+        path = data / _FORMATS[kind][0]
         if not path.exists():
-            size, limit = len(head), args.mb << 20
-            with gzip.open(path, "wb", compresslevel=1) as out:
-                out.write(head)
-                while size < limit:
-                    chunk = b"".join(item(count + k) for k in range(1000))
-                    out.write(chunk)
-                    size += len(chunk)
-                    count += 1000
-                out.write(tail)
+            _write_dump(path, kind, args.mb)
         with gzip.open(path, "rb") as stream:
             raw = sum(len(b) for b in iter(lambda: stream.read(1 << 20), b""))
         target = data / f"{kind}-snapshot"
-        subprocess.run(["rm", "-rf", str(target)], check=True)
+        shutil.rmtree(target, ignore_errors=True)
         argv = ["auditor", "snapshot", "import", kind, str(path), "--out", str(target), "--quiet"]
-        took, peak = _run(_MEASURE.format(argv=argv))
-        import pyarrow.dataset as ds
-
+        load = " ".join(f"{x:.1f}" for x in __import__("os").getloadavg())
+        took, cpu, peak = _run_cpu(_MEASURE_CPU.format(argv=argv))
         records = ds.dataset(str(target / "records"), format="parquet").count_rows()
-        print(f"| {kind} | {raw / (1 << 20):.0f} | {records:,} | {took:.1f} | "
-              f"{records / took:,.0f} | {peak:.0f} |")  # fmt: skip
+        print(f"| {kind} | {raw / (1 << 20):,.0f} | {path.stat().st_size / (1 << 20):,.1f} | "
+              f"{records:,} | {took:.1f} | {cpu:.1f} | {records / took:,.0f} | "
+              f"{records / cpu:,.0f} | {peak:.0f} | {load} |", flush=True)  # fmt: skip
+        if not args.keep:
+            path.unlink()
+            shutil.rmtree(target)
 
 
 def main() -> None:
@@ -225,6 +266,8 @@ def main() -> None:
     i = sub.add_parser("import")
     i.add_argument("--data", default="/tmp/auditor-dumps")
     i.add_argument("--mb", type=int, default=100)
+    i.add_argument("--kinds", default=",".join(_FORMATS), help="comma-separated formats")
+    i.add_argument("--keep", action="store_true", help="keep each dump and snapshot")
     args = parser.parse_args()
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     print(f"Date: {started}  \nCommand: `python benchmarks/scale.py {' '.join(sys.argv[1:])}`  ")

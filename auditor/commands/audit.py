@@ -44,8 +44,11 @@ class InputFormat(StrEnum):
     BIBTEX = "bibtex"
     RIS = "ris"
     WOS = "wos"
+    WOS_TAB = "wos_tab"
     MEDLINE = "medline"
     ENDNOTE = "endnote"
+    ENDNOTE_XML = "endnote_xml"
+    CSL_JSON = "csl_json"
     CSV = "csv"
 
 

@@ -6,7 +6,6 @@ file and line) goes to stderr; with `--out` the table is written as Parquet, ato
 
 from __future__ import annotations
 
-import logging
 from collections import Counter
 from enum import StrEnum
 from pathlib import Path
@@ -30,8 +29,11 @@ class LoadFormat(StrEnum):
     BIBTEX = "bibtex"
     RIS = "ris"
     WOS = "wos"
+    WOS_TAB = "wos_tab"
     MEDLINE = "medline"
     ENDNOTE = "endnote"
+    ENDNOTE_XML = "endnote_xml"
+    CSL_JSON = "csl_json"
     CSV = "csv"
 
 
@@ -44,10 +46,16 @@ def _format_name(fmt: LoadFormat | None) -> str | None:
         return "ris"
     if fmt is LoadFormat.WOS:
         return "wos"
+    if fmt is LoadFormat.WOS_TAB:
+        return "wos_tab"
     if fmt is LoadFormat.MEDLINE:
         return "medline"
     if fmt is LoadFormat.ENDNOTE:
         return "endnote"
+    if fmt is LoadFormat.ENDNOTE_XML:
+        return "endnote_xml"
+    if fmt is LoadFormat.CSL_JSON:
+        return "csl_json"
     if fmt is LoadFormat.CSV:
         return "csv"
     assert_never(fmt)
@@ -114,8 +122,6 @@ def load(
 ) -> None:
     """Load bibliographies into the references table and print what was found."""
     err = Console(stderr=True, highlight=False, soft_wrap=True)
-    # bibtexparser logs each broken block; our summary reports them with file and line
-    logging.getLogger("bibtexparser").setLevel(logging.ERROR)
     try:
         outcome = load_files(
             paths, fmt=_format_name(format_), encoding=encoding, csv_map=parse_map(map_ or [])

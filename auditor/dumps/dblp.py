@@ -16,16 +16,15 @@ title index (an id-less reference searched offline), not the identifier join.
 
 from __future__ import annotations
 
-import hashlib
 import html.entities
 import re
 from collections.abc import Iterator
 from typing import BinaryIO, ClassVar
-from xml.etree.ElementTree import Element, ParseError, tostring
+from xml.etree.ElementTree import Element, ParseError
 
-import defusedxml.ElementTree as safe_et
 from defusedxml import DefusedXmlException
 
+from auditor.dumps import xmlstream
 from auditor.dumps.interface import DumpReader, Skipped
 from auditor.errors import RegisterError
 from auditor.registers.interface import RecordRow
@@ -123,7 +122,7 @@ def _record(element: Element, where: str) -> RecordRow | Skipped:
             pages=_text(element.find("pages")),
             doi=doi,
             work_type=element.tag,
-            body_digest=hashlib.sha256(tostring(element)).hexdigest(),
+            body_digest=xmlstream.digest(element),
         )
     except RegisterError as exc:
         return Skipped(where, str(exc))
@@ -137,18 +136,9 @@ class DblpDump(DumpReader):
     def records(self, stream: BinaryIO, path: str) -> Iterator[RecordRow | Skipped]:
         """One row per publication record; a broken file ends with one `Skipped` naming it."""
         count = 0
-        root: Element | None = None
         try:
-            events = safe_et.iterparse(EntityMapping(stream), events=("start", "end"))
-            for event, element in events:
-                if root is None and event == "start":
-                    root = element
-                if event != "end" or element.tag not in RECORD_TAGS:
-                    continue
+            for element in xmlstream.records(EntityMapping(stream), RECORD_TAGS):
                 count += 1
                 yield _record(element, f"{path}: record {count}")
-                element.clear()
-                if root is not None:
-                    root.clear()
         except (ParseError, DefusedXmlException) as exc:
             yield Skipped(f"{path}: after record {count}", f"unreadable XML ({exc})")

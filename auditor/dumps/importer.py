@@ -116,13 +116,14 @@ def _part_name(path: Path, index: int, number: int) -> str:
     return f"{index:04d}-{stem}-{number:05d}.parquet"
 
 
+#: Once: `Schema.names` builds a new list on every access (it was a third of an import's time).
+_COLUMNS = frozenset(RECORDS.names)
+
+
 def _write_part(out: Path, name: str, rows: list[RecordRow], as_of: str) -> None:
+    tier = str(Tier.SNAPSHOT)
     clean = [
-        {
-            **{k: v for k, v in r.items() if k in RECORDS.names},
-            "tier": str(Tier.SNAPSHOT),
-            "retrieved_at": as_of,
-        }
+        {**{k: v for k, v in r.items() if k in _COLUMNS}, "tier": tier, "retrieved_at": as_of}
         for r in rows
     ]
     atomic_write_parquet(out / "records" / name, from_rows(clean, RECORDS))

@@ -12,15 +12,14 @@ memory of one article. `DeleteCitation` lists of update files are not applied.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterator
 from typing import Any, BinaryIO, ClassVar
-from xml.etree.ElementTree import Element, ParseError, tostring
+from xml.etree.ElementTree import Element, ParseError
 
-import defusedxml.ElementTree as safe_et
 from defusedxml import DefusedXmlException
 
+from auditor.dumps import xmlstream
 from auditor.dumps.interface import DumpReader, Skipped
 from auditor.errors import RegisterError
 from auditor.registers.interface import RecordRow
@@ -111,20 +110,10 @@ class PubmedDump(DumpReader):
     def records(self, stream: BinaryIO, path: str) -> Iterator[RecordRow | Skipped]:
         """One row per `PubmedArticle`; a broken file ends with one `Skipped` naming it."""
         count = 0
-        root: Element | None = None
         try:
-            for event, element in safe_et.iterparse(
-                stream, events=("start", "end"), forbid_dtd=False
-            ):
-                if root is None and event == "start":
-                    root = element
-                if event != "end" or element.tag != "PubmedArticle":
-                    continue
+            for element in xmlstream.records(stream, ("PubmedArticle",)):
                 count += 1
                 yield self._row(element, f"{path}: article {count}")
-                element.clear()
-                if root is not None:
-                    root.clear()  # drop the cleared articles the root still lists
         except (ParseError, DefusedXmlException) as exc:
             yield Skipped(f"{path}: after article {count}", f"unreadable XML ({exc})")
 
@@ -135,7 +124,7 @@ class PubmedDump(DumpReader):
             return Skipped(where, f"no PMID ({pmid!r})")
         if not summary.get("title"):
             return Skipped(where, f"PMID {pmid}: no article title")
-        digest = hashlib.sha256(tostring(element)).hexdigest()
+        digest = xmlstream.digest(element)
         try:
             return summary_row(pmid, summary, digest)
         except RegisterError as exc:

@@ -24,15 +24,19 @@ from auditor.errors import InputError
 from auditor.load.arrays import to_array
 from auditor.load.bibtex import BibtexLoader
 from auditor.load.cited import select_cited
+from auditor.load.csl_json import CslJsonLoader, looks_like_csl
 from auditor.load.csv import CsvLoader
 from auditor.load.encoding import decode_bytes
 from auditor.load.endnote import EndnoteLoader
+from auditor.load.endnote_xml import EndnoteXmlLoader, looks_like_endnote_xml
 from auditor.load.interface import ENTRY_COLUMNS, Loader, LoadOutcome, Problem, Rows
 from auditor.load.manuscript import is_manuscript, read_manuscript
 from auditor.load.medline import MedlineLoader
 from auditor.load.ris import RisLoader
 from auditor.load.table import is_table, load_tables
 from auditor.load.wos import WosLoader
+from auditor.load.wos_tab import HEADER_RE as WOS_TAB_HEADER
+from auditor.load.wos_tab import WosTabLoader
 from auditor.result import InputFile
 
 __all__ = [
@@ -52,8 +56,11 @@ FORMATS: dict[str, tuple[str, ...]] = {
     "bibtex": (".bib", ".bibtex", ".biblatex"),
     "ris": (".ris",),
     "wos": (".ciw", ".isi"),
+    "wos_tab": (),
     "medline": (".nbib", ".medline"),
     "endnote": (".enw",),
+    "endnote_xml": (".xml",),
+    "csl_json": (".json",),
     "csv": (".csv", ".tsv"),
 }
 #: Extensions whose format is never second-guessed from the content.
@@ -70,14 +77,23 @@ _SIGNATURES = (
 def detect_format(path: str, head: str) -> str:
     """The format of `path`: by a trusted extension, else by content, else by extension, else CSV.
 
-    Content signatures are looked for at line starts in `head` (the first 4 KiB of the text):
+    A Web of Science tab-delimited header (`PT`, `AU`, … tab-separated on the first line) wins
+    even over a trusted `.csv`/`.tsv` extension: it is that export, whatever the file's name.
+    Other content signatures are looked for at line starts in `head` (the first 4 KiB):
     `TY  - ` → ris, `PT J` → wos (Web of Science), `PMID- ` → medline, `%0 ` → endnote,
-    `@type{` → bibtex.
+    `@type{` → bibtex; a JSON array or object with CSL keys (`"title":`, `"issued":`, …) →
+    csl_json; `<xml><records>` → endnote_xml.
     """
     suffix = Path(path).suffix.lower()
+    if WOS_TAB_HEADER.match(head):
+        return "wos_tab"
     if suffix in _TRUSTED:
         return next(name for name, sfx in FORMATS.items() if suffix in sfx)
     sample = head[:4096].lstrip("\ufeff")
+    if looks_like_csl(sample):
+        return "csl_json"
+    if looks_like_endnote_xml(sample):
+        return "endnote_xml"
     for pattern, name in _SIGNATURES:
         if pattern.search(sample):
             return name
@@ -91,10 +107,16 @@ def _loader(fmt: str, csv_map: Mapping[str, str] | None) -> Loader:
         return RisLoader()
     if fmt == "wos":
         return WosLoader()
+    if fmt == "wos_tab":
+        return WosTabLoader()
     if fmt == "medline":
         return MedlineLoader()
     if fmt == "endnote":
         return EndnoteLoader()
+    if fmt == "endnote_xml":
+        return EndnoteXmlLoader()
+    if fmt == "csl_json":
+        return CslJsonLoader()
     if fmt == "csv":
         return CsvLoader(csv_map or {})
     raise InputError(f"unknown format {fmt!r} (choose {', '.join(FORMATS)})")

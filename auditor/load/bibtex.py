@@ -1,26 +1,18 @@
-"""BibTeX loader on bibtexparser v2: every entry one row, broken ones included.
+"""BibTeX loader: every entry one row, broken ones included; several files are one database.
 
-bibtexparser runs with an empty middleware stack: this module resolves `@string` macros (with
-`#` concatenation and the month macros), removes enclosing braces/quotes, applies `crossref`
-inheritance and decodes LaTeX itself, in the one pass it makes over each entry's fields anyway.
-That keeps the whole load near the cost of bibtexparser's bare parse (see `benchmarks/load.py`).
+`auditor.load.bibtex_blocks` splits the text into entries, `@string` macros and failed blocks
+(its own splitter: bibtexparser's was most of a load's time). This module resolves the macros
+(with `#` concatenation and the month macros), removes enclosing braces/quotes, applies
+`crossref` inheritance and decodes LaTeX, in one pass over the fields each row uses.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
-import bibtexparser
-from bibtexparser.model import (
-    DuplicateBlockKeyBlock,
-    DuplicateFieldKeyBlock,
-    Entry,
-    ParsingFailedBlock,
-    String,
-)
-
+from auditor.load.bibtex_blocks import Entry, Failed, Macro, split_blocks
 from auditor.load.ids import arxiv_in_corr_volume, ids_in_text, ids_in_url, pmid_shape_ok
 from auditor.load.interface import Loader, Problem, Rows
 from auditor.load.latex import latex_to_unicode, plain_value
@@ -257,33 +249,25 @@ def _drop_comment_lines(text: str) -> str:
     return "".join(parts)
 
 
-def _entries(blocks: list[Any]) -> list[tuple[int, Any, dict[str, Any] | None, str | None]]:
-    """`(1-based line, block, fields or None for a failed block, duplicated field names)`."""
-    out: list[tuple[int, Any, dict[str, Any] | None, str | None]] = []
+_Parsed = tuple[Entry | Failed, dict[str, str] | None, str | None]
+
+
+def _entries(blocks: list[Entry | Macro | Failed]) -> list[_Parsed]:
+    """`(block, fields or None for a failed block, duplicated field names)` of each entry."""
+    out: list[_Parsed] = []
     for block in blocks:
-        dup = None
-        if isinstance(block, (DuplicateBlockKeyBlock, DuplicateFieldKeyBlock)):  # noqa: UP038
-            entry = block.ignore_error_block
-            if not isinstance(entry, Entry):
-                continue
-            if isinstance(block, DuplicateFieldKeyBlock):
-                dup = ", ".join(sorted(block.duplicate_keys))
-            line = block.start_line or 0
-        elif isinstance(block, (Entry, ParsingFailedBlock)):  # noqa: UP038 (tuples are faster)
-            entry, line = block, block.start_line or 0
-        else:
-            continue
-        if isinstance(entry, Entry):
+        if type(block) is Entry:
             # a field given twice: the first one wins, as in BibTeX, and the row is flagged
-            fields = {f.key.lower(): f.value for f in reversed(entry.fields)}
-            out.append((line + 1, entry, fields, dup))
-        else:
-            out.append((line + 1, entry, None, None))
+            fields = {k.lower(): v for k, v in reversed(block.fields)}
+            dup = ", ".join(sorted(block.duplicates)) if block.duplicates else None
+            out.append((block, fields, dup))
+        elif type(block) is Failed:
+            out.append((block, None, None))
     return out
 
 
 class BibtexLoader(Loader):
-    """Loads `.bib` files with bibtexparser v2; several files in one run are one database."""
+    """Loads `.bib` files; several files in one run are one database."""
 
     format: ClassVar[str] = "bibtex"
 
@@ -297,28 +281,22 @@ class BibtexLoader(Loader):
         As in BibTeX and biber, `@string` macros of a file are seen by the files after it, and a
         `crossref` target may sit in any file; a key used twice anywhere is a duplicate.
         """
-        parsed = [
-            (path, bibtexparser.parse_string(_drop_comment_lines(text), parse_stack=[]).blocks)  # type: ignore[attr-defined]
-            for text, path in files
-        ]
+        parsed = [(path, split_blocks(_drop_comment_lines(text))) for text, path in files]
         by_file = [(path, blocks, _entries(blocks)) for path, blocks in parsed]
-        fields_by_key: dict[str, dict[str, Any]] = {}
+        fields_by_key: dict[str, dict[str, str]] = {}
         where_by_key: dict[str, list[tuple[str, int]]] = {}
         for path, _blocks, entries in by_file:
-            for line, block, fields, _dup in entries:
+            for block, fields, _dup in entries:
                 if fields is not None:
-                    key = block.key.lower()
+                    key = block.key.lower()  # type: ignore[union-attr]
                     fields_by_key.setdefault(key, fields)
-                    where_by_key.setdefault(key, []).append((path, line))
+                    where_by_key.setdefault(key, []).append((path, block.line))
         resolver = _Resolver()
         results = []
         for path, blocks, entries in by_file:
-            for block in blocks:
-                if isinstance(block, DuplicateBlockKeyBlock):
-                    block = block.ignore_error_block
-                if isinstance(block, String):
-                    where = f"line {(block.start_line or 0) + 1}"
-                    resolver.define(block.key, str(block.value).strip(), where)
+            for b in blocks:
+                if type(b) is Macro:
+                    resolver.define(b.name, b.value, f"line {b.line}")
             resolver.undefined = set()
             results.append(self._file(path, entries, resolver, fields_by_key, where_by_key))
         return results
@@ -326,15 +304,16 @@ class BibtexLoader(Loader):
     def _file(
         self,
         path: str,
-        entries: list[tuple[int, Any, dict[str, Any] | None, str | None]],
+        entries: list[_Parsed],
         resolver: _Resolver,
-        fields_by_key: dict[str, dict[str, Any]],
+        fields_by_key: dict[str, dict[str, str]],
         where_by_key: dict[str, list[tuple[str, int]]],
     ) -> tuple[Rows, list[Problem]]:
         rows, problems = Rows(), list[Problem]()
-        for line, block, fields, dup in entries:
-            if fields is None:
-                self._failed(rows, problems, path, line, block)
+        for block, fields, dup in entries:
+            line = block.line
+            if fields is None or type(block) is not Entry:
+                self._failed(rows, problems, path, block)  # type: ignore[arg-type]
                 continue
             warnings = _duplicates(block.key, where_by_key, path, line)
             if dup:
@@ -344,13 +323,13 @@ class BibtexLoader(Loader):
             # only the fields a row uses are resolved and decoded (abstracts, files, keywords
             # are skipped): most of the per-entry cost saved on real exports
             try:
-                used = {k: resolver.value(str(fields[k]).strip()) for k in fields.keys() & _USED}
+                used = {k: resolver.value(fields[k]) for k in fields.keys() & _USED}
             except ExpansionError as exc:
                 message = f"entry {block.key!r}: {exc}"
                 rows.add(
                     source_line=line,
                     key=block.key,
-                    entry_type=block.entry_type.lower(),
+                    entry_type=block.entry_type,
                     parse_error=message,
                 )
                 problems.append(Problem(path, line, message, "error", "macro expansion"))
@@ -364,8 +343,8 @@ class BibtexLoader(Loader):
 
     @staticmethod
     def _inherit(
-        fields: dict[str, Any], by_key: dict[str, dict[str, Any]], warnings: list[str]
-    ) -> dict[str, Any]:
+        fields: dict[str, str], by_key: dict[str, dict[str, str]], warnings: list[str]
+    ) -> dict[str, str]:
         """BibTeX `crossref`: missing fields come from the parent (its title as our container),
         except the parent's identifiers and notes (`_NOT_INHERITED`)."""
         merged, seen = dict(fields), set[str]()
@@ -388,12 +367,10 @@ class BibtexLoader(Loader):
         return merged
 
     @staticmethod
-    def _failed(rows: Rows, problems: list[Problem], path: str, line: int, block: Any) -> None:
-        error = getattr(block, "error", None)
-        reason = getattr(error, "abort_reason", None) or str(error) or "syntax error"
-        raw = block.raw or ""
-        head = _HEAD_RE.match(raw.lstrip())
-        message = f"unparseable entry: {reason.strip()}"
+    def _failed(rows: Rows, problems: list[Problem], path: str, block: Failed) -> None:
+        head = _HEAD_RE.match(block.raw.lstrip())
+        message = f"unparseable entry: {block.reason.strip()}"
+        line = block.line
         rows.add(
             source_line=line,
             key=(head.group(2) or None) if head else None,
@@ -416,7 +393,7 @@ class BibtexLoader(Loader):
         rows.add(
             source_line=line,
             key=block.key,
-            entry_type=block.entry_type.lower(),
+            entry_type=block.entry_type,
             doi=doi,
             pmid=pmid,
             arxiv=arxiv,

@@ -178,7 +178,10 @@ def _entries(raw: pa.Table, column_map: Mapping[str, str]) -> tuple[pa.Table, pa
     for name in ENTRY_COLUMNS:
         field = tables.REFERENCES.field(name)
         if name in columns:
-            arrays.append(pa.chunked_array([columns[name]]).cast(field.type))
+            column = columns[name]
+            # `pa.chunked_array([chunked])` converts a chunked array value by value in Python.
+            chunked = column if isinstance(column, pa.ChunkedArray) else pa.chunked_array([column])
+            arrays.append(chunked.cast(field.type))
         elif name == "authors":
             arrays.append(pa.array([[]] * n, field.type))
         else:

@@ -28,7 +28,7 @@ from auditor.load.tagged import (
     year_in,
 )
 
-__all__ = ["WosLoader"]
+__all__ = ["WosLoader", "add_wos_row"]
 
 _TAG_RE = re.compile(r"^([A-Z][A-Z0-9])(?: (.*))?$")
 _OUTSIDE = frozenset({"FN", "VR", "EF"})
@@ -49,36 +49,40 @@ class WosLoader(Loader):
         for record in records:
             tags = values(fields(record, _TAG_RE, _LIST_TAGS))
             warnings = [] if record.closed else ["record not closed by an `ER` line"]
-            self._row(rows, tags, record.line, warnings)
+            add_wos_row(rows, tags, record.line, warnings)
             problems.extend(Problem(path, record.line, w, "warning") for w in warnings)
         return rows, problems
 
-    @staticmethod
-    def _row(rows: Rows, tags: dict[str, list[str]], line: int, warnings: list[str]) -> None:
-        names = (tags.get("AF") or tags.get("AU") or []) + tags.get("CA", [])
-        if not names:
-            names = tags.get("BF") or tags.get("BA") or tags.get("BE") or []
-        authors, et_al = clean_author_list(dict.fromkeys(names))  # `CA` often repeats an `AU`
-        year_text = first(tags, "PY", "EY")
-        year = year_in(year_text)
-        if year_text and year is None:
-            warnings.append(f"year {year_text!r} is not a year")
-        pub_type = first(tags, "PT")
-        rows.add(
-            source_line=line,
-            key=first(tags, "UT"),
-            entry_type=_PUB_TYPES.get(pub_type or "", pub_type.lower() if pub_type else None),
-            doi=first(tags, "DI"),
-            pmid=first(tags, "PM"),
-            title=first(tags, "TI"),
-            authors=authors,
-            authors_et_al=et_al,
-            year=year,
-            container_title=first(tags, "SO", "CT"),
-            volume=first(tags, "VL"),
-            issue=first(tags, "IS"),
-            pages=page_range(first(tags, "BP"), first(tags, "EP")) or first(tags, "AR"),
-            issn=first(tags, "SN", "EI"),
-            language=first(tags, "LA"),
-            warnings=warnings,
-        )
+
+def add_wos_row(rows: Rows, tags: dict[str, list[str]], line: int, warnings: list[str]) -> None:
+    """Add one Web of Science record (tag → values) to `rows`; a bad year is added to `warnings`.
+
+    Shared by the plain-text and the tab-delimited reader: both carry the same tags.
+    """
+    names = (tags.get("AF") or tags.get("AU") or []) + tags.get("CA", [])
+    if not names:
+        names = tags.get("BF") or tags.get("BA") or tags.get("BE") or []
+    authors, et_al = clean_author_list(dict.fromkeys(names))  # `CA` often repeats an `AU`
+    year_text = first(tags, "PY", "EY")
+    year = year_in(year_text)
+    if year_text and year is None:
+        warnings.append(f"year {year_text!r} is not a year")
+    pub_type = first(tags, "PT")
+    rows.add(
+        source_line=line,
+        key=first(tags, "UT"),
+        entry_type=_PUB_TYPES.get(pub_type or "", pub_type.lower() if pub_type else None),
+        doi=first(tags, "DI"),
+        pmid=first(tags, "PM"),
+        title=first(tags, "TI"),
+        authors=authors,
+        authors_et_al=et_al,
+        year=year,
+        container_title=first(tags, "SO", "CT"),
+        volume=first(tags, "VL"),
+        issue=first(tags, "IS"),
+        pages=page_range(first(tags, "BP"), first(tags, "EP")) or first(tags, "AR"),
+        issn=first(tags, "SN", "EI"),
+        language=first(tags, "LA"),
+        warnings=warnings,
+    )

@@ -21,6 +21,8 @@ from auditor.tables import RECORDS, RecordStatus
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 
 _REQUIRED = ("register", "id_type", "identifier", "status")
+# Once: `Schema.names` builds a new list on every access, and this runs per field of every row.
+_NAMES = frozenset(RECORDS.names)
 _LISTS = frozenset(f.name for f in RECORDS if pa.types.is_list(f.type))
 _INTS = frozenset(f.name for f in RECORDS if pa.types.is_integer(f.type))
 _STRUCT_LISTS = frozenset(
@@ -61,7 +63,7 @@ def check_row(row: Mapping[str, Any]) -> None:
         if row.get(name) is None:
             raise _bad(name, "missing")
     for name, value in row.items():
-        if name not in RECORDS.names:
+        if name not in _NAMES:
             raise _bad(name, "not a record column")
         if value is None:
             continue

@@ -272,7 +272,8 @@ def document() -> dict[str, Any]:
             "/audit": {
                 "post": {
                     "operationId": "auditUpload",
-                    "summary": "Audit one uploaded bibliography; the HTML report with downloads",
+                    "summary": "Audit the uploaded files as one bibliography; the HTML report "
+                    "with downloads",
                     "requestBody": {
                         "required": True,
                         "content": {
@@ -281,7 +282,11 @@ def document() -> dict[str, Any]:
                                     "type": "object",
                                     "required": ["bibliography"],
                                     "properties": {
-                                        "bibliography": {"type": "string", "format": "binary"}
+                                        "bibliography": {
+                                            "type": "array",
+                                            "items": {"type": "string", "format": "binary"},
+                                            "description": "One part per file.",
+                                        }
                                     },
                                 }
                             }
@@ -290,7 +295,10 @@ def document() -> dict[str, Any]:
                     "responses": {
                         "200": {"description": "report.html with download links.", "content": html},
                         "400": {"description": "No usable file.", "content": html},
-                        "413": {"description": "Upload over upload_max_bytes.", "content": html},
+                        "413": {
+                            "description": "Files over upload_max_bytes together.",
+                            "content": html,
+                        },
                     },
                 }
             },

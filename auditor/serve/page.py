@@ -1,4 +1,5 @@
-"""The page for people: `GET /` is an upload form, `POST /audit` runs the whole audit on the file.
+"""The page for people: `GET /` is an upload form, `POST /audit` runs the whole audit on the
+uploaded files, all of them together as one bibliography (as `auditor audit a.bib b.bib` does).
 
 The answer to `POST /audit` is the same self-contained `report.html` that `auditor audit`
 writes (its checklist included), with a bar at the top linking to the CSV, Parquet and JSON
@@ -6,12 +7,13 @@ files of the same run. While the audit runs, the form shows a progress bar and t
 spent (the browser keeps the form on screen until the answer arrives; no JavaScript is needed to
 upload, only to show the progress).
 
-Nothing uploaded outlives the request: the file is written into a fresh private temporary folder
-(mode 0700), the reports are written beside it, read back into memory, and the folder is deleted
-before the answer is sent, on success and on error. The downloads travel inside the answer as
-`data:` links, so the server keeps no copy to fetch them from; the only lasting copies are the
-ones the user saves. Uploads above `upload_max_bytes` are refused (413) from `Content-Length`
-when it says so, else once that many bytes have been read, with a page saying the limit.
+Nothing uploaded outlives the request: each file is written into a fresh private temporary
+folder (mode 0700), the reports are written beside it, read back into memory, and the folder is
+deleted before the answer is sent, on success and on error. The downloads travel inside the
+answer as `data:` links, so the server keeps no copy to fetch them from; the only lasting copies
+are the ones the user saves. Uploads above `upload_max_bytes` (all files together) are refused
+(413) from `Content-Length` when it says so, else once that many bytes have been read, with a
+page saying the limit.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ __all__ = ["ACCEPTED", "routes"]
 #: File extensions the upload takes: every format the loader reads, and `.txt` (detected).
 ACCEPTED: tuple[str, ...] = (*sorted({s for sfx in FORMATS.values() for s in sfx}), ".txt")
 
-#: The form field that carries the file.
+#: The form field that carries the files (one part per file).
 FIELD = "bibliography"
 
 #: Multipart framing around the file (boundaries, headers) allowed beyond `upload_max_bytes`.
@@ -82,11 +84,13 @@ _SCRIPT = """
 const form = document.getElementById('upload');
 const cap = Number(form.dataset.cap);
 form.addEventListener('submit', (event) => {
-  const file = document.getElementById('file').files[0];
+  const files = [...document.getElementById('file').files];
+  const size = files.reduce((sum, f) => sum + f.size, 0);
   const note = document.getElementById('note');
-  if (file && file.size > cap) {
+  if (size > cap) {
     event.preventDefault();
-    note.textContent = 'This file is ' + file.size + ' bytes; the limit is ' + cap + ' bytes.';
+    const what = files.length > 1 ? 'These files are ' : 'This file is ';
+    note.textContent = what + size + ' bytes; the limit is ' + cap + ' bytes.';
     note.className = 'error';
     return;
   }
@@ -135,18 +139,21 @@ def _problem(status: int, message: str) -> web.Response:
 async def get_page(request: web.Request) -> web.Response:
     """The upload form."""
     cap = request.app[STATE].settings.upload_max_bytes
+    criteria = request.app[STATE].settings.criteria
     nonce = secrets.token_urlsafe(16)
     kinds = ", ".join(ACCEPTED)
     body = f"""
 <h1>Audit a bibliography</h1>
-<p>Upload a bibliography: BibTeX, RIS, CSV, or a Web of Science, MEDLINE or EndNote export.
-Every reference is checked against the register that owns
-its identifier (Crossref, PubMed, arXiv, the DOI system) under the criteria
-<code>reference-resolution/v1</code>, and you get the report with its checklist and the tables
-to download.</p>
+<p>Upload a bibliography: BibTeX, RIS, CSV, CSL-JSON, or a Web of Science, MEDLINE or EndNote
+export; several files are audited together, as one bibliography. Every reference is checked
+against the register that owns its identifier (Crossref, PubMed, arXiv, the DOI system) under
+the criteria <code>{html.escape(criteria)}</code>, and you get the report with its checklist and
+the tables to download.</p>
 <form id="upload" method="post" action="/audit" enctype="multipart/form-data" data-cap="{cap}">
-<label for="file">Bibliography ({html.escape(kinds)}; at most {_limit_words(cap)})</label><br>
-<input id="file" type="file" name="{FIELD}" accept="{html.escape(",".join(ACCEPTED))}" required>
+<label for="file">Bibliography files ({html.escape(kinds)}; at most {_limit_words(cap)} in all)
+</label><br>
+<input id="file" type="file" name="{FIELD}" accept="{html.escape(",".join(ACCEPTED))}" multiple
+ required>
 <br><button id="go" type="submit">Audit</button>
 <p id="note"></p>
 <div id="busy" role="status" aria-live="polite"><progress></progress>
@@ -164,30 +171,35 @@ class _TooLarge(Exception):
     pass
 
 
-async def _read_upload(request: web.Request, cap: int) -> tuple[str, bytes] | web.Response:
-    """`(file name, bytes)` of the uploaded file, or the error page."""
+Upload = tuple[str, bytes]
+"""One uploaded file: the name the browser gave and its bytes."""
+
+
+async def _read_uploads(request: web.Request, cap: int) -> list[Upload] | web.Response:
+    """Every uploaded file (in the order sent), or the error page; `cap` bounds their sum."""
     if not request.content_type.startswith("multipart/"):
-        return _problem(400, "Send the file from the form (multipart/form-data).")
+        return _problem(400, "Send the files from the form (multipart/form-data).")
+    uploads: list[Upload] = []
+    size = 0
     try:
         reader = await request.multipart()
-        while True:
-            part = await reader.next()
-            if part is None:
-                return _problem(400, "No file was uploaded: choose a bibliography first.")
-            if isinstance(part, BodyPartReader) and part.name == FIELD:
-                name = part.filename or ""
-                chunks: list[bytes] = []
-                size = 0
-                while chunk := await part.read_chunk(_CHUNK):
-                    size += len(chunk)
-                    if size > cap:
-                        raise _TooLarge
-                    chunks.append(chunk)
-                return name, b"".join(chunks)
+        while (part := await reader.next()) is not None:
+            if not (isinstance(part, BodyPartReader) and part.name == FIELD):
+                continue
+            chunks: list[bytes] = []
+            while chunk := await part.read_chunk(_CHUNK):
+                size += len(chunk)
+                if size > cap:
+                    raise _TooLarge
+                chunks.append(chunk)
+            uploads.append((part.filename or "", b"".join(chunks)))
     except _TooLarge:
-        return _problem(413, f"The file is larger than the limit of {_limit_words(cap)}.")
+        return _problem(413, f"The upload is larger than the limit of {_limit_words(cap)}.")
     except (ValueError, AssertionError) as exc:
         return _problem(400, f"The upload could not be read ({exc}).")
+    if not uploads:
+        return _problem(400, "No file was uploaded: choose a bibliography first.")
+    return uploads
 
 
 def _safe_name(name: str) -> str | None:
@@ -200,29 +212,35 @@ def _safe_name(name: str) -> str | None:
     return stem[:80] + suffix
 
 
-def _renamed(result: AuditResult, written: str, shown: str) -> AuditResult:
-    """The result with the temporary path replaced by the name the user uploaded."""
+def _shown_name(name: str) -> str:
+    """The name the user chose, without any folder the browser sent."""
+    return Path(name.replace("\\", "/")).name
+
+
+def _renamed(result: AuditResult, names: dict[str, str]) -> AuditResult:
+    """The result with each temporary path (`names` key) replaced by the name uploaded."""
 
     def fix(table: pa.Table) -> pa.Table:
         if "source_path" not in table.column_names or table.num_rows == 0:
             return table
         i = table.schema.get_field_index("source_path")
-        column = pc.replace_substring(table.column(i), written, shown)
+        column = table.column(i)
+        for written, shown in names.items():
+            column = pc.replace_substring(column, written, shown)
         return table.set_column(i, table.schema.field(i), column)
+
+    def text(message: str) -> str:
+        for written, shown in names.items():
+            message = message.replace(written, shown)
+        return message
 
     run = result.run
     if run is not None:
         inputs = tuple(
-            InputFile(shown if f.path == written else f.path, f.sha256, f.format, f.rows)
-            for f in run.inputs
+            InputFile(names.get(f.path, f.path), f.sha256, f.format, f.rows) for f in run.inputs
         )
         problems = tuple(
-            LoadProblem(
-                shown if p.path == written else p.path,
-                p.line,
-                p.message.replace(written, shown),
-                p.severity,
-            )
+            LoadProblem(names.get(p.path, p.path), p.line, text(p.message), p.severity)
             for p in run.load_problems
         )
         run = type(run)(**{**run.__dict__, "inputs": inputs, "load_problems": problems})
@@ -242,54 +260,65 @@ def _written(result: AuditResult, out: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
 
 
-def _downloads_bar(files: dict[str, bytes], shown: str) -> str:
+def _downloads_bar(files: dict[str, bytes], shown: list[str]) -> str:
+    stem = Path(shown[0]).stem if len(shown) == 1 else "bibliographies"
     links = []
     for name, media in _DOWNLOADS:
         data = files.get(name)
         if data is None:
             continue
         encoded = base64.b64encode(data).decode("ascii")
-        stem = Path(shown).stem
         links.append(
             f'<a download="{html.escape(stem)}-{name}" href="data:{media};base64,{encoded}">'
             f"{name}</a>"
         )
+    names = ", ".join(f"<strong>{html.escape(n)}</strong>" for n in shown)
     return (
         '<nav id="downloads" style="font:14px system-ui,sans-serif;padding:.6rem 1rem;'
         'background:#eef3ff;border-bottom:1px solid #ccd">'
-        f"<strong>{html.escape(shown)}</strong>: download {' · '.join(links)}"
-        ' · <a href="/">audit another file</a></nav>'
+        f"{names}: download {' · '.join(links)}"
+        ' · <a href="/">audit other files</a></nav>'
     )
 
 
 async def post_audit(request: web.Request) -> web.Response:
-    """Audit the uploaded file and answer with its report."""
+    """Audit every uploaded file as one bibliography (as `auditor audit a.bib b.bib` does) and
+    answer with its report."""
     state = request.app[STATE]
     cap = state.settings.upload_max_bytes
     declared = request.content_length
     if declared is not None and declared > cap + _FRAMING:
-        return _problem(413, f"The file is larger than the limit of {_limit_words(cap)}.")
-    upload = await _read_upload(request, cap)
-    if isinstance(upload, web.Response):
-        return upload
-    name, data = upload
-    safe = _safe_name(name)
-    if safe is None:
-        kinds = ", ".join(ACCEPTED)
-        return _problem(400, f"{name or 'The file'}: not a bibliography this page reads ({kinds}).")
-    if not data.strip():
-        return _problem(400, f"{name}: the file is empty.")
-    shown = Path(name.replace("\\", "/")).name
+        return _problem(413, f"The upload is larger than the limit of {_limit_words(cap)}.")
+    uploads = await _read_uploads(request, cap)
+    if isinstance(uploads, web.Response):
+        return uploads
+    kinds = ", ".join(ACCEPTED)
+    for name, _ in uploads:
+        if _safe_name(name) is None:
+            what = name or "The file"
+            return _problem(400, f"{what}: not a bibliography this page reads ({kinds}).")
+    if not any(data.strip() for _, data in uploads):
+        empty = f"{uploads[0][0]}: the file is empty." if len(uploads) == 1 else ""
+        return _problem(400, empty or "Every uploaded file is empty.")
+    shown = [_shown_name(name) for name, _ in uploads]
     with tempfile.TemporaryDirectory(prefix="auditor-upload-") as folder:
-        path = Path(folder) / safe
-        path.write_bytes(data)
-        del data
+        names: dict[str, str] = {}
+        for i, (name, data) in enumerate(uploads):
+            # One subfolder per file: two uploads may share a name (refs.bib from two folders).
+            path = Path(folder) / "in" / str(i) / (_safe_name(name) or "bibliography.txt")
+            path.parent.mkdir(parents=True)
+            path.write_bytes(data)
+            names[str(path)] = shown[i]
+        del uploads
         try:
             async with state.audits:
-                result = await run_audit([str(path)], state.settings, net=state.net)
+                result = await run_audit(list(names), state.settings, net=state.net)
         except (InputError, ConfigError) as exc:
-            return _problem(400, str(exc).replace(str(path), shown))
-        result = _renamed(result, str(path), shown)
+            message = str(exc)
+            for written, name in names.items():
+                message = message.replace(written, name)
+            return _problem(400, message)
+        result = _renamed(result, names)
         files = await asyncio.to_thread(_written, result, Path(folder) / "out")
     report = files["report.html"].decode("utf-8")
     bar = _downloads_bar(files, shown)

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
+import pandas as pd
 import pyarrow.dataset as ds
+import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
@@ -20,6 +23,7 @@ from auditor.dumps.title_index import title_candidates
 from auditor.registers.interface import RecordRow
 from auditor.tables import RECORDS
 from auditor.transport.snapshot import lookup_snapshots
+from tests.report.golden import check_golden
 
 CROSSREF_WORK = {
     "DOI": "10.1038/nature14539", "type": "journal-article", "title": ["Deep learning"],
@@ -247,3 +251,142 @@ async def test_the_title_index_is_the_search_stages_snapshot_tier(tmp_path: Path
     assert tier == "snapshot" and answer.candidates[0]["identifier"] == "journals/cacm/Knuth74"
     # No candidate in a dump is not "no such work" (a dump may be partial): offline, unchecked.
     assert got[unknown][0].reason == "offline" and got[unknown][1] is None
+
+
+def test_each_format_imports_to_its_golden_records_and_title_index(
+    tmp_path: Path, update_golden: bool
+) -> None:
+    """Every column of every record and every index row, pinned: a faster reader is the same."""
+    dumps = {
+        "crossref": ("works.jsonl", "\n".join(json.dumps(w) for w in (
+            CROSSREF_WORK, {**CROSSREF_WORK, "DOI": "10.1000/X", "title": ["Ünïcode ☃ title"]}
+        )).encode()),
+        "pubmed": ("pubmed25n0001.xml.gz", PUBMED_XML),
+        "arxiv": ("arxiv.json", "\n".join(map(json.dumps, ARXIV_LINES)).encode()),
+        "datacite": ("datacite.jsonl", json.dumps(DATACITE_LINE).encode()),
+        "dblp": ("dblp.xml", DBLP_XML),
+    }  # fmt: skip
+    found: dict[str, object] = {}
+    for kind, (name, data) in dumps.items():
+        path = _write(tmp_path, name, data)
+        os.utime(path, (1_767_225_600, 1_767_225_600))  # the as-of: 2026-01-01
+        out = tmp_path / kind
+        import_dump(KINDS[kind](), [path], str(out))
+        records = ds.dataset(str(out / "records"), format="parquet").to_table()
+        index = pq.read_table(out / "title_index" / "tokens.parquet")
+        found[kind] = {
+            "records": sorted(records.to_pylist(), key=lambda r: r["identifier"]),
+            "title_index": sorted(index.to_pylist(), key=lambda r: (r["token"], r["identifier"])),
+        }
+    text = json.dumps(found, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    check_golden("dump-imports.json", text, update_golden)
+
+
+def test_an_import_of_each_format_gives_records_the_offline_audit_matches(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bibliography citing one record of each dump, audited from the imports alone."""
+    for name in list(os.environ):
+        if name.startswith("AUDITOR_") or name.endswith("_LEG"):
+            monkeypatch.delenv(name)
+    dumps = {
+        "crossref": ("works.jsonl.gz", json.dumps(CROSSREF_WORK).encode()),
+        "pubmed": ("pubmed25n0001.xml.gz", PUBMED_XML),
+        "arxiv": ("arxiv.json", "\n".join(map(json.dumps, ARXIV_LINES)).encode()),
+        "datacite": ("datacite.jsonl.gz", json.dumps(DATACITE_LINE).encode()),
+        "dblp": ("dblp.xml.gz", DBLP_XML),
+    }
+    snapshots: list[str] = []
+    for kind, (name, data) in dumps.items():
+        out = tmp_path / kind
+        result = CliRunner().invoke(
+            app, ["snapshot", "import", kind, _write(tmp_path, name, data), "--out", str(out)]
+        )
+        assert result.exit_code == 0, result.output
+        snapshots += ["--snapshot", str(out)]
+    bib = tmp_path / "refs.bib"
+    bib.write_text(
+        """
+@article{lecun, title = {Deep learning}, author = {LeCun, Yann and Bengio, Yoshua},
+  journal = {Nature}, year = {2015}, doi = {10.1038/nature14539}}
+@article{formate, title = {Formate assay in body fluids}, author = {{Study Group}},
+  year = {1975}, pmid = {1}}
+@misc{vaswani, title = {Attention Is All You Need}, author = {Vaswani, Ashish and Shazeer, Noam},
+  year = {2017}, eprint = {1706.03762}, archivePrefix = {arXiv}}
+@misc{roe, title = {A dataset of things}, author = {Roe, Rita}, year = {2021},
+  doi = {10.5281/zenodo.1234}}
+@article{knuth, title = {Computer Programming as an Art and a Craft},
+  author = {Knuth, Donald E.}, journal = {Commun. ACM}, year = {1974}}
+""",
+        encoding="utf-8",
+    )
+    report = tmp_path / "report"
+    args = ["audit", str(bib), "--offline", *snapshots, "--out", str(report), "--quiet"]
+    args += ["--cache-dir", str(tmp_path / "empty-cache"), "--fail-on", "none"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    verdicts = pd.read_parquet(report / "verdicts.parquet").set_index("key")
+    assert dict(verdicts["verdict"]) == dict.fromkeys(
+        ["lecun", "formate", "vaswani", "roe", "knuth"], "RESOLVES-AND-MATCHES"
+    ), verdicts[["verdict", "reason"]]
+    assert set(verdicts["tier"]) == {"snapshot"}
+    found = verdicts[["register", "queried_by", "identifier"]].to_dict("index")
+    assert found == {
+        "lecun": {"register": "crossref", "queried_by": "id", "identifier": "10.1038/nature14539"},
+        "formate": {"register": "pubmed", "queried_by": "id", "identifier": "1"},
+        "vaswani": {"register": "arxiv", "queried_by": "id", "identifier": "1706.03762"},
+        "roe": {"register": "datacite", "queried_by": "id", "identifier": "10.5281/zenodo.1234"},
+        # No identifier cited: found through the DBLP import's title index, offline.
+        "knuth": {"register": "dblp", "queried_by": "title", "identifier": "journals/cacm/Knuth74"},
+    }
+
+
+_KILLED_CHILD = """
+import os, signal, sys
+from auditor.dumps import KINDS, importer
+path, out, where = sys.argv[1:4]
+reader = KINDS["crossref"]()
+if where == "reading":
+    records = reader.records
+    def dying(stream, name):
+        for n, item in enumerate(records(stream, name)):
+            if n == 5:
+                os.kill(os.getpid(), signal.SIGKILL)  # no unwinding, no cleanup
+            yield item
+    reader.records = dying
+else:  # killed after a part is written, before the state says so
+    save = importer._save_state
+    calls = []
+    def dying_save(target, state):
+        calls.append(1)
+        if len(calls) == 2:
+            os.kill(os.getpid(), signal.SIGKILL)
+        save(target, state)
+    importer._save_state = dying_save
+importer.import_dump(reader, [path], out, part_rows=2)
+"""
+
+
+@pytest.mark.parametrize("where", ["reading", "between_part_and_state"])
+def test_an_import_killed_mid_way_resumes_to_the_same_dataset(tmp_path: Path, where: str) -> None:
+    import subprocess
+    import sys
+
+    works = [{**CROSSREF_WORK, "DOI": f"10.5555/k{i}", "title": [f"Killed {i}"]} for i in range(7)]
+    path = _write(tmp_path, "works.jsonl.gz", "\n".join(map(json.dumps, works)).encode())
+    clean = tmp_path / "clean"
+    import_dump(KINDS["crossref"](), [path], str(clean), part_rows=2)
+    resumed = tmp_path / "resumed"
+    child = subprocess.run(
+        [sys.executable, "-c", _KILLED_CHILD, path, str(resumed), where], capture_output=True
+    )
+    assert child.returncode == -9, child.stderr.decode()
+    assert not (resumed / "title_index").exists()
+    parts = sorted(p.name for p in (resumed / "records").glob("*.parquet"))
+    assert len(parts) == 2 and not list((resumed / "records").glob(".*"))  # no half-written part
+    again = import_dump(KINDS["crossref"](), [path], str(resumed), part_rows=2)
+    assert again.records == (3 if where == "reading" else 5)
+    assert _rows(resumed) == _rows(clean)
+    order = [("token", "ascending"), ("identifier", "ascending")]
+    index = pq.read_table(resumed / "title_index" / "tokens.parquet").sort_by(order)
+    assert index.equals(pq.read_table(clean / "title_index" / "tokens.parquet").sort_by(order))

@@ -36,8 +36,13 @@ async def page_server(
 
 
 async def _upload(served: Served, name: str, data: bytes) -> tuple[int, str]:
+    return await _upload_all(served, [(name, data)])
+
+
+async def _upload_all(served: Served, files: list[tuple[str, bytes]]) -> tuple[int, str]:
     form = aiohttp.FormData()
-    form.add_field("bibliography", data, filename=name, content_type="application/octet-stream")
+    for name, data in files:
+        form.add_field("bibliography", data, filename=name, content_type="application/octet-stream")
     async with served.http.post(served.url + "/audit", data=form) as resp:
         return resp.status, await resp.text()
 
@@ -54,6 +59,7 @@ async def test_the_form_is_served(page_server: Served) -> None:
         assert "default-src 'none'" in resp.headers["Content-Security-Policy"]
     assert 'enctype="multipart/form-data"' in text and 'name="bibliography"' in text
     assert ".bib" in text and ".ris" in text and ".csv" in text
+    assert re.search(r'<input id="file"[^>]* multiple', text)  # several files at once
 
 
 async def test_uploading_the_sample_gives_the_report_and_its_tables(
@@ -103,3 +109,45 @@ async def test_the_other_samples_upload_too(page_server: Served, name: str) -> N
     rows = list(csv.DictReader(io.StringIO(_downloads(page)["verdicts.csv"].decode("utf-8-sig"))))
     expected = await run_audit([str(sample)], page_server.settings)
     assert len(rows) == expected.verdicts.num_rows > 0
+
+
+async def test_several_files_are_audited_together(page_server: Served, tmp_path: Path) -> None:
+    ris = ROOT / "sample_bibs" / "screening.ris"
+    status, page = await _upload_all(
+        page_server, [("thesis.bib", SAMPLE.read_bytes()), ("screening.ris", ris.read_bytes())]
+    )
+    assert status == 200, page[:500]
+    rows = list(csv.DictReader(io.StringIO(_downloads(page)["verdicts.csv"].decode("utf-8-sig"))))
+    expected = await run_audit([str(SAMPLE), str(ris)], page_server.settings)  # the CLI's run
+    assert len(rows) == expected.verdicts.num_rows
+    assert Counter(r["verdict"] for r in rows) == Counter(expected.verdicts["verdict"].to_pylist())
+    assert Counter(r["source_path"] for r in rows) == Counter(
+        Path(p).name for p in expected.verdicts["source_path"].to_pylist()
+    )
+    assert {"thesis.bib", "screening.ris"} <= {r["source_path"] for r in rows}
+    assert "<strong>thesis.bib</strong>, <strong>screening.ris</strong>" in page
+    assert str(tmp_path) not in page
+    assert list((tmp_path / "tmp").iterdir()) == []
+
+
+async def test_one_database_across_files_and_same_names_kept_apart(page_server: Served) -> None:
+    parent = b"@proceedings{conf, title = {Proceedings of the Meeting}, year = {2020}}\n"
+    child = b"@inproceedings{talk, title = {A Talk at the Meeting}, crossref = {conf}}\n"
+    status, page = await _upload_all(page_server, [("refs.bib", child), ("refs.bib", parent)])
+    assert status == 200, page[:500]
+    rows = list(csv.DictReader(io.StringIO(_downloads(page)["verdicts.csv"].decode("utf-8-sig"))))
+    assert sorted(r["key"] for r in rows) == ["conf", "talk"]
+    assert {r["source_path"] for r in rows} == {"refs.bib"}
+
+
+async def test_the_cap_holds_for_all_files_together(page_server: Served) -> None:
+    part = b"@misc{a, title={x}}\n" * 1_500  # 30,000 bytes: under the 50,000 cap alone
+    status, page = await _upload_all(page_server, [("a.bib", part), ("b.bib", part)])
+    assert status == 413 and "larger than the limit of 50000 bytes" in page
+
+
+async def test_one_refused_file_refuses_the_upload_naming_it(page_server: Served) -> None:
+    status, page = await _upload_all(
+        page_server, [("thesis.bib", SAMPLE.read_bytes()), ("notes.docx", b"PK")]
+    )
+    assert status == 400 and "notes.docx: not a bibliography" in page

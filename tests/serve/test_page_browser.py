@@ -84,3 +84,45 @@ async def test_upload_the_sample_in_chromium(
         "[...document.querySelectorAll('#downloads a[download]')].map(a => a.textContent)"
     )
     assert {"verdicts.csv", "checklist.csv", "verdicts.parquet", "checklist.parquet"} <= set(links)
+
+
+async def test_upload_several_files_in_chromium(
+    browser: DevTools,  # noqa: F811
+    server_factory: Any,
+    tmp_path: Path,
+) -> None:
+    served: Served = await server_factory(offline=True, snapshots=(SNAPSHOT,))
+    first = tmp_path / "thesis.bib"
+    first.write_text(SAMPLE.read_text(encoding="utf-8"), encoding="utf-8")
+    second = tmp_path / "screening.ris"
+    second.write_bytes((ROOT / "sample_bibs" / "screening.ris").read_bytes())
+    await browser.open(served.url + "/")
+    assert await browser.evaluate("document.getElementById('file').multiple") is True
+    document = await browser.send("DOM.getDocument")
+    node = await browser.send(
+        "DOM.querySelector", nodeId=document["root"]["nodeId"], selector="#file"
+    )
+    await browser.send(
+        "DOM.setFileInputFiles", nodeId=node["nodeId"], files=[str(first), str(second)]
+    )
+    assert await browser.evaluate("document.getElementById('file').files.length") == 2
+    browser.events.clear()
+    await browser.evaluate("document.getElementById('go').click()")  # the page's own submit
+    await _wait_for_load(browser)
+
+    expected = await run_audit([str(first), str(second)], served.settings)
+    assert await browser.evaluate("document.querySelectorAll('tr.ref').length") == (
+        expected.verdicts.num_rows
+    )
+    shown = await browser.evaluate(
+        "Object.fromEntries([...document.querySelectorAll('#summary-counts .count')]"
+        ".map(e => [e.dataset.verdict, Number(e.querySelector('b').textContent)]))"
+    )
+    counts = {
+        v["values"]: v["counts"] for v in pc.value_counts(expected.verdicts["verdict"]).to_pylist()
+    }
+    assert {k: n for k, n in shown.items() if n} == counts
+    names = await browser.evaluate(
+        "[...document.querySelectorAll('#downloads strong')].map(e => e.textContent)"
+    )
+    assert names == ["thesis.bib", "screening.ris"]

@@ -1,0 +1,58 @@
+"""Every real `.bib` in `../shared/realdata` loads to the table it loaded to with bibtexparser.
+
+`fixtures/realdata_bibtex_expected.json` holds, per file, the row count and a SHA-256 of the
+loaded rows and problems, recorded with the loader on bibtexparser v2 (main at 181e7b0) before
+our own splitter (`auditor.load.bibtex_blocks`) replaced it. A digest, not the rows: the real
+files stay in `../shared`. To see what changed, load the file with both versions and compare
+`snapshot`'s input. Skipped when the shared folder is absent, as the other realdata tests are.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+from pathlib import Path
+
+import pytest
+
+from auditor.load import load_files
+
+REALDATA = Path(
+    os.environ.get("AUDITOR_REALDATA", Path(__file__).resolve().parents[3] / "shared" / "realdata")
+)
+EXPECTED = Path(__file__).parent / "fixtures" / "realdata_bibtex_expected.json"
+pytestmark = pytest.mark.skipif(
+    not REALDATA.is_dir(), reason=f"shared realdata folder not found at {REALDATA}"
+)
+
+
+def snapshot(paths: list[Path]) -> dict[str, object]:
+    """`{"rows": n, "sha256": …}` of the rows (without `source_path`) and problems of a load."""
+    logging.getLogger("bibtexparser").setLevel(logging.ERROR)  # the old loader's log lines
+    outcome = load_files([str(p) for p in paths])
+    rows = outcome.table.to_pylist()
+    for row in rows:
+        row["source_path"] = Path(row["source_path"]).name
+    problems = [
+        [Path(p.path).name, p.line, p.message, p.severity, p.kind] for p in outcome.problems
+    ]
+    blob = json.dumps([rows, problems], ensure_ascii=False, sort_keys=True, default=str)
+    return {"rows": len(rows), "sha256": hashlib.sha256(blob.encode("utf-8")).hexdigest()}
+
+
+def _cases() -> list[str]:
+    return sorted(json.loads(EXPECTED.read_text(encoding="utf-8")))
+
+
+@pytest.mark.parametrize("name", _cases())
+def test_realdata_bib_loads_as_before(name: str) -> None:
+    expected = json.loads(EXPECTED.read_text(encoding="utf-8"))[name]
+    if name == "bibs/*.bib together":  # one database of several files
+        paths = sorted((REALDATA / "bibs").glob("*.bib"))
+    else:
+        paths = [REALDATA / name]
+        if not paths[0].exists():
+            pytest.skip(f"{name} not in realdata")
+    assert snapshot(paths) == expected
