@@ -31,7 +31,7 @@ from auditor.registers.registry import hosts as registered_hosts
 from auditor.settings import Settings
 from auditor.transport import retry, safejson
 from auditor.transport.cache import RecordCache
-from auditor.transport.redirects import REDIRECT_STATUSES, RedirectPolicy
+from auditor.transport.redirects import DEFAULT_ALLOWED_HOSTS, REDIRECT_STATUSES, RedirectPolicy
 from auditor.transport.throttle import Clock, Sleep, Throttle
 
 log = logging.getLogger("auditor.transport")
@@ -308,6 +308,13 @@ def trusted_bases(settings: Settings, hosts: Mapping[str, Host] | None = None) -
     return [h.base_url(settings) for h in (hosts or registered_hosts()).values()]
 
 
+def allowed_hosts(hosts: Mapping[str, Host] | None = None) -> frozenset[str]:
+    """The HTTPS hosts the redirect policy allows: the protocol's own, and every host's
+    `Host.redirect_hosts` (the agencies' metadata hosts doi.org hands a CSL request to)."""
+    declared = (h.redirect_hosts for h in (hosts or registered_hosts()).values())
+    return DEFAULT_ALLOWED_HOSTS.union(*declared)
+
+
 @asynccontextmanager
 async def open_net(
     settings: Settings,
@@ -345,7 +352,7 @@ async def open_net(
         session=session,
         hosts=hosts,
         throttles=build_throttles(settings, hosts, clock, sleep),
-        policy=RedirectPolicy(trusted_bases(settings, hosts)),
+        policy=RedirectPolicy(trusted_bases(settings, hosts), allowed_hosts(hosts)),
         cache=cache,
         clock=clock,
         sleep=sleep,
@@ -360,4 +367,12 @@ async def open_net(
             cache.close()
 
 
-__all__ = ["Net", "Response", "open_net", "user_agent", "build_throttles", "trusted_bases"]
+__all__ = [
+    "Net",
+    "Response",
+    "allowed_hosts",
+    "open_net",
+    "user_agent",
+    "build_throttles",
+    "trusted_bases",
+]
