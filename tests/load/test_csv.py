@@ -50,10 +50,16 @@ def test_multiline_record_and_doi_column(table_rows) -> None:
     assert (r["id_type"], r["identifier"]) == ("doi", "10.1000/multi")
 
 
-def test_without_map_the_title_column_is_missing() -> None:
+def test_article_title_is_found_without_map(table_rows) -> None:
     outcome = load_files([str(FIXTURE)])
-    assert all(r["row_state"] == "INVALID" for r in outcome.table.to_pylist())
-    assert any("title" in p.message for p in outcome.problems)
+    assert [r["title"] for r in outcome.table.to_pylist()] == [r["title"] for r in table_rows]
+    assert not any("title" in p.message for p in outcome.problems)
+
+
+def test_a_mapped_column_the_header_lacks_leaves_the_field_empty() -> None:
+    rows, problems = CsvLoader({"title": "Headline"}).load("Title,Year\nA,2020\n", "m.csv")
+    assert rows.columns["title"] == [None]
+    assert any("no 'Headline' column" in p.message for p in problems)
 
 
 def test_unknown_map_field_is_an_input_error() -> None:
@@ -78,7 +84,7 @@ def test_semicolon_delimited(tmp_path: Path) -> None:
 
 
 def test_a_header_without_authors_or_year_is_named_with_the_map_hint() -> None:
-    text = "Title,Author Names,Source\nA title,Liu R.,J (2014)\n"
+    text = "Title,Writers,When\nA title,Liu R.,2014\n"
     rows, problems = CsvLoader().load(text, "e.csv")
     messages = [p.message for p in problems]
     assert any("no 'authors' column" in m and "--map authors=COLUMN" in m for m in messages)
