@@ -25,7 +25,7 @@ from auditor.errors import Reason
 from auditor.registers.updates import CONCERN_TYPES, CORRECTION_TYPES, RETRACTION_TYPES
 from auditor.tables import RowState, UpdateRelation, Verdict
 
-__all__ = ["PRIORITY_ORDER", "build_checklist", "duplicate_items", "links_for"]
+__all__ = ["PRIORITY_ORDER", "build_checklist", "duplicate_items", "links_for", "update_items"]
 
 #: Priorities from most to least urgent; unknown priorities sort last.
 PRIORITY_ORDER: tuple[str, ...] = ("P0", "P1", "P2", "P3")
@@ -423,6 +423,25 @@ def _update_items(verdicts: pa.Table) -> tuple[np.ndarray, list[str], list[str],
             reasons.append(reason)
             texts.append(f"{text[0].upper()}{text[1:]}; pending human check.")
     return np.array(rows, np.int64), priorities, reasons, texts
+
+
+def update_items(ref: dict[str, Any], verdict: dict[str, Any]) -> list[dict[str, Any]]:
+    """CHECKLIST items for the updates of the record one verdict relied on, one per reason code.
+
+    The one-row form of what `build_checklist` does for every row with updates (see
+    `_update_items` for the priorities); `ref` is the reference row, `{}` when unknown.
+    """
+    refs = tables.from_rows(
+        [{name: ref.get(name) for name in _REFERENCE_COLUMNS}], tables.REFERENCES
+    )
+    verdicts = tables.from_rows([verdict], tables.VERDICTS)
+    refs = _only(refs, tables.REFERENCES, _REFERENCE_COLUMNS)
+    verdicts = _only(verdicts, tables.VERDICTS, _VERDICT_COLUMNS)
+    base = _base_items(refs, verdicts, "source_line" in verdict)
+    rows, priorities, reasons, texts = _update_items(verdicts)
+    fields = {"priority": priorities, "reason_code": reasons, "text": texts}
+    items: list[dict[str, Any]] = _items(base, rows, fields).to_pylist()
+    return items
 
 
 def _base_items(refs: pa.Table, verdicts: pa.Table, line_from_verdict: bool) -> dict[str, pa.Array]:
