@@ -8,9 +8,10 @@ from a web server or a CI artifact step).
 
 `report_set` writes a report folder as one set: every file is rendered into a staging folder
 beside `--out`, then moved in, and `manifest.json` (names, sizes, SHA-256 of the set) is written
-last, after the previous manifest was removed. A folder whose manifest is missing or does not
-match its files holds a partial set (a killed run). A lock on the folder keeps two runs from
-interleaving their files in one `--out`. Every file the auditor writes goes through here.
+last, after the previous manifest was removed; each file is hashed as it is written (reading a
+million-row report back to hash it took as long as writing it). A folder whose manifest is missing
+or does not match its files holds a partial set (a killed run). A lock on the folder keeps two
+runs from interleaving their files in one `--out`. Every file the auditor writes goes through here.
 """
 
 from __future__ import annotations
@@ -25,11 +26,15 @@ import stat
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO, cast
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+
+if TYPE_CHECKING:
+    from _typeshed import ReadableBuffer
 
 try:
     import fcntl
@@ -53,6 +58,35 @@ MANIFEST = "manifest.json"
 
 class OutputBusy(OSError):
     """Another run holds the lock of the report folder."""
+
+
+#: Size and SHA-256 of every file written while a `report_set` is open, by path: its manifest is
+#: made from these rather than from reading each file back.
+_WRITTEN: ContextVar[dict[Path, tuple[int, str]] | None] = ContextVar("_WRITTEN", default=None)
+
+
+class _Digesting(io.RawIOBase):
+    """A binary sink that counts and hashes every byte on its way into `handle`."""
+
+    def __init__(self, handle: BinaryIO) -> None:
+        super().__init__()
+        self._handle = handle
+        self._sha256 = hashlib.sha256()
+        self.size = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: ReadableBuffer) -> int:
+        view = memoryview(data).cast("B")
+        self._sha256.update(view)
+        self.size += view.nbytes
+        self._handle.write(view)
+        return view.nbytes
+
+    def hexdigest(self) -> str:
+        """SHA-256 of everything written so far."""
+        return self._sha256.hexdigest()
 
 
 def _file_mode() -> int:
@@ -91,10 +125,12 @@ def atomic_write_with(path: Path, write: Callable[[BinaryIO], object]) -> Path:
             write(handle)
         return path
     path.parent.mkdir(parents=True, exist_ok=True)
+    written = _WRITTEN.get()
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
-            write(handle)
+            sink = None if written is None else _Digesting(handle)
+            write(handle if sink is None else cast(BinaryIO, sink))
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, _file_mode())
@@ -103,6 +139,8 @@ def atomic_write_with(path: Path, write: Callable[[BinaryIO], object]) -> Path:
         # Leave no temporary file behind when the write or the rename fails.
         Path(tmp).unlink(missing_ok=True)
         raise
+    if written is not None and sink is not None:
+        written[path] = (sink.size, sink.hexdigest())
     return path
 
 
@@ -156,11 +194,26 @@ def _previous_set(folder: Path) -> list[str]:
     return [n for n in names if isinstance(n, str) and n == Path(n).name and n != MANIFEST]
 
 
-def _manifest(staging: Path, names: list[str]) -> bytes:
+def _digest(path: Path, written: dict[Path, tuple[int, str]]) -> tuple[int, str]:
+    """Size and SHA-256 of `path`: as recorded when it was written, else read from the file (one
+    written by other means, or changed since)."""
+    known = written.get(path)
+    if known is not None and known[0] == path.stat().st_size:
+        return known
+    sha256 = hashlib.sha256()
+    with open(path, "rb") as handle:
+        size = 0
+        while chunk := handle.read(1 << 20):
+            sha256.update(chunk)
+            size += len(chunk)
+    return size, sha256.hexdigest()
+
+
+def _manifest(staging: Path, names: list[str], written: dict[Path, tuple[int, str]]) -> bytes:
     files = []
     for name in names:
-        data = (staging / name).read_bytes()
-        files.append({"name": name, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()})
+        size, sha256 = _digest(staging / name, written)
+        files.append({"name": name, "bytes": size, "sha256": sha256})
     doc = {"schema_version": 1, "complete": True, "files": files}
     return (json.dumps(doc, indent=2) + "\n").encode("utf-8")
 
@@ -185,10 +238,15 @@ def report_set(out_dir: Path) -> Iterator[Path]:
         except OSError:
             # The parent is not ours to write (`--out /tmp`): stage inside the folder instead.
             staging = Path(tempfile.mkdtemp(prefix=".auditor-staging-", dir=resolved))
+        written: dict[Path, tuple[int, str]] = {}
+        token = _WRITTEN.set(written)
         try:
-            yield staging
+            try:
+                yield staging
+            finally:
+                _WRITTEN.reset(token)
             names = sorted(p.name for p in staging.iterdir() if p.is_file())
-            manifest = _manifest(staging, names)
+            manifest = _manifest(staging, names, written)
             old = _previous_set(out_dir)
             (out_dir / MANIFEST).unlink(missing_ok=True)
             for name in names:

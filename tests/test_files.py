@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import stat
 import threading
 from pathlib import Path
 
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
-from auditor.files import MANIFEST, OutputBusy, atomic_write_bytes, report_set
+from auditor.files import MANIFEST, OutputBusy, atomic_write_bytes, atomic_write_with, report_set
 
 
 def test_a_symlink_is_written_through_not_replaced(tmp_path: Path) -> None:
@@ -57,3 +61,27 @@ def test_a_manifest_cannot_make_us_delete_outside_the_folder(tmp_path: Path) -> 
     with report_set(out) as staging:
         (staging / "a.txt").write_text("1", encoding="utf-8")
     assert victim.read_text(encoding="utf-8") == "keep"
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_the_manifest_digests_every_file_of_the_set_as_it_is_on_disk(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    with report_set(out) as staging:
+        atomic_write_with(staging / "a.csv", lambda handle: handle.write(b"x" * 100_000))
+        pq.write_table(pa.table({"n": [1, 2]}), staging / "b.parquet")  # not through files.py
+        atomic_write_bytes(staging / "c.json", b"first")
+        atomic_write_bytes(staging / "c.json", b"second, signed")  # rewritten: last bytes count
+        (staging / "d.txt").write_bytes(b"d")
+        atomic_write_bytes(staging / "d.txt", b"dd")
+        with open(staging / "d.txt", "ab") as changed:  # changed after its atomic write
+            changed.write(b"!")
+    manifest = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    files = {f["name"]: (f["bytes"], f["sha256"]) for f in manifest["files"]}
+    assert files == {
+        name: ((out / name).stat().st_size, _sha256(out / name))
+        for name in ("a.csv", "b.parquet", "c.json", "d.txt")
+    }
+    assert (out / "d.txt").read_bytes() == b"dd!"

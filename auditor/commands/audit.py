@@ -47,6 +47,8 @@ class InputFormat(StrEnum):
     WOS_TAB = "wos_tab"
     MEDLINE = "medline"
     ENDNOTE = "endnote"
+    ENDNOTE_XML = "endnote_xml"
+    CSL_JSON = "csl_json"
     CSV = "csv"
 
 

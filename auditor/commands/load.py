@@ -32,6 +32,8 @@ class LoadFormat(StrEnum):
     WOS_TAB = "wos_tab"
     MEDLINE = "medline"
     ENDNOTE = "endnote"
+    ENDNOTE_XML = "endnote_xml"
+    CSL_JSON = "csl_json"
     CSV = "csv"
 
 
@@ -50,6 +52,10 @@ def _format_name(fmt: LoadFormat | None) -> str | None:
         return "medline"
     if fmt is LoadFormat.ENDNOTE:
         return "endnote"
+    if fmt is LoadFormat.ENDNOTE_XML:
+        return "endnote_xml"
+    if fmt is LoadFormat.CSL_JSON:
+        return "csl_json"
     if fmt is LoadFormat.CSV:
         return "csv"
     assert_never(fmt)

@@ -1,4 +1,4 @@
-"""Byte-level kernels for ASCII string columns: `normalize_text` and the claimed-surname cut.
+"""Kernels for ASCII string columns: `normalize_text` and the claimed-surname cut.
 
 On ASCII the criteria's text rules are plain byte maps (NFKD and combining marks do nothing,
 lowercase is A–Z → a–z, letters and numbers are `[a-z0-9]`, whitespace is what `str.isspace`
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 __all__ = ["normalize_ascii", "split_normalized", "surname_part_ascii"]
 
@@ -28,7 +29,6 @@ _LOWER[65:91] += 32
 _KEEP_TABLE = (_CLASS != 0).astype(np.uint8).tobytes()
 _LOWER_TABLE = np.where(_CLASS == 2, np.uint8(32), _LOWER).astype(np.uint8).tobytes()
 _DELETE = bytes(np.flatnonzero(_CLASS == 0).astype(np.uint8).tolist())
-_WS_TABLE = (_CLASS == 2).astype(np.uint8).tobytes()
 
 
 def _parts(arr: pa.Array) -> tuple[np.ndarray, np.ndarray]:
@@ -95,62 +95,20 @@ def normalize_ascii(arr: pa.Array) -> pa.Array:
     return _build(lengths, text[keep])
 
 
-def _rows_of(positions: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """The row of each byte position."""
-    return np.searchsorted(offsets, positions, side="right") - 1
-
-
-def _gather(data: np.ndarray, start: np.ndarray, stop: np.ndarray) -> pa.Array:
-    """The string array of `data[start[i]:stop[i]]` for every row `i`."""
-    lengths = stop - start
-    out_offsets = _offsets(lengths)
-    index = np.arange(out_offsets[-1], dtype=np.int64)
-    index += np.repeat(start - out_offsets[:-1], lengths)
-    return _build(lengths, data[index])
-
-
-def _first_comma(data: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """Position of each row's first comma; -1 for a row without one."""
-    where = np.full(offsets.size - 1, -1, dtype=np.int64)
-    pos = np.flatnonzero(data == ord(","))
-    rows, first = np.unique(_rows_of(pos, offsets), return_index=True)
-    where[rows] = pos[first]
-    return where
-
-
-def _last_token(data: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """`[start, stop)` of each row's last whitespace-separated token (empty when none)."""
-    start, stop = offsets[:-1].copy(), offsets[1:].copy()
-    pos = np.flatnonzero(np.frombuffer(data.tobytes().translate(_WS_TABLE), dtype=np.bool_))
-    if pos.size == 0:
-        return start, stop
-    rows = _rows_of(pos, offsets)
-    # Runs of consecutive whitespace within a row; a run reaching the row's end is trailing.
-    new_run = np.ones(pos.size, dtype=bool)
-    new_run[1:] = (np.diff(pos) != 1) | (np.diff(rows) != 0)
-    run_id = np.cumsum(new_run) - 1
-    run_first, run_rows = pos[new_run], rows[new_run]
-    run_last = pos[np.append(new_run[1:], True)]
-    trailing = run_last == offsets[run_rows + 1] - 1
-    stop[run_rows[trailing]] = run_first[trailing]
-    inner = ~trailing[run_id]
-    inner_pos, inner_rows = pos[inner], rows[inner]
-    if inner_pos.size:
-        last = np.append(inner_rows[1:] != inner_rows[:-1], True)
-        start[inner_rows[last]] = inner_pos[last] + 1
-    return start, np.maximum(stop, start)
+# `str.split()` whitespace on ASCII, as an RE2 class (its `\s` lacks \v and \x1c-\x1f).
+_WS_CLASS = r"\t\n\x0b\x0c\r\x1c-\x1f "
+_LAST_TOKEN = f"(?P<token>[^{_WS_CLASS}]*)[{_WS_CLASS}]*$"
 
 
 def surname_part_ascii(arr: pa.Array) -> pa.Array:
     """The raw claimed-surname part of each (ASCII) string: before the first comma, else the
     last whitespace token (criteria v1 §authors.claimed_surname, before `normalize_text`)."""
-    offsets, data = _parts(arr)
-    comma = _first_comma(data, offsets)
-    tok_start, tok_stop = _last_token(data, offsets)
-    has_comma = comma >= 0
-    start = np.where(has_comma, offsets[:-1], tok_start)
-    stop = np.where(has_comma, comma, tok_stop)
-    return _gather(data, start, stop)
+    # Arrow's string kernels (a split and one RE2 pass) over the whole column; the leftmost
+    # match of `_LAST_TOKEN` is the last token, or empty when the string has none.
+    before = pc.list_element(pc.split_pattern(arr, ",", max_splits=1), 0)
+    last = pc.struct_field(pc.extract_regex(arr, _LAST_TOKEN), [0])
+    cut: pa.Array = pc.if_else(pc.match_substring(arr, ","), before, last)
+    return cut
 
 
 def split_normalized(arr: pa.Array) -> tuple[np.ndarray, pa.Array]:

@@ -11,9 +11,10 @@ Two titles with Han ideographs compare by the Chinese-aware form (`han_title_for
 
 from __future__ import annotations
 
-from collections import Counter
 from enum import StrEnum
 from functools import lru_cache
+
+from rapidfuzz.distance import Levenshtein
 
 from auditor.compare.forms import title_main, title_tokens, title_words
 from auditor.compare.text import han_title_form, has_han
@@ -35,21 +36,9 @@ class TitleAgreement(StrEnum):
 
 def word_distance(a: tuple[str, ...], b: tuple[str, ...], cap: int = 8) -> int:
     """Word-level Levenshtein distance (insert, delete, substitute one word), capped at `cap`."""
-    if abs(len(a) - len(b)) >= cap:
-        return cap
-    # Each edit fixes at most one word, so at least max(|a|, |b|) minus the shared words.
-    shared = sum((Counter(a) & Counter(b)).values())
-    if max(len(a), len(b)) - shared >= cap:
-        return cap
-    prev = list(range(len(b) + 1))
-    for i, wa in enumerate(a, 1):
-        cur = [i] + [0] * len(b)
-        for j, wb in enumerate(b, 1):
-            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (wa != wb))
-        if min(cur) >= cap:
-            return cap
-        prev = cur
-    return min(prev[-1], cap)
+    # rapidfuzz compares sequences of hashables in C++ and stops at the cutoff (returning
+    # cutoff + 1): the same number our own dynamic programme gave, at a fraction of the time.
+    return min(int(Levenshtein.distance(a, b, score_cutoff=cap)), cap)
 
 
 def _same_words(a: tuple[str, ...], b: tuple[str, ...]) -> bool:

@@ -31,18 +31,76 @@ FIELD_ORDER = ("title", "authors", "venue", "year", "arxiv")
 K = TypeVar("K", bound=Hashable)
 
 
+#: Every finding code seen, numbered in order of first use: a row's findings are codes, not
+#: Python lists, until the one `ListArray` of the column is built.
+_CODES: dict[str, int] = {}
+
+
+def _code(finding: str | None) -> int:
+    if finding is None:
+        return -1
+    return _CODES.setdefault(str(finding), len(_CODES))
+
+
+class FieldColumn:
+    """One field's decisions for every row: a default for all, the rules' answers for some."""
+
+    def __init__(self, n: int, default: Field) -> None:
+        self.matched = np.full(n, bool(default.match), dtype=bool)
+        self.compared = np.full(n, default.match is not None, dtype=bool)
+        self.finding = np.full(n, _code(default.finding), dtype=np.int64)
+        self.score = np.full(n, np.nan if default.score is None else default.score)
+
+    def set(self, rows: list[int], decided: list[Field]) -> None:
+        """Row `rows[k]` was decided `decided[k]`."""
+        if not rows:
+            return
+        at = np.array(rows, dtype=np.int64)
+        self.matched[at] = [bool(f.match) for f in decided]
+        self.compared[at] = [f.match is not None for f in decided]
+        self.finding[at] = [_code(f.finding) for f in decided]
+        self.score[at] = [np.nan if f.score is None else f.score for f in decided]
+
+    def match(self) -> pa.Array:
+        return pa.array(self.matched, mask=~self.compared, type=pa.bool_())
+
+    def scores(self) -> pa.Array:
+        return pa.array(self.score, mask=np.isnan(self.score), type=pa.float64())
+
+
 @dataclass(frozen=True)
 class V2Fields:
     """Per-row decisions of the found rows, aligned with the input columns."""
 
-    fields: dict[str, list[Field]]
+    fields: dict[str, FieldColumn]
 
     def match(self, name: str) -> pa.Array:
-        return pa.array([f.match for f in self.fields[name]], pa.bool_())
+        return self.fields[name].match()
 
-    def findings(self) -> list[list[str]]:
-        rows = zip(*(self.fields[n] for n in FIELD_ORDER), strict=True)
-        return [[str(f.finding) for f in row if f.finding] for row in rows]
+    def _codes(self) -> np.ndarray:
+        """Rows × fields finding codes, in `FIELD_ORDER` (-1: no finding)."""
+        return np.stack([self.fields[name].finding for name in FIELD_ORDER], axis=1)
+
+    def findings(self) -> pa.ListArray:
+        """Each row's findings as reason codes, in `FIELD_ORDER`."""
+        codes = self._codes()
+        present = codes >= 0
+        offsets = np.zeros(len(codes) + 1, dtype=np.int32)
+        np.cumsum(present.sum(axis=1), out=offsets[1:])
+        names = pa.array(list(_CODES), pa.string())
+        # Row-major order keeps each row's findings together and in field order.
+        values = names.take(pa.array(codes[present], pa.int64()))
+        return pa.ListArray.from_arrays(pa.array(offsets), values)
+
+    def first_finding(self) -> tuple[np.ndarray, pa.Array]:
+        """`(differs, reason)`: rows with any finding, and the first finding (null if none)."""
+        codes = self._codes()
+        present = codes >= 0
+        differs: np.ndarray = np.asarray(present.any(axis=1))
+        first = codes[np.arange(len(codes)), np.argmax(present, axis=1)]
+        names = pa.array(list(_CODES), pa.string())
+        picked = pa.array(np.maximum(first, 0), mask=~differs, type=pa.int64())
+        return differs, names.take(picked) if len(names) else pa.nulls(len(codes), pa.string())
 
 
 def _distinct(keys: list[K], rule: Callable[[K], Field]) -> list[Field]:
@@ -63,28 +121,54 @@ def _pylist(column: pa.Array, rows: np.ndarray) -> list[Any]:
     return values
 
 
-def _titles(claimed: pa.Array, register: pa.Array) -> list[Field]:
-    n = len(claimed)
-    codes, values = normalize_distinct(pa.concat_arrays([claimed, register]))
+def _nonempty_same(claimed: pa.Array, register: pa.Array | None) -> np.ndarray:
+    """Per row: the two titles normalize alike and not to nothing (`register=None`: `claimed`
+    is compared with itself)."""
+    k = len(claimed)
+    if k == 0:
+        return np.zeros(0, dtype=bool)
+    both = claimed if register is None else pa.concat_arrays([claimed, register])
+    codes, values = normalize_distinct(both)
     nonempty = pc.not_equal(values, "").to_numpy(zero_copy_only=False)
-    same = (codes[:n] == codes[n:]) & nonempty[codes[:n]]
+    same: np.ndarray = nonempty[codes[:k]]
+    if register is not None:
+        same &= codes[:k] == codes[k:]
+    return same
+
+
+def _titles(claimed: pa.Array, register: pa.Array) -> FieldColumn:
+    n = len(claimed)
+    # An exact copy of the register's title (most rows of a large run) needs no comparing, only
+    # the check that it is not empty once normalized: equal strings normalize alike.
+    copied = pc.fill_null(pc.equal(claimed, register), False).to_numpy(zero_copy_only=False)
+    # A string holding an ASCII letter or digit keeps it through NFKD, lowercasing and the
+    # deletion of what is not a word character: it is not empty once normalized.
+    alnum = pc.fill_null(pc.match_substring_regex(claimed, "[A-Za-z0-9]"), False)
+    plain = copied & alnum.to_numpy(zero_copy_only=False)
+    copies, other = np.flatnonzero(copied & ~plain), np.flatnonzero(~copied)
+    same = plain.copy()
+    same[copies] = _nonempty_same(_rows(claimed, copies), None)
+    same[other] = _nonempty_same(_rows(claimed, other), _rows(register, other))
     # Two Han titles compare by their exact Chinese-aware form, which normalizing may hide.
     same &= ~(han_mask(claimed) & han_mask(register))
-    out: list[Field] = [Field(True, True, None, 1.0)] * n
+    out = FieldColumn(n, Field(True, True, None, 1.0))
     rest = np.flatnonzero(~same)
     pairs = list(zip(_pylist(claimed, rest), _pylist(register, rest), strict=True))
-    decided = _distinct(pairs, lambda p: v2.title_rule(*p))
-    for i, f in zip(rest.tolist(), decided, strict=True):
-        out[i] = f
+    out.set(rest.tolist(), _distinct(pairs, lambda p: v2.title_rule(*p)))
     return out
 
 
-def _authors(claimed: pa.Array, et_al: pa.Array, register: pa.Array) -> list[Field]:
+def _rows(column: pa.Array, rows: np.ndarray) -> pa.Array:
+    picked: pa.Array = pc.take(column, pa.array(rows, pa.int64()))
+    return picked
+
+
+def _authors(claimed: pa.Array, et_al: pa.Array, register: pa.Array) -> FieldColumn:
     n = len(claimed)
     plain = same_surname_sequences(claimed, register)
     plain &= ~pc.fill_null(et_al, False).to_numpy(zero_copy_only=False)
     plain &= pc.fill_null(pc.list_value_length(claimed), 0).to_numpy(zero_copy_only=False) > 0
-    out: list[Field] = [Field(True, True)] * n
+    out = FieldColumn(n, Field(True, True))
     rest = np.flatnonzero(~plain)
     keys = [
         (tuple(c or ()), bool(e), tuple(r or ()))
@@ -93,8 +177,7 @@ def _authors(claimed: pa.Array, et_al: pa.Array, register: pa.Array) -> list[Fie
         )
     ]
     decided = _distinct(keys, lambda k: v2.authors_rule(list(k[0]), k[1], list(k[2])))
-    for i, f in zip(rest.tolist(), decided, strict=True):
-        out[i] = f
+    out.set(rest.tolist(), decided)
     return out
 
 
@@ -104,15 +187,15 @@ def _years(
     register_years: pa.Array,
     arxiv: np.ndarray,
     current_year: int,
-) -> list[Field]:
+) -> FieldColumn:
     n = len(claimed)
     c = pc.fill_null(claimed, -1).to_numpy(zero_copy_only=False)
     r = pc.fill_null(register, -2).to_numpy(zero_copy_only=False)
     absent = ~pc.is_valid(claimed).to_numpy(zero_copy_only=False)
     plain = (c == r) & (c <= current_year)
-    out: list[Field] = [Field(True, True)] * n
-    for i in np.flatnonzero(absent).tolist():
-        out[i] = Field(False, None)
+    out = FieldColumn(n, Field(True, True))
+    out.compared[absent] = False
+    out.matched[absent] = False
     rest = np.flatnonzero(~plain & ~absent)
     keys = [
         (cy, ry, tuple(ys or ()), bool(a))
@@ -125,16 +208,15 @@ def _years(
         )
     ]
     decided = _distinct(keys, lambda k: v2.year_rule(k[0], (k[1], *k[2]), current_year, arxiv=k[3]))
-    for i, f in zip(rest.tolist(), decided, strict=True):
-        out[i] = f
+    out.set(rest.tolist(), decided)
     return out
 
 
 def _venues(
     claimed: pa.Array, register: pa.Array, preprint: np.ndarray, by_title: np.ndarray
-) -> list[Field]:
+) -> FieldColumn:
     n = len(claimed)
-    out: list[Field] = [Field(False, None)] * n
+    out = FieldColumn(n, Field(False, None))
     rest = np.flatnonzero(pc.is_valid(claimed).to_numpy(zero_copy_only=False))
     keys = list(
         zip(
@@ -149,17 +231,15 @@ def _venues(
         keys,
         lambda k: v2.venue_rule(k[0], k[1], register_is_preprint=k[2], by_title=k[3]),
     )
-    for i, f in zip(rest.tolist(), decided, strict=True):
-        out[i] = f
+    out.set(rest.tolist(), decided)
     return out
 
 
-def _arxiv(cited: pa.Array, version: pa.Array, is_arxiv: np.ndarray) -> list[Field]:
-    n = len(cited)
-    out: list[Field] = [Field(False, None)] * n
+def _arxiv(cited: pa.Array, version: pa.Array, is_arxiv: np.ndarray) -> FieldColumn:
+    out = FieldColumn(len(cited), Field(False, None))
     rest = np.flatnonzero(is_arxiv & pc.is_valid(version).to_numpy(zero_copy_only=False))
-    for i, c, v in zip(rest.tolist(), _pylist(cited, rest), _pylist(version, rest), strict=True):
-        out[i] = v2.arxiv_version_rule(c, v)
+    pairs = zip(_pylist(cited, rest), _pylist(version, rest), strict=True)
+    out.set(rest.tolist(), [v2.arxiv_version_rule(c, v) for c, v in pairs])
     return out
 
 
@@ -169,11 +249,12 @@ def _preprint(register: pa.Array, work_type: pa.Array, venue: pa.Array) -> np.nd
         pc.is_in(pc.utf8_lower(work_type), value_set=pa.array(["posted-content", "preprint"])),
         False,
     ).to_numpy(zero_copy_only=False)
-    out = arxiv | kind
-    rest = np.flatnonzero(~out & pc.is_valid(venue).to_numpy(zero_copy_only=False))
-    for i, v in zip(rest.tolist(), _pylist(venue, rest), strict=True):
-        out[i] = v2.is_preprint_record(None, None, v)
-    result: np.ndarray = out
+    # A venue is a preprint server or not whatever the row: decided once per distinct venue.
+    encoded = pc.dictionary_encode(venue)
+    venues = encoded.dictionary.to_pylist()
+    by_venue = np.array([v2.is_preprint_record(None, None, v) for v in venues] + [False])
+    index = pc.fill_null(encoded.indices, len(venues)).to_numpy(zero_copy_only=False)
+    result: np.ndarray = arxiv | kind | by_venue[index]
     return result
 
 

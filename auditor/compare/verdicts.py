@@ -224,21 +224,18 @@ def _field_columns_v2(
         "version": pick(_take(records["version"], idx, found_mask)),
     }
     decided = v2_fields(inputs)
-    findings = decided.findings()
     for name, column in (("title", "title_match"), ("authors", "authors_match")):
         cols[column] = _scatter_objects(decided.match(name), found, n, pa.bool_())
     cols["year_match"] = _scatter_objects(decided.match("year"), found, n, pa.bool_())
     cols["venue_match"] = _scatter_objects(decided.match("venue"), found, n, pa.bool_())
-    scores = pa.array([f.score for f in decided.fields["title"]], pa.float64())
+    scores = decided.fields["title"].scores()
     cols["title_score"] = _scatter_objects(scores, found, n, pa.float64())
+    findings_type = tables.VERDICTS.field("findings").type
     cols["findings"] = _scatter_objects(
-        pa.array(findings, tables.VERDICTS.field("findings").type),
-        found,
-        n,
-        tables.VERDICTS.field("findings").type,
+        decided.findings().cast(findings_type), found, n, findings_type
     )
-    codes = np.array([_DIFFERS if f else _MATCHES for f in findings], dtype=np.int64)
-    reasons = pa.array([f[0] if f else None for f in findings], pa.string())
+    differs, reasons = decided.first_finding()
+    codes = np.where(differs, _DIFFERS, _MATCHES).astype(np.int64)
     return cols, codes, reasons
 
 

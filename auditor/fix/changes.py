@@ -4,7 +4,9 @@ A field is rewritten only from the register record the audit relied on, and only
 is the cited work beyond doubt: it was found (by identifier, or by a title search the criteria
 call a confident match) and the titles match. Then a year, an author list (names or order), a
 volume or pages that differ are corrected, and a missing venue, volume, pages or DOI is filled
-in. A record with another title (a chimeric entry), a DOES-NOT-RESOLVE, a NOT FOUND, an UNCHECKED
+in. An author list is never rewritten with a name in another script than the entry wrote in its
+place (a register's `张伟` for `Zhang, Wei`, or the reverse): the list stays and a note says
+why. A record with another title (a chimeric entry), a DOES-NOT-RESOLVE, a NOT FOUND, an UNCHECKED
 or an INVALID row is never rewritten: it gets a note for the person instead.
 """
 
@@ -90,6 +92,9 @@ def plan_fixes(
         if record is None:
             continue
         for name, value, old in _field_changes(ref, verdict, record, upgrade_preprints):
+            if name == "author" and name in wanted and _other_script(old, value):
+                notes.append(Note(*where, _script_note(value, verdict, record)))
+                continue
             if name in wanted:
                 register = verdict.get("register") or record.get("register") or "the register"
                 why = f"{register} record for {verdict.get('identifier')}"
@@ -195,6 +200,46 @@ def _author_names(record: dict[str, Any]) -> list[str]:
         else:
             names.append(name)
     return names
+
+
+def _scripts(name: str) -> frozenset[str]:
+    """The scripts a name is written in, Latin left out when another is there: `昂温, S.` (a
+    Western name transliterated into Han, with Latin initials) is a Han name."""
+    found = set()
+    for ch in name:
+        if ch.isalpha():
+            word = unicodedata.name(ch, "").split(" ", 1)[0]
+            found.add("HAN" if word == "CJK" else word)
+    return frozenset(found - {"LATIN"} or found)
+
+
+def _same_script(a: str, b: str) -> bool:
+    sa, sb = _scripts(a), _scripts(b)
+    return not sa or not sb or sa == sb
+
+
+def _other_script(old: Any, new: Any) -> bool:
+    """Whether the register's list would put a name where the entry wrote one in another script
+    (romanized `Zhang, Wei` for `张伟`, or the reverse). There is no transliteration oracle, so
+    which cited author a register name stands for is unknown across scripts: lists of one length
+    are compared place by place, lists of different lengths must be in one script throughout."""
+    cited = [str(a) for a in old or []]
+    theirs = [str(a) for a in new or []]
+    if not cited:
+        return False
+    if len(cited) == len(theirs):
+        return not all(_same_script(a, b) for a, b in zip(cited, theirs, strict=True))
+    every = {_scripts(n) for n in cited + theirs} - {frozenset()}
+    return len(every) > 1
+
+
+def _script_note(new: Any, verdict: dict[str, Any], record: dict[str, Any]) -> str:
+    register = verdict.get("register") or record.get("register") or "the register"
+    shown = "; ".join(str(n) for n in new or [])[:160]
+    return (
+        f"authors left as written: the {register} record for {verdict.get('identifier')} "
+        f"writes names in another script than the entry ({shown}); compare them by hand"
+    )
 
 
 def _order_differs(ref: dict[str, Any], record: dict[str, Any]) -> bool:

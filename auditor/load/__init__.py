@@ -24,9 +24,11 @@ from auditor.errors import InputError
 from auditor.load.arrays import to_array
 from auditor.load.bibtex import BibtexLoader
 from auditor.load.cited import select_cited
+from auditor.load.csl_json import CslJsonLoader, looks_like_csl
 from auditor.load.csv import CsvLoader
 from auditor.load.encoding import decode_bytes
 from auditor.load.endnote import EndnoteLoader
+from auditor.load.endnote_xml import EndnoteXmlLoader, looks_like_endnote_xml
 from auditor.load.interface import ENTRY_COLUMNS, Loader, LoadOutcome, Problem, Rows
 from auditor.load.manuscript import is_manuscript, read_manuscript
 from auditor.load.medline import MedlineLoader
@@ -57,6 +59,8 @@ FORMATS: dict[str, tuple[str, ...]] = {
     "wos_tab": (),
     "medline": (".nbib", ".medline"),
     "endnote": (".enw",),
+    "endnote_xml": (".xml",),
+    "csl_json": (".json",),
     "csv": (".csv", ".tsv"),
 }
 #: Extensions whose format is never second-guessed from the content.
@@ -77,7 +81,8 @@ def detect_format(path: str, head: str) -> str:
     even over a trusted `.csv`/`.tsv` extension: it is that export, whatever the file's name.
     Other content signatures are looked for at line starts in `head` (the first 4 KiB):
     `TY  - ` → ris, `PT J` → wos (Web of Science), `PMID- ` → medline, `%0 ` → endnote,
-    `@type{` → bibtex.
+    `@type{` → bibtex; a JSON array or object with CSL keys (`"title":`, `"issued":`, …) →
+    csl_json; `<xml><records>` → endnote_xml.
     """
     suffix = Path(path).suffix.lower()
     if WOS_TAB_HEADER.match(head):
@@ -85,6 +90,10 @@ def detect_format(path: str, head: str) -> str:
     if suffix in _TRUSTED:
         return next(name for name, sfx in FORMATS.items() if suffix in sfx)
     sample = head[:4096].lstrip("\ufeff")
+    if looks_like_csl(sample):
+        return "csl_json"
+    if looks_like_endnote_xml(sample):
+        return "endnote_xml"
     for pattern, name in _SIGNATURES:
         if pattern.search(sample):
             return name
@@ -104,6 +113,10 @@ def _loader(fmt: str, csv_map: Mapping[str, str] | None) -> Loader:
         return MedlineLoader()
     if fmt == "endnote":
         return EndnoteLoader()
+    if fmt == "endnote_xml":
+        return EndnoteXmlLoader()
+    if fmt == "csl_json":
+        return CslJsonLoader()
     if fmt == "csv":
         return CsvLoader(csv_map or {})
     raise InputError(f"unknown format {fmt!r} (choose {', '.join(FORMATS)})")

@@ -18,6 +18,7 @@ import pyarrow as pa
 __all__ = ["to_array"]
 
 _INT_TYPES = {pa.int64(): np.int64, pa.int32(): np.int32}
+_STR_OR_NONE = frozenset({str, type(None)})
 
 
 def _validity(values: Sequence[object]) -> tuple[pa.Buffer | None, int]:
@@ -29,7 +30,7 @@ def _validity(values: Sequence[object]) -> tuple[pa.Buffer | None, int]:
 
 
 def _texts(values: Sequence[object]) -> list[str]:
-    if all(v is None or type(v) is str for v in values):
+    if set(map(type, values)) <= _STR_OR_NONE:
         return [v or "" for v in values]  # type: ignore[misc]
     return [v if isinstance(v, str) else "" if v is None else str(v) for v in values]
 
@@ -47,7 +48,10 @@ def _strings(values: Sequence[object]) -> pa.Array:
     if len(data) == len(joined):  # all ASCII: byte lengths are string lengths
         lengths = list(map(len, texts))
     else:
-        encoded = [t.encode("utf-8", "replace") for t in texts]
+        try:
+            encoded = list(map(str.encode, texts))
+        except UnicodeEncodeError:  # a lone surrogate
+            encoded = [t.encode("utf-8", "replace") for t in texts]
         data = b"".join(encoded)
         lengths = list(map(len, encoded))
     if len(data) >= 2**31:

@@ -24,7 +24,6 @@ _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
 _MONTH_MACROS = {m: str(i) for i, m in enumerate(_MONTHS, 1)}
 _YEAR_RE = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 _HEAD_RE = re.compile(r"@\s*([A-Za-z]+)\s*[{(]\s*([^,\s{}()=]*)")
-_CONTAINER_FIELDS = ("journal", "journaltitle", "booktitle", "series")
 _USED = frozenset(
     {
         "title", "author", "editor", "journal", "journaltitle", "booktitle", "series", "url",
@@ -110,6 +109,10 @@ class _Resolver:
             self.poisoned[low] = where
 
     def value(self, raw: str) -> str:
+        if "#" not in raw:  # the common case, one braced or quoted value, a number or a macro
+            if len(raw) >= 2 and raw[0] in '{"' and raw[-1] == ("}" if raw[0] == "{" else '"'):
+                return raw[1:-1]
+            return raw if raw.isdigit() else self._piece(raw)
         inner = _enclosed(raw)
         if inner is not None and ("#" not in raw or len(_split_concat(raw)) == 1):
             return inner
@@ -200,7 +203,7 @@ def _duplicates(
     key: str, where_by_key: dict[str, list[tuple[str, int]]], path: str, line: int
 ) -> list[str]:
     """The duplicate-key warning of one entry, naming at most three other places."""
-    places = where_by_key.get(key.lower(), [])
+    places = where_by_key[key.lower()]
     if len(places) < 2:
         return []
     others = []  # the first three other places only: 20,000 copies of a key stay linear
@@ -221,7 +224,10 @@ def _year(text: str | None) -> int | None:
     return int(m.group(1)) if m else None
 
 
-_COMMENT_LINE_RE = re.compile(r"^[ \t]*%[^\n]*", re.M)
+#: A `%` line after a newline (a literal `\n` first: much faster to search for than `^` with
+#: re.M); the first line of a file is checked on its own.
+_COMMENT_LINE_RE = re.compile(r"\n([ \t]*%[^\n]*)")
+_FIRST_COMMENT_RE = re.compile(r"[ \t]*%[^\n]*")
 
 
 def _drop_comment_lines(text: str) -> str:
@@ -234,17 +240,19 @@ def _drop_comment_lines(text: str) -> str:
     """
     if "%" not in text:
         return text
+    first = _FIRST_COMMENT_RE.match(text)
+    lines = ([(0, first.end())] if first else []) + [
+        m.span(1) for m in _COMMENT_LINE_RE.finditer(text)
+    ]
     parts: list[str] = []
     depth, pos = 0, 0
-    for m in _COMMENT_LINE_RE.finditer(text):
-        chunk = text[pos : m.start()]
-        depth = max(depth + chunk.count("{") - chunk.count("}"), 0)
-        parts.append(chunk)
-        line = m.group(0)
+    for start, end in lines:
+        depth = max(depth + text.count("{", pos, start) - text.count("}", pos, start), 0)
+        parts.append(text[pos:start])
         if depth > 1:
-            parts.append(line)
-            depth = max(depth + line.count("{") - line.count("}"), 0)
-        pos = m.end()
+            parts.append(text[start:end])
+            depth = max(depth + text.count("{", start, end) - text.count("}", start, end), 0)
+        pos = end
     parts.append(text[pos:])
     return "".join(parts)
 
@@ -310,6 +318,7 @@ class BibtexLoader(Loader):
         where_by_key: dict[str, list[tuple[str, int]]],
     ) -> tuple[Rows, list[Problem]]:
         rows, problems = Rows(), list[Problem]()
+        value = resolver.value
         for block, fields, dup in entries:
             line = block.line
             if fields is None or type(block) is not Entry:
@@ -323,7 +332,7 @@ class BibtexLoader(Loader):
             # only the fields a row uses are resolved and decoded (abstracts, files, keywords
             # are skipped): most of the per-entry cost saved on real exports
             try:
-                used = {k: resolver.value(fields[k]) for k in fields.keys() & _USED}
+                used = {k: value(v) for k, v in fields.items() if k in _USED}
             except ExpansionError as exc:
                 message = f"entry {block.key!r}: {exc}"
                 rows.add(
@@ -335,7 +344,8 @@ class BibtexLoader(Loader):
                 problems.append(Problem(path, line, message, "error", "macro expansion"))
                 continue
             self._entry(rows, block, used, line, warnings)
-            problems.extend(Problem(path, line, w, "warning") for w in warnings)
+            if warnings:
+                problems.extend(Problem(path, line, w, "warning") for w in warnings)
         if resolver.undefined:
             names = ", ".join(sorted(resolver.undefined)[:10])
             problems.append(Problem(path, None, f"undefined @string macros: {names}", "warning"))
@@ -383,7 +393,9 @@ class BibtexLoader(Loader):
     def _entry(rows: Rows, block: Entry, f: dict[str, str], line: int, warnings: list[str]) -> None:
         authors, et_al = split_bibtex_authors(f.get("author") or f.get("editor") or "")
         title = latex_to_unicode(f["title"]) if "title" in f else None
-        container = next((f[k] for k in _CONTAINER_FIELDS if f.get(k)), None)
+        container = (
+            f.get("journal") or f.get("journaltitle") or f.get("booktitle") or f.get("series")
+        )
         url = plain_value(f["url"]) if "url" in f else None
         doi, pmid, arxiv = _identifiers(f, url, warnings)
         year_text = f.get("year") or f.get("date")

@@ -62,7 +62,6 @@ Block = Entry | Macro | Failed
 #: How deep braces may nest inside a value for the fast path (`{{\\"o}}` is 3 with the value's).
 _DEPTH = 6
 _START_RE = re.compile(r"@(\w*)[ \t]*(?=[{(])")
-_LINE_START_RE = re.compile(r"^[^\S\n]*(@)\w*[ \t]*(?=[{(])", re.M)
 _MARK_RE = re.compile(r"(?<!\\)[{}\",=]|@\w*[ \t]*(?=[{(])")
 _PAREN_MARK_RE = re.compile(r"(?<!\\)[{}\",=)]|@\w*[ \t]*(?=[{(])")
 
@@ -76,15 +75,20 @@ def _braced(depth: int) -> str:
 
 
 _VALUE = r"(?:[^{}\",\\]++|\\++.?|" + _braced(_DEPTH) + r'|"(?:[^"\\]++|\\++.?)*+")*+'
-_KEY_RE = re.compile(r'\{([^{}",=\\@]*)([,}])')
-_FIELD_RE = re.compile(r'([^{}",=\\@]*)=(' + _VALUE + r")([,}])", re.S)
-_END_RE = re.compile(r"\s*\}")
+_NAME = r'[^{}",=\\@]*+'
+_FIELD = _NAME + "=" + _VALUE
+#: A whole well-formed `{`-entry after its `@type`: `{key}` or `{key, field, …}`, in one match;
+#: its fields are then taken out by `_FIELD_RE.findall` over the same span (no Python loop).
+_ENTRY_RE = re.compile(
+    r'\{([^{}",=\\@]*)(?:\}|,((?:' + _FIELD + ",)*+(?:" + _FIELD + r")?)\s*+\})", re.S
+)
+_FIELD_RE = re.compile("(" + _NAME + ")=(" + _VALUE + ")", re.S)
 
 
 def split_blocks(text: str) -> list[Block]:
     """Every entry, macro and failed block of `text`, in order (comments and preambles left out)."""
     blocks: list[Block] = []
-    line_starts = [m.start(1) for m in _LINE_START_RE.finditer(text)]
+    line_starts = _line_starts(text)
     nxt = 0  # index of the first line start after the block being read
     line, counted = 1, 0
     pos, n = 0, len(text)
@@ -111,30 +115,35 @@ def split_blocks(text: str) -> list[Block]:
     return blocks
 
 
+def _line_starts(text: str) -> list[int]:
+    """Offsets of the block starts (`@type{`) that begin a line, after blanks only."""
+    out = []
+    for m in _START_RE.finditer(text):
+        at = m.start()
+        bol = text.rfind("\n", 0, at) + 1
+        if bol == at or text[bol:at].isspace():
+            out.append(at)
+    return out
+
+
 def _fast_entry(text: str, m: re.Match[str], line: int, limit: int) -> tuple[Entry, int] | None:
     """A well-formed `{`-entry ending before `limit` (the next line-start `@`), or `None`."""
-    head = _KEY_RE.match(text, m.end())
-    if head is None:
+    whole = _ENTRY_RE.match(text, m.end())
+    if whole is None:
         return None
-    key, fields, names, dups = head.group(1).strip(), [], set(), set()
-    pos, closer = head.end(), head.group(2)
-    while closer == ",":
-        f = _FIELD_RE.match(text, pos)
-        if f is None:
-            end = _END_RE.match(text, pos)
-            if end is None:
-                return None
-            pos = end.end()
-            break
-        name = f.group(1).strip()
-        if name in names:
-            dups.add(name)
-        names.add(name)
-        fields.append((name, f.group(2).strip()))
-        pos, closer = f.end(), f.group(3)
-    if pos > limit or (text.find('{"}', m.end(), pos) >= 0):
+    pos = whole.end()
+    if pos > limit or text.find('{"}', m.end(), pos) >= 0:
         return None  # an `@` line inside, or a `{"}` quote: the slow path decides
-    return Entry(line, m.group(1).lower(), key, fields, frozenset(dups)), pos
+    fields: list[tuple[str, str]] = []
+    dups: frozenset[str] = frozenset()
+    if whole.start(2) >= 0:
+        fields = [
+            (k.strip(), v.strip()) for k, v in _FIELD_RE.findall(text, whole.start(2), whole.end(2))
+        ]
+        names = [k for k, _ in fields]
+        if len(set(names)) < len(names):
+            dups = frozenset(k for i, k in enumerate(names) if k in names[:i])
+    return Entry(line, m.group(1).lower(), whole.group(1).strip(), fields, dups), pos
 
 
 class _Abort(Exception):

@@ -1,9 +1,11 @@
 """CSV loader: a header row, then one reference per record.
 
 Columns are found by name, case-insensitively: `key,type,id,title,authors,year,journal,volume,
-issue,pages,issn,language,url,doi,pmid,arxiv`, each overridable (`{"title": "Article Title"}`).
-Authors are separated by `;`. The delimiter is `,` unless the header says tab or `;`. Records may
-span lines (quoted newlines); `source_line` is the line a record starts on.
+issue,pages,issn,language,url,doi,pmid,arxiv`, or the names database exports give them (Scopus,
+PubMed, Embase, Zotero: `auditor.load.csv_exports`), each overridable (`{"title": "Headline"}`).
+Authors are separated by `;` (a comma only in the exports that write them so). The delimiter is
+`,` unless the header says tab or `;`. Records may span lines (quoted newlines); `source_line`
+is the line a record starts on.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from auditor.errors import InputError
+from auditor.load.csv_exports import Export, derive, recognise
 from auditor.load.interface import Loader, Problem, Rows
 from auditor.load.names import clean_author_list
 
@@ -36,6 +39,7 @@ _ALIASES = {
     "author": "authors",
 }
 _YEAR_RE = re.compile(r"(?<!\d)(\d{4})(?!\d)")
+_BARE_ISSN = re.compile(r"^\d{7}[\dXx]$")  # Scopus writes `19326203`
 
 csv.field_size_limit(1 << 24)  # abstracts in database exports exceed the 128 KiB default
 
@@ -52,12 +56,13 @@ class CsvLoader(Loader):
 
     def __init__(self, column_map: Mapping[str, str] | None = None) -> None:
         self.columns = dict(DEFAULT_COLUMNS)
+        self.mapped: dict[str, str] = {}
         for field, column in (column_map or {}).items():
             name = _ALIASES.get(field.strip().lower(), field.strip().lower())
             if name not in DEFAULT_COLUMNS:
                 known = ", ".join(DEFAULT_COLUMNS)
                 raise InputError(f"--map: unknown field {field!r} (known: {known})")
-            self.columns[name] = column.strip()
+            self.columns[name] = self.mapped[name] = column.strip()
 
     def load(self, text: str, path: str) -> tuple[Rows, list[Problem]]:
         """One row per record after the header, in file order."""
@@ -69,12 +74,21 @@ class CsvLoader(Loader):
             header = next(reader)
         except (StopIteration, csv.Error):
             return rows, [Problem(path, 1, "no header row", "error")] if text.strip() else []
-        index = {h.strip().lower(): i for i, h in enumerate(header)}
-        where = {f: index.get(c.lower()) for f, c in self.columns.items()}
-        # Database exports name these columns their own way (Embase `Author Names`); without
-        # them every row loses its authors or year silently, so the header's gap is named once.
+        export = recognise(header, self.columns, self.mapped)
+        if not export.columns and not self.mapped and not path.lower().endswith((".csv", ".tsv")):
+            # A file no format recognised lands here; read as CSV it would give one INVALID row
+            # per line (a Web of Science export once gave 6,266): one error naming it instead.
+            message = (
+                "not a bibliography format auditor reads (no BibTeX, RIS, Web of Science, "
+                "MEDLINE, EndNote or CSL-JSON signature, and no known CSV column in line 1); "
+                "pass --format to force one"
+            )
+            rows.add(source_line=1, parse_error=message)
+            return rows, [Problem(path, 1, message, "error", "unrecognised format")]
+        # An export the names of `csv_exports` do not cover loses its authors or year silently
+        # without them, so the header's gap is named once.
         for field in ("title", "authors", "year"):
-            if where[field] is None:
+            if field not in export.columns and field not in export.derived():
                 column = self.columns[field]
                 problems.append(
                     Problem(
@@ -103,22 +117,24 @@ class CsvLoader(Loader):
             warnings = []
             if len(record) != len(header):
                 warnings.append(f"{len(record)} cells for {len(header)} header columns")
-            self._row(rows, record, where, start, warnings)
+            self._row(rows, record, export, start, warnings)
             problems.extend(Problem(path, start, w, "warning") for w in warnings)
         return rows, problems
 
     @staticmethod
-    def _row(
-        rows: Rows, record: list[str], where: dict[str, int | None], line: int, warnings: list[str]
-    ) -> None:
-        def get(field: str) -> str | None:
-            i = where[field]
+    def _row(rows: Rows, record: list[str], export: Export, line: int, warnings: list[str]) -> None:
+        def cell(i: int | None) -> str | None:
             if i is None or i >= len(record):
                 return None
-            value = record[i].strip()
-            return value or None
+            return record[i].strip() or None
 
-        authors, et_al = clean_author_list((get("authors") or "").split(";"))
+        extra = derive(export, cell)
+
+        def get(field: str) -> str | None:
+            found = (cell(i) for i in export.columns.get(field, ()))
+            return next((v for v in found if v), None) or extra.get(field)
+
+        authors, et_al = clean_author_list(export.split_authors(get("authors") or ""))
         year_text = get("year")
         m = _YEAR_RE.search(year_text or "")
         if year_text and not m:
@@ -140,7 +156,9 @@ class CsvLoader(Loader):
             volume=get("volume"),
             issue=get("issue"),
             pages=get("pages"),
-            issn=get("issn"),
+            issn=f"{issn[:4]}-{issn[4:]}"
+            if (issn := get("issn")) and _BARE_ISSN.match(issn)
+            else issn,
             language=get("language"),
             url=get("url"),
             warnings=warnings,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from auditor.load.latex import latex_to_unicode
 
@@ -127,8 +128,23 @@ def split_bibtex_authors(raw: str) -> tuple[list[str], bool]:
     raw = raw.strip()
     if not raw:
         return [], False
-    parts = (_bibtex_order(p) for p in _split_depth0(raw))
-    return clean_author_list(latex_to_unicode(p) for p in parts if p.strip())
+    out: list[str] = []
+    et_al = False
+    for part in _split_depth0(raw):
+        name, marker = _bibtex_name(part)
+        et_al = et_al or marker
+        if name:
+            out.append(name)
+    return out, et_al
+
+
+@lru_cache(maxsize=1 << 17)
+def _bibtex_name(part: str) -> tuple[str, bool]:
+    """One name of a BibTeX list as `clean_author_list` keeps it (`""`: dropped), and whether it
+    was an et-al marker. Memoised: the same authors recur across a bibliography."""
+    if not part.strip():
+        return "", False
+    return _clean_name(latex_to_unicode(_bibtex_order(part)))
 
 
 def clean_author_list(names: Iterable[str]) -> tuple[list[str], bool]:
@@ -136,21 +152,24 @@ def clean_author_list(names: Iterable[str]) -> tuple[list[str], bool]:
     out: list[str] = []
     et_al = False
     for name in names:
-        n = name.strip().rstrip(",;").strip()
-        if not n:
-            continue
-        low = n.lower()
-        if "et" not in low and "others" not in low:  # the common case: an ordinary name
-            out.append(n)
-            continue
-        if _is_et_al(n):
-            et_al = True
-            continue
-        for tail in (" et al.", " et al", ", et al.", ", et al"):
-            if low.endswith(tail):  # "Smith J, et al." written as one name by some exporters
-                et_al = True
-                n = n[: -len(tail)].rstrip(" ,")
-                break
+        n, marker = _clean_name(name)
+        et_al = et_al or marker
         if n:
             out.append(n)
     return out, et_al
+
+
+def _clean_name(name: str) -> tuple[str, bool]:
+    """`(name trimmed, or "" when nothing is left, was it an et-al marker)`."""
+    n = name.strip().rstrip(",;").strip()
+    if not n:
+        return "", False
+    low = n.lower()
+    if "et" not in low and "others" not in low:  # the common case: an ordinary name
+        return n, False
+    if _is_et_al(n):
+        return "", True
+    for tail in (" et al.", " et al", ", et al.", ", et al"):
+        if low.endswith(tail):  # "Smith J, et al." written as one name by some exporters
+            return n[: -len(tail)].rstrip(" ,"), True
+    return n, False

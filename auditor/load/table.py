@@ -21,7 +21,6 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from auditor import tables
 from auditor.classify import classify
@@ -29,6 +28,9 @@ from auditor.errors import InputError
 from auditor.load.csv import DEFAULT_COLUMNS
 from auditor.load.interface import ENTRY_COLUMNS, LoadOutcome, Problem
 from auditor.result import InputFile
+
+# pyarrow.compute is imported in the functions that use it: `auditor load x.bib` imports this
+# module (for `is_table`) and never needs it (0.03 s of start-up).
 
 __all__ = ["TABLE_SUFFIXES", "is_table", "load_tables", "clean_authors"]
 
@@ -93,6 +95,8 @@ def _columns_for(names: Sequence[str], column_map: Mapping[str, str]) -> dict[st
 
 def _strings(column: pa.ChunkedArray) -> pa.ChunkedArray:
     """A column as trimmed strings, blanks null."""
+    import pyarrow.compute as pc
+
     if not pa.types.is_string(column.type) and not pa.types.is_large_string(column.type):
         try:
             column = column.cast(pa.string())
@@ -108,6 +112,8 @@ def clean_authors(column: pa.ChunkedArray) -> tuple[pa.Array, pa.Array]:
     """`(authors, authors_et_al)` of a list or `;`-separated column, as `clean_author_list`
     does per row: names trimmed (and trailing `,;`), empty names and `et al.`/`others` dropped
     (the flag set), `Smith J, et al.` cut to `Smith J`."""
+    import pyarrow.compute as pc
+
     if pa.types.is_list(column.type) or pa.types.is_large_list(column.type):
         lists = column.combine_chunks().cast(pa.list_(pa.string()))
     else:
@@ -145,6 +151,8 @@ def clean_authors(column: pa.ChunkedArray) -> tuple[pa.Array, pa.Array]:
 
 def _years(column: pa.ChunkedArray) -> tuple[pa.Array, pa.Array]:
     """`(year, bad)`: an int32 year and a mask of cells that held something else."""
+    import pyarrow.compute as pc
+
     if pa.types.is_integer(column.type) or pa.types.is_floating(column.type):
         values = column.combine_chunks()
         ok = pc.and_(pc.greater_equal(values, 0), pc.less_equal(values, 9999))
@@ -158,6 +166,8 @@ def _years(column: pa.ChunkedArray) -> tuple[pa.Array, pa.Array]:
 
 def _entries(raw: pa.Table, column_map: Mapping[str, str]) -> tuple[pa.Table, pa.Array]:
     """The `ENTRY_COLUMNS` of `raw` and a mask of rows whose year cell was not a year."""
+    import pyarrow.compute as pc
+
     chosen = _columns_for(raw.column_names, column_map)
     n = raw.num_rows
     columns: dict[str, pa.Array | pa.ChunkedArray] = {}
@@ -178,7 +188,10 @@ def _entries(raw: pa.Table, column_map: Mapping[str, str]) -> tuple[pa.Table, pa
     for name in ENTRY_COLUMNS:
         field = tables.REFERENCES.field(name)
         if name in columns:
-            arrays.append(pa.chunked_array([columns[name]]).cast(field.type))
+            column = columns[name]
+            # `pa.chunked_array([chunked])` converts a chunked array value by value in Python.
+            chunked = column if isinstance(column, pa.ChunkedArray) else pa.chunked_array([column])
+            arrays.append(chunked.cast(field.type))
         elif name == "authors":
             arrays.append(pa.array([[]] * n, field.type))
         else:
@@ -266,6 +279,8 @@ def load_tables(
     `InputError` naming a file that cannot be read, an unknown `--map` field, or a mapped column
     the table lacks; never for a bad row.
     """
+    import pyarrow.compute as pc
+
     others = [p for p in paths if not is_table(p, fmt)]
     if others:
         raise InputError(

@@ -25,8 +25,27 @@ from auditor.tables import IdType, RecordStatus
 if TYPE_CHECKING:
     from auditor.transport.net import Net, Response
 
+#: Where doi.org's content negotiation sends a CSL-JSON request, by agency, as two public
+#: clients record it (an allowlist of observed hops and a page's `connect-src` list, both of
+#: 2026) and JabRef's mEDRA fetcher (`https://data.medra.org`). Airiti is not here: its hop was
+#: seen going to plain HTTP or a landing page, which the policy refuses whatever the list says.
+AGENCY_METADATA_HOSTS: frozenset[str] = frozenset(
+    {
+        "data.medra.org",  # mEDRA
+        "japanlinkcenter.org",  # JaLC
+        "data.doi.or.kr",  # KISTI
+        "ra.publications.europa.eu",  # OP (Publications Office of the EU)
+    }
+)
+
 #: doi.org: doiRA and content negotiation share one pace.
-DOI_SYSTEM = Host(name="doi", url_setting="doi_url", rate_setting="doi_rate", concurrency=4)
+DOI_SYSTEM = Host(
+    name="doi",
+    url_setting="doi_url",
+    rate_setting="doi_rate",
+    concurrency=4,
+    redirect_hosts=AGENCY_METADATA_HOSTS,
+)
 
 DOES_NOT_EXIST = "doi does not exist"
 #: A doiRA answer for a batch of 20 is a few hundred bytes.

@@ -69,6 +69,10 @@ class Host:
     """Query parameters every request carries unless the caller set them (NCBI `tool`/`email`)."""
     rate_from_headers: Callable[[Mapping[str, str]], float | None] | None = None
     """The pace an answer's headers allow (lower-cased names), or `None` when they say nothing."""
+    redirect_hosts: frozenset[str] = frozenset()
+    """HTTPS hosts this service hands requests on to (doi.org's content negotiation sends each
+    agency's DOIs to that agency's metadata host): the redirect policy allows them, by exact
+    name, under its other rules (HTTPS, no port, no userinfo, no bare IP)."""
 
     def base_url(self, settings: Settings) -> str:
         """The configured base URL, without a trailing slash."""

@@ -24,24 +24,27 @@ LISTED_ROWS = 50_000
 
 
 @cache
-def _formats() -> dict[str, tuple[ReportFormat, ...]]:
-    # imported on first use: `auditor load` needs only `report.terminal`, not jinja2 and Parquet
+def _formats(large: bool) -> tuple[ReportFormat, ...]:
+    """The file formats `write_reports` writes, in order: `LARGE_FORMATS` for a run of more than
+    `LISTED_ROWS` rows, else `FORMATS`."""
+    # imported on first use: `auditor load` needs only `report.terminal`, not jinja2 and Parquet,
+    # and a large run no jinja2
     from auditor.report.csv import CsvReport
-    from auditor.report.html import HtmlReport
-    from auditor.report.json import JsonReport, JsonSummaryReport
     from auditor.report.parquet import ParquetReport
 
-    return {
-        # The file formats `write_reports` writes, in order.
-        "FORMATS": (ParquetReport(), CsvReport(), HtmlReport(), JsonReport()),
-        # The formats written for a run of more than `LISTED_ROWS` rows.
-        "LARGE_FORMATS": (ParquetReport(), CsvReport(), JsonSummaryReport()),
-    }
+    if large:
+        from auditor.report.json import JsonSummaryReport
+
+        return (ParquetReport(), CsvReport(), JsonSummaryReport())
+    from auditor.report.html import HtmlReport
+    from auditor.report.json import JsonReport
+
+    return (ParquetReport(), CsvReport(), HtmlReport(), JsonReport())
 
 
 def __getattr__(name: str) -> tuple[ReportFormat, ...]:
     if name in ("FORMATS", "LARGE_FORMATS"):
-        return _formats()[name]
+        return _formats(name == "LARGE_FORMATS")
     raise AttributeError(name)
 
 
@@ -61,8 +64,7 @@ def write_reports(
 
     with report_set(out_dir) as staging:
         names: list[str] = []
-        large = result.verdicts.num_rows > LISTED_ROWS
-        for fmt in _formats()["LARGE_FORMATS" if large else "FORMATS"]:
+        for fmt in _formats(result.verdicts.num_rows > LISTED_ROWS):
             names += [p.name for p in fmt.write(result, staging)]
         if finish is not None:
             finish(staging)

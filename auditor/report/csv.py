@@ -50,6 +50,8 @@ def _defuse_column(column: pa.ChunkedArray | pa.Array) -> pa.Array:
     """`_defuse` over a whole column: one RE2 scan finds the cells, only those are rewritten."""
     column = pa.chunked_array([column]) if isinstance(column, pa.Array) else column
     flat = column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
+    if flat.null_count == len(flat):
+        return flat  # nothing to scan (a column no row filled costs a full scan otherwise)
     risky = pc.fill_null(pc.match_substring_regex(flat, _NEEDS_DEFUSING), False)
     at = pc.indices_nonzero(risky)
     if len(at) == 0:
@@ -58,20 +60,24 @@ def _defuse_column(column: pa.ChunkedArray | pa.Array) -> pa.Array:
     return pc.replace_with_mask(flat, risky, fixed)
 
 
+def _updates_text(column: pa.ChunkedArray) -> pa.Array:
+    """Update lists (retractions, corrections) as one line per update; only the rows that have
+    a list are converted to Python (most rows of a large run have none)."""
+    flat = column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
+    filled = pc.is_valid(flat)
+    texts = [LIST_SEPARATOR.join(map(update_text, v)) for v in flat.filter(filled).to_pylist()]
+    return pc.replace_with_mask(
+        pa.nulls(len(flat), pa.string()), filled, pa.array(texts, pa.string())
+    )
+
+
 def _flatten(table: pa.Table) -> pa.Table:
     """Lists joined with `LIST_SEPARATOR`, strings defused; other types unchanged."""
     columns: list[pa.Array | pa.ChunkedArray] = []
     fields: list[pa.Field] = []
     for field, column in zip(table.schema, table.columns, strict=True):
         if pa.types.is_list(field.type) and pa.types.is_struct(field.type.value_type):
-            # Update lists (retractions, corrections) read as one line per update.
-            column = pa.array(
-                [
-                    None if v is None else LIST_SEPARATOR.join(map(update_text, v))
-                    for v in column.to_pylist()
-                ],
-                pa.string(),
-            )
+            column = _updates_text(column)
             field = pa.field(field.name, pa.string())
         elif pa.types.is_list(field.type):
             column = pc.binary_join(column, LIST_SEPARATOR)

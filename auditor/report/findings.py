@@ -19,6 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 from rich.console import Console
 from rich.markup import escape
 
@@ -26,7 +29,15 @@ from auditor.report.interface import ReportFormat
 from auditor.report.words import reason_text
 from auditor.result import AuditResult
 
-__all__ = ["SEVERITY", "Finding", "FindingsList", "findings", "plain_text", "safe_text"]
+__all__ = [
+    "SEVERITY",
+    "Finding",
+    "FindingsList",
+    "findings",
+    "plain_text",
+    "safe_text",
+    "worst_findings",
+]
 
 #: Verdicts and states that are findings, worst first (a lower number is worse).
 SEVERITY: dict[str, int] = {
@@ -94,24 +105,90 @@ class Finding:
 
 def findings(result: AuditResult) -> list[Finding]:
     """Every finding of `result`, worst first, then by file and line."""
-    urgent = _p0_reasons(result)
-    out: list[Finding] = []
-    for row in result.verdicts.to_pylist():
-        p0 = urgent.get(row["row_id"])
-        if p0 is not None:
-            out.append(_urgent_finding(row, p0))
-        elif row["verdict"] in SEVERITY:
+    rows = _finding_rows(result)
+    return _build(rows.take(pc.sort_indices(rows, sort_keys=_WORST_FIRST)))
+
+
+def worst_findings(result: AuditResult, limit: int) -> tuple[list[Finding], int]:
+    """`select(findings(result), limit)`, building only the findings shown (a million-row run
+    has hundreds of thousands)."""
+    rows = _finding_rows(result)
+    if limit <= 0 or rows.num_rows == 0:
+        return [], rows.num_rows
+    worst = pc.select_k_unstable(rows, k=min(limit, rows.num_rows), sort_keys=_WORST_FIRST)
+    return select(_build(rows.take(worst)), limit)[0], rows.num_rows - len(worst)
+
+
+#: The order of `findings`; the row's position last makes it a total order, so the selection of
+#: the worst few picks the same rows as a stable sort of all.
+_WORST_FIRST = [
+    ("severity", "ascending"),
+    ("path", "ascending"),
+    ("line", "ascending"),
+    ("name", "ascending"),
+    ("position", "ascending"),
+]
+
+
+def _finding_rows(result: AuditResult) -> pa.Table:
+    """The verdict rows that are findings, in input order, with the first P0 checklist item of
+    each, the severity of the label `_urgent_finding`/`_finding` give it, and the sort keys."""
+    verdicts = result.verdicts
+    checklist = result.checklist
+    p0 = checklist.filter(pc.equal(checklist["priority"], "P0"))
+    first_p0 = pc.index_in(verdicts["row_id"], value_set=p0["row_id"])
+    urgent = pc.is_valid(first_p0)
+    code = p0["reason_code"].take(first_p0)
+    verdict = verdicts["verdict"]
+    listed = pc.is_in(verdict, value_set=pa.array(list(SEVERITY), pa.string()))
+    retracted = pc.fill_null(pc.equal(code, "work_retracted"), False)
+    label = pc.if_else(
+        urgent,
+        pc.if_else(retracted, "RETRACTED", pc.if_else(listed, verdict, "P0")),
+        verdict,
+    )
+    severity = pa.array(list(SEVERITY.values()), pa.int32()).take(
+        pc.index_in(label, value_set=pa.array(list(SEVERITY), pa.string()))
+    )
+    key = verdicts["key"]
+    named = pc.fill_null(pc.not_equal(key, ""), False)
+    unnamed = pc.binary_join_element_wise("row ", verdicts["row_id"].cast(pa.string()), "")
+    table = pa.table(
+        {
+            "severity": severity,
+            "path": _shown_paths(verdicts["source_path"]),
+            "line": pc.fill_null(verdicts["source_line"], 0),
+            "name": pc.if_else(named, key, unnamed),
+            "position": pa.array(np.arange(verdicts.num_rows)),
+            "source_line": verdicts["source_line"],
+            "verdict": verdict,
+            "reason": verdicts["reason"],
+            "urgent": urgent,
+            "code": code,
+            "text": p0["text"].take(first_p0),
+        }
+    )
+    return table.filter(pc.or_(urgent, listed))
+
+
+def _shown_paths(paths: pa.ChunkedArray) -> pa.Array:
+    """`shown_path` of each source path (null as ""), worked out once per distinct path."""
+    paths = pc.fill_null(paths, "")
+    distinct = pc.unique(paths)
+    shown = pa.array([shown_path(p) for p in distinct.to_pylist()], pa.string())
+    return shown.take(pc.index_in(paths, value_set=distinct))
+
+
+def _build(rows: pa.Table) -> list[Finding]:
+    """The `Finding` of each of `_finding_rows`' rows, in their order."""
+    columns = ["path", "source_line", "name", "verdict", "reason", "urgent", "code", "text"]
+    out = []
+    for row in rows.select(columns).to_pylist():
+        if row["urgent"]:
+            out.append(_urgent_finding(row, (str(row["code"]), str(row["text"] or ""))))
+        else:
             out.append(_finding(row, str(row["verdict"]), reason_text(row.get("reason"))))
-    return sorted(out, key=lambda f: (f.severity, f.path, f.line or 0, f.key))
-
-
-def _p0_reasons(result: AuditResult) -> dict[int, tuple[str, str]]:
-    """Row id → (reason code, text) of its first P0 checklist item."""
-    urgent: dict[int, tuple[str, str]] = {}
-    for item in result.checklist.select(["row_id", "priority", "reason_code", "text"]).to_pylist():
-        if item["priority"] == "P0":
-            urgent.setdefault(item["row_id"], (str(item["reason_code"]), str(item["text"] or "")))
-    return urgent
+    return out
 
 
 #: The checklist's closing words, which a one-line finding does not repeat.
@@ -134,11 +211,7 @@ def _urgent_finding(row: dict[str, Any], item: tuple[str, str]) -> Finding:
 
 def _finding(row: dict[str, Any], verdict: str, reason: str) -> Finding:
     return Finding(
-        path=shown_path(str(row.get("source_path") or "")),
-        line=row.get("source_line"),
-        key=str(row.get("key") or f"row {row['row_id']}"),
-        verdict=verdict,
-        reason=reason,
+        path=row["path"], line=row["source_line"], key=row["name"], verdict=verdict, reason=reason
     )
 
 
@@ -157,7 +230,7 @@ class FindingsList(ReportFormat):
 
     def write(self, result: AuditResult, out_dir: Path) -> list[Path]:
         """Print one line per shown finding and the count of the rest; no file is written."""
-        shown, more = select(findings(result), self.max_findings)
+        shown, more = worst_findings(result, self.max_findings)
         if not shown and not more:
             return []
         where = min(_MAX_COLUMN, max((len(plain_text(_where(f))) for f in shown), default=0))

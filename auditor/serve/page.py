@@ -144,11 +144,11 @@ async def get_page(request: web.Request) -> web.Response:
     kinds = ", ".join(ACCEPTED)
     body = f"""
 <h1>Audit a bibliography</h1>
-<p>Upload a bibliography: BibTeX, RIS, CSV, or a Web of Science, MEDLINE or EndNote export;
-several files are audited together, as one bibliography. Every reference is checked against the
-register that owns its identifier (Crossref, PubMed, arXiv, the DOI system) under the criteria
-<code>{html.escape(criteria)}</code>, and you get the report with its checklist and the tables
-to download.</p>
+<p>Upload a bibliography: BibTeX, RIS, CSV, CSL-JSON, or a Web of Science, MEDLINE or EndNote
+export; several files are audited together, as one bibliography. Every reference is checked
+against the register that owns its identifier (Crossref, PubMed, arXiv, the DOI system) under
+the criteria <code>{html.escape(criteria)}</code>, and you get the report with its checklist and
+the tables to download.</p>
 <form id="upload" method="post" action="/audit" enctype="multipart/form-data" data-cap="{cap}">
 <label for="file">Bibliography files ({html.escape(kinds)}; at most {_limit_words(cap)} in all)
 </label><br>

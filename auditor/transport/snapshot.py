@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
@@ -107,35 +108,58 @@ def _connect() -> duckdb.DuckDBPyConnection:
 
 
 def _join(files: list[str], wanted: pa.Table, on: str, where: str) -> pa.Table:
-    """Newest definitive row of `files` per `on` key present in `wanted` (column `key`)."""
-    order = pa.table({"filename": files, "file_index": list(range(len(files)))})
+    """Newest definitive row of `files` per key present in `wanted`.
+
+    `on` is the join condition between the snapshot `s` and `wanted` `w`; the key of a row is
+    `wanted`'s columns, which `on` equates with the snapshot's.
+    """
     con = _connect()
     try:
         con.register("wanted", wanted)
-        con.register("file_order", order)
         statuses = ", ".join(f"'{status}'" for status in _DEFINITIVE)
-        # Semi join first (the hash table is built on the wanted keys, the snapshot streams
-        # through it), then keep the last row per key: later file, then later row, wins.
+        # A semi join on plain columns: the hash table is built on the wanted keys and the
+        # snapshot streams through it. Which duplicate wins is settled afterwards, in Arrow, and
+        # only when a key was found twice (a snapshot rarely repeats one): a window over every
+        # hit cost more than the scan it follows.
         query = f"""
-            WITH hits AS (
-                SELECT s.* FROM read_parquet(
-                    $files, union_by_name = true, filename = true, file_row_number = true
-                ) AS s
-                WHERE {on} IN (SELECT key FROM wanted)
-                  AND status IN ({statuses}) AND {where}
-            )
-            SELECT hits.* EXCLUDE (filename, file_row_number)
-            FROM hits JOIN file_order USING (filename)
-            QUALIFY row_number() OVER (
-                PARTITION BY {on} ORDER BY file_index DESC, file_row_number DESC
-            ) = 1
+            SELECT s.*, w.*
+            FROM read_parquet(
+                $files, union_by_name = true, filename = true, file_row_number = true
+            ) AS s
+            JOIN wanted AS w ON {on}
+            WHERE s.status IN ({statuses}) AND {where}
         """
         found = con.sql(query, params={"files": files}).to_arrow_table()
     except duckdb.Error as exc:
         raise InputError(f"snapshot {', '.join(files)}: {exc}") from None
     finally:
         con.close()
-    return found
+    return _newest(found, files, wanted.column_names)
+
+
+def _newest(found: pa.Table, files: list[str], key: list[str]) -> pa.Table:
+    """`found` with one row per `key`: the later file, then the later row, wins."""
+    at = pc.index_in(found["filename"], value_set=pa.array(files, pa.string()))
+    order = pc.add(
+        pc.multiply(at.cast(pa.int64()), pa.scalar(1 << 40, pa.int64())),
+        found["file_row_number"].cast(pa.int64()),
+    )
+    rows = found.drop_columns(["filename", "file_row_number", *key])
+    if found.num_rows == 0:
+        return rows
+    keys = found.select(key)
+    distinct = keys.group_by(key, use_threads=False).aggregate([(key[0], "count")])
+    if distinct.num_rows == found.num_rows:
+        return rows
+    ranked = keys.append_column("order", order).append_column(
+        "position", pa.array(np.arange(found.num_rows, dtype=np.int64))
+    )
+    newest = ranked.group_by(key, use_threads=False).aggregate([("order", "max")])
+    winners = ranked.join(
+        newest, keys=[*key, "order"], right_keys=[*key, "order_max"], join_type="inner"
+    )
+    positions = winners["position"].combine_chunks()
+    return rows.take(positions.take(pc.array_sort_indices(positions)))
 
 
 def join_snapshots(paths: Sequence[str], keys: pa.Table) -> pa.Table:
@@ -149,15 +173,17 @@ def join_snapshots(paths: Sequence[str], keys: pa.Table) -> pa.Table:
         return RECORDS.empty_table()
     files = snapshot_files(paths)
     ids = keys.select(["id_type", "identifier"]).cast(_KEYS)
-    wanted = pa.table(
-        {"key": pc.binary_join_element_wise(ids["id_type"], ids["identifier"], "\x1f")}
+    # Distinct, because each wanted row joins: a repeated key would repeat its record.
+    ids = ids.group_by(["id_type", "identifier"], use_threads=False).aggregate(
+        [("id_type", "count")]
     )
+    wanted = pa.table({"want_type": ids["id_type"], "want_id": ids["identifier"]})
     side = ", ".join(f"'{name}'" for name in sorted(SIDE_REGISTERS))
     found = _join(
         files,
         wanted,
-        on="(id_type || chr(31) || identifier)",
-        where=f"register NOT IN ({side})",
+        on="s.identifier = w.want_id AND s.id_type = w.want_type",
+        where=f"s.register NOT IN ({side})",
     )
     table = conform(found)
     tier = pa.array([str(Tier.SNAPSHOT)] * table.num_rows, pa.string())
@@ -191,9 +217,9 @@ def lookup_searches(
         return []
     found = _join(
         snapshot_files(paths),
-        pa.table({"key": pa.array(wanted, pa.string())}),
-        on="(register || chr(31) || regexp_extract(identifier, '^[^#]*#[0-9]+'))",
-        where="id_type = 'title_search'",
+        pa.table({"want_key": pa.array(wanted, pa.string())}),
+        on="(s.register || chr(31) || regexp_extract(s.identifier, '^[^#]*#[0-9]+')) = w.want_key",
+        where="s.id_type = 'title_search'",
     )
     rows = conform(found).to_pylist()
     return [{**row, "tier": str(Tier.SNAPSHOT)} for row in rows]
@@ -209,10 +235,10 @@ def lookup_istic(paths: Sequence[str], dois: Iterable[str]) -> dict[str, dict[st
         return {}
     found = _join(
         snapshot_files(paths),
-        pa.table({"key": pa.array(wanted, pa.string())}),
-        on="lower(identifier)",
+        pa.table({"want_doi": pa.array(wanted, pa.string())}),
+        on="lower(s.identifier) = w.want_doi",
         where=(
-            f"register = 'istic' AND id_type = 'doi' AND status IN "
+            f"s.register = 'istic' AND s.id_type = 'doi' AND s.status IN "
             f"('{RecordStatus.FOUND}', '{RecordStatus.NOT_FOUND}')"
         ),
     )

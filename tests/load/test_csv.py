@@ -50,10 +50,16 @@ def test_multiline_record_and_doi_column(table_rows) -> None:
     assert (r["id_type"], r["identifier"]) == ("doi", "10.1000/multi")
 
 
-def test_without_map_the_title_column_is_missing() -> None:
+def test_article_title_is_found_without_map(table_rows) -> None:
     outcome = load_files([str(FIXTURE)])
-    assert all(r["row_state"] == "INVALID" for r in outcome.table.to_pylist())
-    assert any("title" in p.message for p in outcome.problems)
+    assert [r["title"] for r in outcome.table.to_pylist()] == [r["title"] for r in table_rows]
+    assert not any("title" in p.message for p in outcome.problems)
+
+
+def test_a_mapped_column_the_header_lacks_leaves_the_field_empty() -> None:
+    rows, problems = CsvLoader({"title": "Headline"}).load("Title,Year\nA,2020\n", "m.csv")
+    assert rows.columns["title"] == [None]
+    assert any("no 'Headline' column" in p.message for p in problems)
 
 
 def test_unknown_map_field_is_an_input_error() -> None:
@@ -78,10 +84,24 @@ def test_semicolon_delimited(tmp_path: Path) -> None:
 
 
 def test_a_header_without_authors_or_year_is_named_with_the_map_hint() -> None:
-    text = "Title,Author Names,Source\nA title,Liu R.,J (2014)\n"
+    text = "Title,Writers,When\nA title,Liu R.,2014\n"
     rows, problems = CsvLoader().load(text, "e.csv")
     messages = [p.message for p in problems]
     assert any("no 'authors' column" in m and "--map authors=COLUMN" in m for m in messages)
     assert any("no 'year' column" in m for m in messages)
     assert not any("'title'" in m for m in messages)
     assert len(rows) == 1
+
+
+def test_text_of_no_known_format_is_one_error_not_a_row_per_line(tmp_path: Path) -> None:
+    path = tmp_path / "refs.txt"
+    path.write_text("[Fau86]\n    author: J.W. Goethe\n    title: Faust\n\n[Doe20]\n", "utf-8")
+    outcome = load_files([str(path)])
+    assert outcome.table.num_rows == 1
+    assert outcome.table.column("row_state").to_pylist() == ["INVALID"]
+    assert [(p.line, p.severity, p.message[:33]) for p in outcome.problems] == [
+        (1, "error", "not a bibliography format auditor")
+    ]
+    named = tmp_path / "refs.csv"  # a .csv is CSV: its gaps are warnings, each record a row
+    named.write_text("[Fau86],x\nauthor: Goethe,y\n", "utf-8")
+    assert load_files([str(named)]).table.num_rows == 1

@@ -7,6 +7,8 @@ import io
 from pathlib import Path
 
 import pyarrow as pa
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from auditor.report import write_reports
 from auditor.report.csv import table_csv
@@ -68,3 +70,73 @@ def test_formulas_after_any_delimiter_a_spreadsheet_may_split_on_are_guarded() -
         for sep in ",;\t|":
             for piece in _defuse(raw).split(sep):  # type: ignore[union-attr]
                 assert piece.lstrip(" ")[:1] not in {"=", "+", "-", "@"}, (raw, sep, piece)
+
+
+def test_hostile_cells_are_guarded_quoted_and_kept_whole() -> None:
+    from auditor import tables
+
+    update = {"type": "retraction", "date": "2020-01-30", "doi": "=10.1/x", "source": "x;@pub"}
+    table = pa.table(
+        {
+            "text": [
+                "=1+1",
+                "+1",
+                "-1",
+                "@A1",
+                "\tTabbed",
+                "\rCR",
+                "\nLF",
+                '  =spaced "quoted"',
+                "line one\nline two",
+                "a\t\t=b",
+                None,
+                "",
+            ],
+            "authors": [
+                ["=HYPERLINK(1)", "Doe, J."],
+                ["-a;+b"],
+                [],
+                None,
+                ['say "hi"'],
+                ["x|@y"],
+                None,
+                None,
+                None,
+                None,
+                None,
+                ["ok"],
+            ],
+            "never_filled": pa.nulls(12, pa.string()),
+            "updates": pa.array([[update], None, [], *[None] * 9], pa.list_(tables.UPDATE)),
+        }
+    )
+    rows = list(csv.reader(io.StringIO(table_csv(table), newline="")))
+    assert rows[0] == ["text", "authors", "never_filled", "updates"]
+    assert [r[0] for r in rows[1:]] == [
+        "'=1+1",
+        "'+1",
+        "'-1",
+        "'@A1",
+        "'\tTabbed",
+        "'\rCR",
+        "'\nLF",
+        '  \'=spaced "quoted"',
+        "line one\nline two",
+        "a\t'\t'=b",
+        "",
+        "",
+    ]
+    assert [r[1] for r in rows[1:5]] == ["'=HYPERLINK(1); Doe, J.", "'-a;'+b", "", ""]
+    assert [r[1] for r in rows[5:7]] == ['say "hi"', "x|'@y"]
+    assert {r[2] for r in rows[1:]} == {""}
+    assert rows[1][3] == "retraction 2020-01-30 doi:=10.1/x (x;'@pub)"
+    assert [r[3] for r in rows[2:]] == [""] * 11
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.text(alphabet=" ,;\t|=+-@\r\nxé'\"\x00\x1f\x7f"))))
+def test_a_whole_column_is_guarded_exactly_as_each_cell_alone(cells: list[str | None]) -> None:
+    from auditor.report.csv import _defuse, _defuse_column
+
+    column = pa.chunked_array([pa.array(cells[:3], pa.string()), pa.array(cells[3:], pa.string())])
+    assert _defuse_column(column).to_pylist() == [_defuse(c) for c in cells]

@@ -5,10 +5,19 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rich.console import Console
 
 from auditor import tables
-from auditor.report.findings import FindingsList, findings, select
+from auditor.report.findings import (
+    SEVERITY,
+    Finding,
+    FindingsList,
+    findings,
+    select,
+    worst_findings,
+)
 from auditor.result import AuditResult
 
 
@@ -145,3 +154,60 @@ def test_another_p0_item_keeps_a_finding_verdict_and_labels_a_match_p0():
         checklist=_checklist([(1, "P0", "doi_refuted"), (3, "P0", "doi_refuted")]),
     )
     assert sorted(f.verdict for f in findings(result)) == ["DOES-NOT-RESOLVE", "P0"]
+
+
+_VERDICTS = [*tables.OUTCOMES, "RESOLVES-AND-MATCHES", "NOT COVERED"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["b.bib", "a.bib", ""]),
+            st.one_of(st.none(), st.integers(0, 3)),
+            st.sampled_from(["k", "é", "", "Z"]),
+            st.sampled_from(_VERDICTS),
+            st.sampled_from(["timeout", "not_found", None]),
+            st.sampled_from([None, "work_retracted", "doi_refuted"]),
+        ),
+        max_size=40,
+    ),
+    st.integers(0, 45),
+)
+def test_the_worst_few_are_those_a_stable_sort_of_every_finding_puts_first(
+    rows: list[tuple[str, int | None, str, str, str | None, str | None]], limit: int
+) -> None:
+    verdicts = [
+        {**_row(i, path, 0, key, verdict, reason), "source_line": line}
+        for i, (path, line, key, verdict, reason, _) in enumerate(rows)
+    ]
+    items = [(i, "P0", code) for i, (*_, code) in enumerate(rows) if code]
+    plain = _result(verdicts)
+    result = AuditResult(
+        references=plain.references,
+        records=plain.records,
+        verdicts=plain.verdicts,
+        checklist=_checklist(items),
+    )
+    assert findings(result) == _row_by_row(result)
+    assert worst_findings(result, limit) == select(_row_by_row(result), limit)
+
+
+def _row_by_row(result: AuditResult) -> list[Finding]:
+    """`findings` as it was written before it went column-wise: the reference."""
+    from auditor.report.findings import _finding, _urgent_finding, shown_path
+    from auditor.report.words import reason_text
+
+    urgent: dict[int, tuple[str, str]] = {}
+    for item in result.checklist.to_pylist():
+        if item["priority"] == "P0":
+            urgent.setdefault(item["row_id"], (str(item["reason_code"]), str(item["text"] or "")))
+    out = []
+    for row in result.verdicts.to_pylist():
+        row["path"] = shown_path(str(row.get("source_path") or ""))
+        row["name"] = str(row.get("key") or f"row {row['row_id']}")
+        if row["row_id"] in urgent:
+            out.append(_urgent_finding(row, urgent[row["row_id"]]))
+        elif row["verdict"] in SEVERITY:
+            out.append(_finding(row, str(row["verdict"]), reason_text(row.get("reason"))))
+    return sorted(out, key=lambda f: (f.severity, f.path, f.line or 0, f.key))
