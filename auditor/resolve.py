@@ -326,7 +326,8 @@ async def _resolve(
             missing = _unanswered(target, Reason.OFFLINE, RecordStatus.UNREACHABLE)
             answers[target] = _as(target, missing, None)
     elif pending and net is not None:
-        live = await _live(pending, net, cache)
+        with net.retry_batch():  # each register host: one retry budget for this stage
+            live = await _live(pending, net, cache)
         for target in pending:
             live_row = live[(target.register.name, target.asked)]
             answers[target] = _as(target, live_row, Tier.LIVE)

@@ -74,9 +74,9 @@ class Settings:
     # transport
     timeout: float = 10.0
     max_retries: int = 4
-    # Seconds the whole run may lose to failed attempts and retry waits (transport/net.py): past
-    # it nothing is retried, so `Retry-After: 29` or a trickling body on every answer costs
-    # about this, not hours.
+    # Seconds each register host may lose to failed attempts and retry waits per register batch
+    # (one stage's requests; `Net.retry_batch`): past it that host is not retried, so
+    # `Retry-After: 29` or a trickling body on every answer costs about this, not hours.
     retry_budget: float = 60.0
     max_body_bytes: int = 8 * 1024 * 1024
     crossref_batch_size: int = 20

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -89,7 +90,10 @@ async def run_waterfall(
         for _, out in with_doi:
             out.give_up(Reason.LEG_CLOSED.value, "the DOI leg is closed")
     # The branches pace on independent throttles (doi.org/Handle vs NCBI): run them side by side.
-    await asyncio.gather(doi_rows(run, with_doi, known.agencies), coordinate_rows(run, coord_rows))
+    with net.retry_batch() if net is not None else nullcontext():  # one budget a host
+        await asyncio.gather(
+            doi_rows(run, with_doi, known.agencies), coordinate_rows(run, coord_rows)
+        )
     table = pa.Table.from_pylist(
         [outcome_row(out, ref.get("key")) for ref, out in outcomes], schema=OUTCOMES
     )

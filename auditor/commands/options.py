@@ -58,7 +58,9 @@ AUDIT_FLAGS: tuple[SettingFlag, ...] = (
     SettingFlag("ncbi_rate", float, "NCBI requests/s."),
     SettingFlag("timeout", float, "Seconds one request attempt may take, connect to last byte."),
     SettingFlag("max_retries", int, "Retries on 429/5xx/resets."),
-    SettingFlag("retry_budget", float, "Seconds a run may lose to failed attempts and waits."),
+    SettingFlag(
+        "retry_budget", float, "Seconds a register may lose to failures and waits per batch."
+    ),
     SettingFlag("criteria", str, "Criteria id deciding the verdicts (default: auditor/v2)."),
     SettingFlag("fail_on", str, "Comma list of verdicts and priorities that fail the run."),
     SettingFlag(

@@ -75,6 +75,16 @@ class CsvLoader(Loader):
         except (StopIteration, csv.Error):
             return rows, [Problem(path, 1, "no header row", "error")] if text.strip() else []
         export = recognise(header, self.columns, self.mapped)
+        if not export.columns and not self.mapped and not path.lower().endswith((".csv", ".tsv")):
+            # A file no format recognised lands here; read as CSV it would give one INVALID row
+            # per line (a Web of Science export once gave 6,266): one error naming it instead.
+            message = (
+                "not a bibliography format auditor reads (no BibTeX, RIS, Web of Science, "
+                "MEDLINE, EndNote or CSL-JSON signature, and no known CSV column in line 1); "
+                "pass --format to force one"
+            )
+            rows.add(source_line=1, parse_error=message)
+            return rows, [Problem(path, 1, message, "error", "unrecognised format")]
         # An export the names of `csv_exports` do not cover loses its authors or year silently
         # without them, so the header's gap is named once.
         for field in ("title", "authors", "year"):

@@ -49,10 +49,16 @@ def looks_like_endnote_xml(head: str) -> bool:
 
 
 def _text(node: Element | None) -> str | None:
-    """All text under `node` (every `<style>` run joined), whitespace collapsed; else `None`."""
+    """The text of `node`, whitespace collapsed; else `None`.
+
+    With `<style>` runs, only their text counts, joined as written: the whitespace an indenting
+    tool puts between runs is not the value's (`Fe<style face="superscript">2+</style>`).
+    """
     if node is None:
         return None
-    return " ".join("".join(node.itertext()).split()) or None
+    runs = list(node.iter("style"))
+    text = "".join(s.text or "" for s in runs) if runs else "".join(node.itertext())
+    return " ".join(text.split()) or None
 
 
 def _first(record: Element, *paths: str) -> str | None:

@@ -100,7 +100,8 @@ class RisLoader(Loader):
                 arxiv = arxiv or hit[1]
         notes = " ".join(
             v if isinstance(v, str) else " ".join(map(str, v))
-            for k in ("notes", "note", "custom1", "custom2", "research_notes")
+            # `RN` research notes are the user's commentary (BibTeX's `annote`): never searched
+            for k in ("notes", "note", "custom1", "custom2")
             if (v := rec.get(k))
         )
         if notes:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -303,7 +304,8 @@ async def title_search(
     if cache is None:
         own = cache = RecordCache.open(settings.cache_dir, ttl_days=settings.cache_ttl_days)
     try:
-        await _search(rows, _Tiers(settings, net, cache))
+        with net.retry_batch() if net is not None else nullcontext():  # one budget an index
+            await _search(rows, _Tiers(settings, net, cache))
     finally:
         if own is not None:
             own.close()

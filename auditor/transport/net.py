@@ -3,11 +3,15 @@
 `open_net(settings)` builds a `Net` for one run; every register call goes through `Net.get` (or
 `Net.post`), which paces the call with the host's `Throttle`, checks the redirect policy on the
 request and on every hop before reading a body, caps the body, applies the timeout and retries
-what `retry.decide` says to. What differs between hosts (pace, concurrency, the query parameters
-a host asks every request to carry, who receives the mailto `User-Agent`, headers that lower the
-pace) is data each register declares in its `Host` (`registers/interface.py`); this module has
-no register of its own. Failures raise `RegisterError` subclasses carrying a `Reason`;
-non-retryable HTTP answers (200, 404, 400 …) are returned for the register to interpret.
+what `retry.decide` says to, within a retry budget: each register host may lose at most
+`settings.retry_budget` seconds to failed attempts and retry waits per register batch (the
+requests of one stage, opened by `Net.retry_batch`), so a hostile register spends only its own
+allowance and a long-lived `Net` (the server's) is not spent for good. What differs between
+hosts (pace, concurrency, the query parameters a host asks every request to carry, who receives
+the mailto `User-Agent`, headers that lower the pace) is data each register declares in its
+`Host` (`registers/interface.py`); this module has no register of its own. Failures raise
+`RegisterError` subclasses carrying a `Reason`; non-retryable HTTP answers (200, 404, 400 …) are
+returned for the register to interpret.
 """
 
 from __future__ import annotations
@@ -16,8 +20,9 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from contextlib import asynccontextmanager, contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,6 +50,11 @@ SLOWDOWN_ON_429 = 0.85
 MAX_HOPS = 5
 
 _READ_CHUNK = 64 * 1024
+
+#: Seconds lost per host within the current register batch (`Net.retry_batch`); a context
+#: variable, so every task a stage starts shares its batch and concurrent batches (the server's
+#: requests) do not share one. `None` outside any batch.
+_BATCH_LOST: ContextVar[dict[str, float] | None] = ContextVar("auditor_retry_batch", default=None)
 
 
 @dataclass(frozen=True)
@@ -129,10 +139,26 @@ class Net:
     requests: dict[str, int] = field(default_factory=dict)
     """HTTP requests sent per register (every attempt and hop), for tests and benchmarks."""
     retry_budget: float | None = None
-    """Seconds the whole run may lose to failed attempts and retry waits, summed over every
-    request (`settings.retry_budget` when `None`); past it, nothing is retried."""
+    """Seconds one host may lose to failed attempts and retry waits within one register batch
+    (`settings.retry_budget` when `None`); past it, that host's requests are not retried."""
     waited: float = 0.0
-    """Seconds lost so far."""
+    """Seconds lost so far, over every host and batch (for reports and tests)."""
+    lost: dict[str, float] = field(default_factory=dict)
+    """Seconds lost per host outside any `retry_batch` (a request made directly on the `Net`)."""
+
+    @contextmanager
+    def retry_batch(self) -> Iterator[None]:
+        """A register batch: inside it, each host has a fresh `retry_budget`.
+
+        Opened once per stage (resolve, the Chinese waterfall, the title search), around all of
+        its requests; the tasks it starts share the batch. Registers sharing a host (doiRA and
+        content negotiation; all NCBI calls) share its budget, as they share its pace.
+        """
+        token = _BATCH_LOST.set({})
+        try:
+            yield
+        finally:
+            _BATCH_LOST.reset(token)
 
     def report(self, register: str, done: int, total: int) -> None:
         """Forward progress to the callback, if any."""
@@ -189,6 +215,8 @@ class Net:
         hdrs = {"User-Agent": user_agent(self.settings, host), **(request.headers or {})}
         if request.accept:
             hdrs["Accept"] = request.accept
+        batch = _BATCH_LOST.get()
+        lost = self.lost if batch is None else batch
         attempt = 0
         while True:
             async with throttle.slot():
@@ -197,15 +225,18 @@ class Net:
             if isinstance(outcome, Response):
                 return outcome
             # A failed attempt's own time (a timeout, a trickling body) is spent on the budget too.
-            self.waited += max(0.0, self.clock() - began)
+            spent = max(0.0, self.clock() - began)
+            self.waited += spent
+            lost[host.name] = lost.get(host.name, 0.0) + spent
             budget = self.settings.max_retries if retries is None else retries
             delay = retry.decide(outcome, attempt, budget, rand=self.rand)
             allowance = (
                 self.settings.retry_budget if self.retry_budget is None else self.retry_budget
             )
-            if delay is not None and self.waited + delay > allowance:
-                # The run's whole allowance for failures is spent: a hostile or overloaded
-                # register cannot stretch a run past it (its rows become UNCHECKED).
+            if delay is not None and lost[host.name] + delay > allowance:
+                # This host's allowance for failures in this batch is spent: a hostile or
+                # overloaded register cannot stretch a stage past it (its rows become
+                # UNCHECKED), and it spends no other register's allowance.
                 log.debug("%s: retry budget of %.0fs spent", register, allowance)
                 delay = None
             if delay is None:
@@ -213,6 +244,7 @@ class Net:
                 cls = RateLimited if reason is Reason.RATE_LIMITED else Unreachable
                 raise cls(f"{register}: {request.url} failed after {attempt + 1} attempts", reason)
             self.waited += delay
+            lost[host.name] += delay
             if outcome.status == 429:
                 # We were too fast for the server's clock: slow this host down for the rest
                 # of the run (lychee's adaptive backoff); the throttle keeps its floor.

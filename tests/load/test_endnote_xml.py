@@ -22,7 +22,12 @@ PRETTY = """<?xml version="1.0" encoding="UTF-8"?>
         </authors>
       </contributors>
       <titles>
-        <title>Yo-yo having a modifiable string gap</title>
+        <title>
+          <style face="normal" font="default" size="100%">Yo-yo with Fe</style>
+          <style face="superscript" font="default" size="100%">2+</style>
+          <style face="normal" font="default" size="100%"> bearings and a
+            modifiable string gap</style>
+        </title>
       </titles>
       <dates>
         <year>2011</year>
@@ -86,14 +91,14 @@ def test_one_line_endnote_export() -> None:
 def test_indented_export_keeps_lines_and_an_open_record_is_a_row() -> None:
     rows, problems = _load(PRETTY)
     assert [(r["source_line"], r["title"]) for r in rows] == [
-        (4, "Yo-yo having a modifiable string gap"),
-        (18, "CSL search by example"),
-        (32, None),
+        (4, "Yo-yo with Fe2+ bearings and a modifiable string gap"),
+        (23, "CSL search by example"),
+        (37, None),
     ]
     assert rows[0]["authors"] == ["Van Dan Elzen, Hans"] and rows[0]["year"] == 2011
     assert rows[1]["pmid"] == "https://pubmed.ncbi.nlm.nih.gov/26957754/"
     assert rows[2]["parse_error"] == "record not closed by </record>"
-    assert problems == [(32, "error", "record not closed by </record>")]
+    assert problems == [(37, "error", "record not closed by </record>")]
 
 
 @pytest.mark.parametrize(

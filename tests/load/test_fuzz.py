@@ -123,8 +123,54 @@ def test_csv_every_record_is_a_row(records: list[list[str]]) -> None:
 
 
 @_FAST
+@given(st.lists(_NOISE.map(lambda s: s.replace("\n", " ")), min_size=1, max_size=6), st.booleans())
+def test_wos_tab_every_line_is_a_row(lines: list[str], utf16: bool) -> None:
+    header = "PT\tAU\tTI\tSO\tPY\tDI\tUT\t\n"
+    body = "".join(f"J\t{line}\tT{i}\n" for i, line in enumerate(lines))
+    text = header + body
+    data = b"\xff\xfe" + text.encode("utf-16-le") if utf16 else text.encode("utf-8")
+    _check(_load(data, ".txt"), len(lines))
+
+
+_JSON_NOISE = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | _NOISE,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_NOISE, inner, max_size=3),
+    max_leaves=8,
+)
+_CSL_KEYS = st.sampled_from(["title", "author", "issued", "DOI", "URL", "note", "page", "number"])
+
+
+@_FAST
+@given(st.lists(st.dictionaries(_CSL_KEYS, _JSON_NOISE, max_size=6), min_size=1, max_size=6))
+def test_csl_json_every_item_is_a_row(items: list[dict[str, object]]) -> None:
+    import json
+
+    data = json.dumps([{"type": "book", **item} for item in items], indent=2).encode()
+    _check(_load(data, ".json"), len(items))
+
+
+@_FAST
+@given(st.lists(st.lists(_NOISE, max_size=4), min_size=1, max_size=6))
+def test_endnote_xml_every_record_is_a_row(bodies: list[list[str]]) -> None:
+    from xml.sax.saxutils import escape
+
+    records = "".join(
+        "<record><titles><title><style>"
+        + escape(" ".join(body))
+        + "</style></title></titles><notes>"
+        + "".join(f"<style>{escape(line)}</style>" for line in body)
+        + "</notes></record>"
+        for body in bodies
+    )
+    text = f'<?xml version="1.0"?><xml><records>{records}</records></xml>'
+    _check(_load(text.encode("utf-8"), ".xml"), len(bodies))
+
+
+@_FAST
 @given(st.binary(max_size=300), st.sampled_from(["utf-8", "utf-16", "utf-32", "latin-1"]))
-@pytest.mark.parametrize("suffix", [".bib", ".ris", ".csv", ".txt", ".nbib", ".enw", ".ciw"])
+@pytest.mark.parametrize(
+    "suffix", [".bib", ".ris", ".csv", ".txt", ".nbib", ".enw", ".ciw", ".json", ".xml"]
+)
 def test_any_bytes_give_rows_or_a_named_error(suffix: str, junk: bytes, codec: str) -> None:
     text = "@article{a, title={Café}}\nTY  - JOUR\nTI  - Café\nER  - \nPT J\nPMID- 1\n%0 X\n"
     data = text.encode(codec, "replace") + junk

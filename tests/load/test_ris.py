@@ -81,3 +81,13 @@ def test_untagged_line_after_ty_is_a_warning_not_a_crash() -> None:
     rows, problems = RisLoader().load("TY  - JOUR\nstray text\nTI  - Kept\nER  - \n", "x.ris")
     assert rows.columns["title"] == ["Kept"]
     assert [p.message for p in problems] == ["text without a tag after `TY  -` (ignored)"]
+
+
+def test_research_notes_are_commentary_never_an_identifier() -> None:
+    text = (
+        "TY  - JOUR\nTI  - A title\nAU  - Doe, J\nPY  - 2020\n"
+        "RN  - criticized in https://doi.org/10.9999/critic and PMID: 1234567\n"
+        "N1  - PMID: 7654321\nER  - \n"
+    )
+    rows, _problems = RisLoader().load(text, "rn.ris")
+    assert (rows.columns["doi"], rows.columns["pmid"]) == ([None], ["7654321"])

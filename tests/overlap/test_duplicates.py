@@ -182,3 +182,36 @@ def test_groups_are_the_connected_components(rows: list[tuple[str | None, ...]])
         components.append(sorted(comp))
     got = [[r for r, _, _ in g] for g in groups(find_duplicates(table, NO_RECORDS))]
     assert got == components
+
+
+def test_prefixes_case_and_whitespace_fold_in_ascii_and_beyond() -> None:
+    table = refs(
+        {"doi": "DOI:10.1/Ünï"},
+        {"doi": "\u3000https://dx.doi.org/10.1/ünï "},
+        {"doi": "10.1/ÜNÏ"},
+        {"doi": "HTTP://DOI.ORG/10.2/A"},
+        {"doi": "\t10.2/a"},
+        {"pmid": " 77\u3000"},
+        {"id_type": "pmid", "identifier": "77"},
+        {"doi": "10.3/elsewhere"},
+    )
+    assert groups(find_duplicates(table, NO_RECORDS)) == [
+        [(0, "doi", "10.1/ünï"), (1, "doi", "10.1/ünï"), (2, "doi", "10.1/ünï")],
+        [(3, "doi", "10.2/a"), (4, "doi", "10.2/a")],
+        [(5, "pmid", "77"), (6, "pmid", "77")],
+    ]
+
+
+def test_a_long_chain_is_one_group_and_members_name_their_smallest_strongest_value() -> None:
+    # Row i cites DOI 10.9/i and a PMID whose record names row i+1's DOI: eight rows, one chain,
+    # given in reverse order. Row 3 and row 5 also share a URL, a weaker basis than a DOI.
+    rows = [
+        {"row_id": i, "source_path": "t.bib", "key": f"k{i}", "doi": f"10.9/{i}",
+         "pmid": str(100 + i), "url": "https://x.example/p" if i in (3, 5) else None}
+        for i in reversed(range(8))
+    ]  # fmt: skip
+    pubmed = records(
+        *({"id_type": "pmid", "identifier": str(100 + i), "doi": f"10.9/{i + 1}"} for i in range(7))
+    )
+    [group] = groups(find_duplicates(tables.from_rows(rows, tables.REFERENCES), pubmed))
+    assert group == [(0, "doi", "10.9/1"), *((i, "doi", f"10.9/{i}") for i in range(1, 8))]

@@ -6,7 +6,8 @@ Network behaviour itself (throttles, retries, timeouts) is tested over real loop
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,6 +39,11 @@ class FakeNet:
 
     def report(self, register: str, done: int, total: int) -> None:
         self.progress.append((register, done, total))
+
+    @contextmanager
+    def retry_batch(self) -> Iterator[None]:
+        """`Net.retry_batch`: the fake never retries, so a batch changes nothing here."""
+        yield
 
     async def get(
         self, register: str, url: str, *, params: Mapping[str, str] | None = None, **_: Any

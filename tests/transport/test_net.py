@@ -362,3 +362,82 @@ async def test_time_lost_to_failed_attempts_counts_toward_the_budget(server, tmp
             await net.get("handle", f"{settings.handle_url}/x")
     assert info.value.reason is Reason.TIMEOUT
     assert len(script.seen) < 10  # not 51 attempts: the budget stopped the retries
+
+
+# ------------------------------------------------ the retry budget: one per host per batch
+
+
+async def test_a_hostile_register_spends_only_its_own_budget(server, tmp_path, clock):
+    srv, script = server
+    script.answers["/hostile"] = ["429_long"]  # Retry-After 29 s, every time
+    script.answers["/flaky"] = ["503", "ok"]  # one failure, then the answer
+    settings = _settings(srv, tmp_path, max_retries=10, retry_budget=60.0)
+    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+        with net.retry_batch():
+            for _ in range(3):
+                with pytest.raises(RateLimited):
+                    await net.get("crossref", f"{settings.crossref_url}/hostile")
+            # Crossref's 60 s are spent; PubMed's are not: its one failure is retried.
+            resp = await net.get("ncbi", f"{settings.eutils_url}/flaky")
+    assert resp.status == 200
+    assert len([r for r in script.seen if r.path == "/flaky"]) == 2
+    assert len([r for r in script.seen if r.path == "/hostile"]) <= 3 + 2
+
+
+async def test_each_register_batch_has_a_fresh_budget(server, tmp_path, clock):
+    srv, script = server
+    script.answers["/hostile"] = ["429_long"]
+    settings = _settings(srv, tmp_path, max_retries=10, retry_budget=60.0)
+    per_batch: list[int] = []
+    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+        for _ in range(2):  # e.g. two batches of a long-lived server's Net
+            before = len(script.seen)
+            with net.retry_batch():
+                for _ in range(3):
+                    with pytest.raises(RateLimited):
+                        await net.get("crossref", f"{settings.crossref_url}/hostile")
+            per_batch.append(len(script.seen) - before)
+        # Within a batch the budget holds: 29 s a wait, two waits fit in 60 s.
+        assert per_batch == [5, 5]
+        assert net.waited <= 2 * (60.0 + 30.0)
+
+
+async def test_tasks_of_one_batch_share_its_budget(server, tmp_path, clock):
+    srv, script = server
+    script.answers["/hostile"] = ["429_long"]
+    settings = _settings(srv, tmp_path, max_retries=10, retry_budget=60.0)
+    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+
+        async def ask() -> None:
+            with pytest.raises(RateLimited):
+                await net.get("crossref", f"{settings.crossref_url}/hostile")
+
+        with net.retry_batch():
+            await asyncio.gather(*(ask() for _ in range(4)))
+    # Four concurrent requests, one 60 s allowance: at most two 29 s waits between them
+    # (a wait already decided when the budget ran out may add one more).
+    assert len(script.seen) <= 4 + 3
+
+
+async def test_every_resolve_call_is_a_batch_of_its_own(server, tmp_path, clock):
+    """A server's `Net` lives for the whole process: each resolve call (each coalesced batch of
+    requests) gets its budget back, so a bad hour does not stop retries for good."""
+    from auditor.resolve import resolve
+    from auditor.tables import REFERENCES, from_rows
+
+    srv, script = server
+    doi = "10.5555/busy"
+    script.answers[f"/works/{doi}"] = ["429_long"]
+    settings = _settings(srv, tmp_path, max_retries=10, retry_budget=60.0, refresh=True)
+    refs = from_rows(
+        [{"row_id": 0, "source_path": "a.bib", "title": "T", "id_type": "doi", "identifier": doi}],
+        REFERENCES,
+    )
+    counts = []
+    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+        for _ in range(2):
+            before = len(script.seen)
+            records = await resolve(refs, settings, net)
+            counts.append(len(script.seen) - before)
+            assert records["reason"].to_pylist() == ["rate_limited"]
+    assert counts == [3, 3]  # 29 s, 29 s, then the batch's 60 s are spent: the same each time
