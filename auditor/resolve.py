@@ -234,23 +234,14 @@ def _distinct_keys(references: pa.Table) -> pa.Table:
     return distinct.take(pc.sort_indices(distinct["first"]))
 
 
-def _snapshot_rows(hits: pa.Table, order: pa.Table) -> pa.Table:
+def _snapshot_rows(hits: pa.Table, first: pa.Array) -> pa.Table:
     """Snapshot hits restated as `_as` does (tier, as-of filled), with their `first` position."""
     now = pa.scalar(now_iso(), pa.string())
     stamped = pc.coalesce(hits["retrieved_at"], now)
     hits = hits.set_column(
         RECORDS.get_field_index("retrieved_at"), RECORDS.field("retrieved_at"), stamped
     )
-    return _with_first(hits, order)
-
-
-def _with_first(rows: pa.Table, order: pa.Table) -> pa.Table:
-    """`rows` with the `first` position of their `(id_type, identifier)` in `order`."""
-    at = pc.index_in(
-        _pair(rows["id_type"], rows["identifier"]),
-        value_set=_pair(order["id_type"], order["identifier"]),
-    )
-    return rows.append_column("first", order["first"].combine_chunks().take(at))
+    return hits.append_column("first", first)
 
 
 async def resolve(references: pa.Table, settings: Settings, net: Net | None) -> pa.Table:
@@ -266,20 +257,24 @@ async def resolve(references: pa.Table, settings: Settings, net: Net | None) -> 
     keys = _distinct_keys(references)
     open_legs = [t for t in (IdType.DOI, IdType.PMID, IdType.ARXIV) if _leg_open(settings, t)]
     asked = keys.filter(pc.is_in(keys["id_type"], value_set=pa.array(open_legs, pa.string())))
-    hits = join_snapshots(settings.snapshots, asked)
-    found = _snapshot_rows(hits, keys)
-    answered = pc.is_in(
-        _pair(keys["id_type"], keys["identifier"]),
-        value_set=_pair(found["id_type"], found["identifier"]),
-    )
-    rest = keys.filter(pc.invert(answered))
-    wanted = [
-        Target(id_type, identifier, *first)
-        for id_type, identifier in zip(
-            rest["id_type"].to_pylist(), rest["identifier"].to_pylist(), strict=True
-        )
-        if (first := registry.first_for(id_type, identifier)) is not None
-    ]
+    hits, at = join_snapshots(settings.snapshots, asked)
+    first = asked["first"].combine_chunks().take(at)
+    found = _snapshot_rows(hits, first)
+    # `first` is a reference's row position, distinct per key: it marks the keys answered.
+    answered = np.zeros(references.num_rows, dtype=bool)
+    answered[first.to_numpy()] = True
+    rest = keys.filter(pa.array(~answered[keys["first"].to_numpy()]))
+    wanted: list[Target] = []
+    positions: list[int] = []  # of each wanted target's first reference
+    for id_type, identifier, position in zip(
+        rest["id_type"].to_pylist(),
+        rest["identifier"].to_pylist(),
+        rest["first"].to_pylist(),
+        strict=True,
+    ):
+        if (first := registry.first_for(id_type, identifier)) is not None:
+            wanted.append(Target(id_type, identifier, *first))
+            positions.append(position)
     own_cache = None
     cache = net.cache if net is not None else None
     if cache is None and wanted:
@@ -289,14 +284,10 @@ async def resolve(references: pa.Table, settings: Settings, net: Net | None) -> 
     finally:
         if own_cache is not None:
             own_cache.close()
-    others = _with_first(others, keys)
+    others = others.append_column("first", pa.array(positions, pa.int64()))
     merged = pa.concat_tables([found.select(others.column_names), others])
     merged = merged.take(pc.sort_indices(merged["first"]))
     return merged.select(RECORDS.names).cast(RECORDS)
-
-
-def _pair(id_type: pa.ChunkedArray, identifier: pa.ChunkedArray) -> pa.Array:
-    return pc.binary_join_element_wise(id_type, identifier, "\x1f").combine_chunks()
 
 
 async def _resolve(

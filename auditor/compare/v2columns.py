@@ -9,7 +9,9 @@ distinct input (a title pair, a venue pair, an author list pair) is decided once
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Hashable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -36,10 +38,14 @@ K = TypeVar("K", bound=Hashable)
 _CODES: dict[str, int] = {}
 
 
+_CODES_LOCK = threading.Lock()
+
+
 def _code(finding: str | None) -> int:
     if finding is None:
         return -1
-    return _CODES.setdefault(str(finding), len(_CODES))
+    with _CODES_LOCK:  # fields are decided in two threads (`v2_fields`)
+        return _CODES.setdefault(str(finding), len(_CODES))
 
 
 class FieldColumn:
@@ -213,7 +219,11 @@ def _years(
 
 
 def _venues(
-    claimed: pa.Array, register: pa.Array, preprint: np.ndarray, by_title: np.ndarray
+    claimed: pa.Array,
+    register: pa.Array,
+    preprint: np.ndarray,
+    by_title: np.ndarray,
+    journal_ref: np.ndarray,
 ) -> FieldColumn:
     n = len(claimed)
     out = FieldColumn(n, Field(False, None))
@@ -224,12 +234,17 @@ def _venues(
             _pylist(register, rest),
             preprint[rest].tolist(),
             by_title[rest].tolist(),
+            journal_ref[rest].tolist(),
             strict=True,
         )
     )
     decided = _distinct(
         keys,
-        lambda k: v2.venue_rule(k[0], k[1], register_is_preprint=k[2], by_title=k[3]),
+        lambda k: (
+            v2.journal_ref_rule(k[0], k[1])
+            if k[4]
+            else v2.venue_rule(k[0], k[1], register_is_preprint=k[2], by_title=k[3])
+        ),
     )
     out.set(rest.tolist(), decided)
     return out
@@ -273,11 +288,21 @@ def v2_fields(columns: dict[str, pa.Array], current_year: int | None = None) -> 
         zero_copy_only=False
     )
     preprint = _preprint(register, c["work_type"], c["venue_register"])
+    # The author columns are mostly Arrow kernels, which release the GIL, and the titles mostly
+    # Python rules: in two threads they overlap.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        authors = pool.submit(
+            _authors, c["authors_claimed"], c["authors_et_al"], c["surnames_register"]
+        )
+        titles = _titles(c["title_claimed"], c["title_register"])
+        authors_decided = authors.result()
     return V2Fields(
         {
-            "title": _titles(c["title_claimed"], c["title_register"]),
-            "authors": _authors(c["authors_claimed"], c["authors_et_al"], c["surnames_register"]),
-            "venue": _venues(c["venue_claimed"], c["venue_register"], preprint, by_title),
+            "title": titles,
+            "authors": authors_decided,
+            "venue": _venues(
+                c["venue_claimed"], c["venue_register"], preprint, by_title, is_arxiv & ~by_title
+            ),
             "year": _years(
                 c["year_claimed"], c["year_register"], c["years_register"], is_arxiv, year
             ),

@@ -107,11 +107,11 @@ def _connect() -> duckdb.DuckDBPyConnection:
     return con
 
 
-def _join(files: list[str], wanted: pa.Table, on: str, where: str) -> pa.Table:
-    """Newest definitive row of `files` per key present in `wanted`.
+def _join(files: list[str], wanted: pa.Table, on: str, where: str, key: list[str]) -> pa.Table:
+    """Newest definitive row of `files` per `key` of `wanted` (distinct keys) present in them.
 
-    `on` is the join condition between the snapshot `s` and `wanted` `w`; the key of a row is
-    `wanted`'s columns, which `on` equates with the snapshot's.
+    `on` is the join condition between the snapshot `s` and `wanted` `w`, equating the `key`
+    columns with the snapshot's; `wanted`'s other columns come along with each row.
     """
     con = _connect()
     try:
@@ -134,7 +134,7 @@ def _join(files: list[str], wanted: pa.Table, on: str, where: str) -> pa.Table:
         raise InputError(f"snapshot {', '.join(files)}: {exc}") from None
     finally:
         con.close()
-    return _newest(found, files, wanted.column_names)
+    return _newest(found, files, key)
 
 
 def _newest(found: pa.Table, files: list[str], key: list[str]) -> pa.Table:
@@ -148,8 +148,9 @@ def _newest(found: pa.Table, files: list[str], key: list[str]) -> pa.Table:
     if found.num_rows == 0:
         return rows
     keys = found.select(key)
-    distinct = keys.group_by(key, use_threads=False).aggregate([(key[0], "count")])
-    if distinct.num_rows == found.num_rows:
+    # The wanted keys are distinct, so a repeat means the snapshot holds a key twice; the last
+    # key column alone being distinct rules that out (one hash pass, no grouping).
+    if pc.count_distinct(keys.column(key[-1])).as_py() == found.num_rows:
         return rows
     ranked = keys.append_column("order", order).append_column(
         "position", pa.array(np.arange(found.num_rows, dtype=np.int64))
@@ -162,32 +163,38 @@ def _newest(found: pa.Table, files: list[str], key: list[str]) -> pa.Table:
     return rows.take(positions.take(pc.array_sort_indices(positions)))
 
 
-def join_snapshots(paths: Sequence[str], keys: pa.Table) -> pa.Table:
-    """The snapshot rows answering `keys` (columns `id_type`, `identifier`), as `RECORDS`.
+def join_snapshots(paths: Sequence[str], keys: pa.Table) -> tuple[pa.Table, pa.Array]:
+    """`(records, at)`: the snapshot rows answering `keys` (columns `id_type`, `identifier`;
+    distinct) as `RECORDS`, and for each the row of `keys` it answers.
 
     One row per key found (the newest definitive primary row), tier `snapshot`, in no
     particular order; keys without an answer are simply absent. Raises `InputError` naming a
     snapshot that cannot be read.
     """
     if not paths or keys.num_rows == 0:
-        return RECORDS.empty_table()
+        return RECORDS.empty_table(), pa.array([], pa.int64())
     files = snapshot_files(paths)
     ids = keys.select(["id_type", "identifier"]).cast(_KEYS)
-    # Distinct, because each wanted row joins: a repeated key would repeat its record.
-    ids = ids.group_by(["id_type", "identifier"], use_threads=False).aggregate(
-        [("id_type", "count")]
+    wanted = pa.table(
+        {
+            "want_type": ids["id_type"],
+            "want_id": ids["identifier"],
+            "want_at": pa.array(np.arange(keys.num_rows, dtype=np.int64)),
+        }
     )
-    wanted = pa.table({"want_type": ids["id_type"], "want_id": ids["identifier"]})
     side = ", ".join(f"'{name}'" for name in sorted(SIDE_REGISTERS))
     found = _join(
         files,
         wanted,
         on="s.identifier = w.want_id AND s.id_type = w.want_type",
         where=f"s.register NOT IN ({side})",
+        key=["want_type", "want_id"],
     )
-    table = conform(found)
-    tier = pa.array([str(Tier.SNAPSHOT)] * table.num_rows, pa.string())
-    return table.set_column(RECORDS.get_field_index("tier"), RECORDS.field("tier"), tier)
+    at = found["want_at"].combine_chunks()
+    table = conform(found.drop_columns(["want_at"]))
+    tier = pa.repeat(pa.scalar(str(Tier.SNAPSHOT)), table.num_rows)
+    tiered = table.set_column(RECORDS.get_field_index("tier"), RECORDS.field("tier"), tier)
+    return tiered, at
 
 
 def lookup_snapshots(
@@ -198,7 +205,8 @@ def lookup_snapshots(
     table = pa.table(
         {"id_type": [p[0] for p in pairs], "identifier": [p[1] for p in pairs]}, schema=_KEYS
     )
-    return {(r["id_type"], r["identifier"]): r for r in join_snapshots(paths, table).to_pylist()}
+    found, _ = join_snapshots(paths, table)
+    return {(r["id_type"], r["identifier"]): r for r in found.to_pylist()}
 
 
 def lookup_searches(
@@ -220,6 +228,7 @@ def lookup_searches(
         pa.table({"want_key": pa.array(wanted, pa.string())}),
         on="(s.register || chr(31) || regexp_extract(s.identifier, '^[^#]*#[0-9]+')) = w.want_key",
         where="s.id_type = 'title_search'",
+        key=["want_key"],
     )
     rows = conform(found).to_pylist()
     return [{**row, "tier": str(Tier.SNAPSHOT)} for row in rows]
@@ -237,6 +246,7 @@ def lookup_istic(paths: Sequence[str], dois: Iterable[str]) -> dict[str, dict[st
         snapshot_files(paths),
         pa.table({"want_doi": pa.array(wanted, pa.string())}),
         on="lower(s.identifier) = w.want_doi",
+        key=["want_doi"],
         where=(
             f"s.register = 'istic' AND s.id_type = 'doi' AND s.status IN "
             f"('{RecordStatus.FOUND}', '{RecordStatus.NOT_FOUND}')"

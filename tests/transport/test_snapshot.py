@@ -72,9 +72,10 @@ def test_a_folder_is_a_dataset_of_many_files(tmp_path):
         write_snapshot(rows, str(folder / f"part-{part}" / "data.parquet"))
     assert len(snapshot_files([str(folder)])) == 3
     keys = pa.table({"id_type": ["pmid"] * 3, "identifier": ["1", "22", "99"]})
-    found = join_snapshots([str(folder)], keys)
+    found, at = join_snapshots([str(folder)], keys)
     assert found.schema == RECORDS
-    assert sorted(found.column("title").to_pylist()) == ["t0-1", "t2-2"]
+    answered = dict(zip(at.to_pylist(), found.column("title").to_pylist(), strict=True))
+    assert answered == {0: "t0-1", 1: "t2-2"}  # each record names the key it answers
     (tmp_path / "empty").mkdir()
     with pytest.raises(InputError, match="no .parquet"):
         snapshot_files([str(tmp_path / "empty")])
