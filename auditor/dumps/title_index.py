@@ -12,6 +12,7 @@ index is never loaded into Python, and a query reads the token column only.
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -44,9 +45,16 @@ _TOKENS = (
 )
 
 
-def _connect() -> duckdb.DuckDBPyConnection:
+#: DuckDB's memory for building the index. At 1 GB the index of a 1 GB dump (20 million token
+#: rows) peaked at 1.2 GB resident, three times the reading of the dump; at 256 MB DuckDB spills
+#: the sort to disk (1.2 GB, beside the dataset) and peaks at 450 MB, 100 s -> 128 s on the busy
+#: 2-core machine here (`benchmarks/RESULTS.md`, "Dump imports").
+BUILD_MEMORY = "256MB"
+
+
+def _connect(memory: str = "1GB") -> duckdb.DuckDBPyConnection:
     con = duckdb.connect(":memory:")
-    con.execute("SET memory_limit = '1GB'")
+    con.execute(f"SET memory_limit = '{memory}'")
     con.execute("SET preserve_insertion_order = false")
     return con
 
@@ -63,8 +71,10 @@ def build_title_index(folder: Path) -> Path:
         )
         atomic_write_parquet(out, empty.empty_table())
         return out
-    con = _connect()
+    spill = out.parent / ".spill"  # beside the dataset (never the working directory)
+    con = _connect(BUILD_MEMORY)
     try:
+        con.execute("SET temp_directory = $spill", {"spill": str(spill)})
         con.execute(
             f"""
             COPY (
@@ -80,6 +90,7 @@ def build_title_index(folder: Path) -> Path:
         raise InputError(f"{folder}: cannot index titles ({exc})") from None
     finally:
         con.close()
+        shutil.rmtree(spill, ignore_errors=True)
     tmp.replace(out)
     return out
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -69,13 +70,18 @@ def _record_columns(verdicts: pa.Table, records: pa.Table) -> tuple[pa.Array, pa
         _key(records["register"], records["id_type"], records["identifier"]),
         _key(verdicts["register"], verdicts["id_type"], verdicts["identifier"]),
     )
-    short = _first_index(
-        _key(records["id_type"], records["identifier"]),
-        _key(verdicts["id_type"], verdicts["identifier"]),
-    )
     # A verdict without an identifier relies on no record.
     has_id = pc.and_(pc.is_valid(verdicts["id_type"]), pc.is_valid(verdicts["identifier"]))
-    at = pc.if_else(has_id.combine_chunks(), pc.coalesce(full, short), pa.scalar(None, pa.int32()))
+    at = pc.if_else(has_id.combine_chunks(), full, pa.scalar(None, pa.int32()))
+    # Only the rows no record of their register answers look for another register's.
+    unmatched = pc.and_(has_id, pc.is_null(full)).combine_chunks()
+    if pc.any(unmatched).as_py():
+        rows = verdicts.select(["id_type", "identifier"]).filter(unmatched)
+        short = _first_index(
+            _key(records["id_type"], records["identifier"]),
+            _key(rows["id_type"], rows["identifier"]),
+        )
+        at = pc.replace_with_mask(at, unmatched, short)
     return (
         records["status"].combine_chunks().take(at),
         records["agency"].combine_chunks().take(at),
@@ -106,18 +112,33 @@ def report_verdicts(result: AuditResult) -> pa.Table:
     return result.report_rows
 
 
+def _ascending(row_ids: pa.ChunkedArray) -> bool:
+    """Whether the row ids are distinct and in order (as the stages hand them over)."""
+    values = row_ids.to_numpy()
+    return row_ids.null_count == 0 and bool(np.all(values[1:] > values[:-1]))
+
+
+def _reference_columns(
+    verdicts: pa.Table, refs: pa.Table, names: tuple[str, ...]
+) -> dict[str, pa.ChunkedArray | pa.Array]:
+    """`names` of the reference of each verdict row, by row id; as they are when the references
+    hold the same rows in the same order (the usual case: nothing to look up)."""
+    if refs["row_id"].equals(verdicts["row_id"]):
+        return {name: refs[name] for name in names}
+    at = pc.index_in(verdicts["row_id"], value_set=refs["row_id"])
+    return {name: refs[name].combine_chunks().take(at) for name in names}
+
+
 def build_report_verdicts(result: AuditResult) -> pa.Table:
     """`report_verdicts`, joined with Arrow kernels over whole columns."""
     verdicts = result.verdicts
-    verdicts = verdicts.take(pc.sort_indices(verdicts["row_id"]))
+    if not _ascending(verdicts["row_id"]):
+        verdicts = verdicts.take(pc.sort_indices(verdicts["row_id"]))
     refs = result.references
-    at = pc.index_in(verdicts["row_id"], value_set=refs["row_id"])
     status, agency = _record_columns(verdicts, result.records)
     priority, count = _priorities(verdicts, result.checklist)
     extra = {
-        "source_format": refs["source_format"].combine_chunks().take(at),
-        "entry_type": refs["entry_type"].combine_chunks().take(at),
-        "id_raw": refs["id_raw"].combine_chunks().take(at),
+        **_reference_columns(verdicts, refs, ("source_format", "entry_type", "id_raw")),
         "record_status": status,
         "agency": agency,
         "priority": priority,

@@ -211,6 +211,7 @@ def test_title_index_finds_candidates_and_the_dataset_is_a_snapshot(tmp_path: Pa
     out = tmp_path / "snap"
     result = CliRunner().invoke(app, ["snapshot", "import", "crossref", path, "--out", str(out)])
     assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (out / "title_index").iterdir()) == ["tokens.parquet"]  # no spill
     found = title_candidates(str(out), "Deep Learning")
     assert [c["identifier"] for c in found][:2] == ["10.1038/nature14539", "10.5555/other"]
     assert found[0]["shared_tokens"] == 2 and found[0]["title"] == "Deep learning"

@@ -42,3 +42,66 @@ def test_totals_count_every_outcome_and_file(result: AuditResult) -> None:
     assert [f["path"] for f in counts["by_file"]] == ["thesis.bib", "submission2.bib"]
     assert [f["rows"] for f in counts["by_file"]] == [6, 3]
     assert counts["duplicate_groups"] == 1
+
+
+def _looked_up_row_by_row(result: AuditResult) -> list[tuple[object, ...]]:
+    """The joined columns as the report defines them, one row at a time: the reference."""
+
+    def key(row: dict[str, object], *names: str) -> tuple[object, ...]:
+        return tuple("" if row[n] is None else row[n] for n in names)
+
+    refs: dict[object, dict[str, object]] = {}
+    for ref in result.references.to_pylist():
+        refs.setdefault(ref["row_id"], ref)
+    full: dict[tuple[object, ...], dict[str, object]] = {}
+    short: dict[tuple[object, ...], dict[str, object]] = {}
+    for rec in result.records.to_pylist():
+        full.setdefault(key(rec, "register", "id_type", "identifier"), rec)
+        short.setdefault(key(rec, "id_type", "identifier"), rec)
+    out = []
+    for row in sorted(result.verdicts.to_pylist(), key=lambda r: r["row_id"]):
+        rec = None
+        if row["id_type"] is not None and row["identifier"] is not None:
+            rec = full.get(key(row, "register", "id_type", "identifier")) or short.get(
+                key(row, "id_type", "identifier")
+            )
+        ref = refs.get(row["row_id"], {})
+        out.append(
+            (
+                row["row_id"],
+                ref.get("source_format"),
+                ref.get("id_raw"),
+                rec and rec["status"],
+                rec and rec["agency"],
+            )
+        )
+    return out
+
+
+def test_each_row_finds_its_reference_and_the_record_it_relied_on(result: AuditResult) -> None:
+    records = result.records
+    moved = pa.array(["elsewhere"] + records["register"].to_pylist()[1:], pa.string())
+    cases = [
+        result,
+        # another register's record of the same identifier answers for a row its own has not
+        AuditResult(
+            **{
+                **result.__dict__,
+                "records": records.set_column(
+                    records.schema.get_field_index("register"), "register", moved
+                ),
+            }
+        ),
+        # references and verdicts in different orders
+        AuditResult(
+            **{
+                **result.__dict__,
+                "references": result.references.take(pa.array(range(8, -1, -1))),
+                "verdicts": result.verdicts.take(pa.array([8, 3, 0, 5, 1, 7, 2, 6, 4])),
+            }
+        ),
+    ]
+    columns = ["row_id", "source_format", "id_raw", "record_status", "agency"]
+    for case in cases:
+        table = report_verdicts(case).select(columns)
+        assert [tuple(r.values()) for r in table.to_pylist()] == _looked_up_row_by_row(case)
