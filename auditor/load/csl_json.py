@@ -166,6 +166,13 @@ def _row(rows: Rows, item: dict[str, Any], line: int, warnings: list[str]) -> No
         if arxiv:
             found.setdefault("arxiv", arxiv)
     title = _title(item.get("title"))
+    table_names = [k for k in ("authors", "year", "doi", "journal", "pmid") if k in item]
+    if table_names:  # a references table saved as a JSON array: CSL names differ
+        names = ", ".join(map(repr, table_names))
+        warnings.append(
+            f"not CSL names: {names} ignored (CSL writes `author`, `issued`, `DOI`, "
+            "`container-title`, `PMID`); save a references table as JSON Lines (.jsonl)"
+        )
     if not (title or authors or dated or item.get("DOI")):
         warnings.append("item has no CSL title, author, issued date or DOI")
     rows.add(

@@ -120,3 +120,13 @@ def test_odd_values_are_read_or_left_empty() -> None:
 )
 def test_detected_by_content(name: str, head: str, fmt: str) -> None:
     assert detect_format(name, head) == fmt
+
+
+def test_a_table_saved_as_a_json_array_is_named_not_silently_thinned() -> None:
+    rows, problems = CslJsonLoader().load(
+        '[{"title": "T", "authors": ["Doe, J"], "year": 2020, "doi": "10.1/x"}]', "t.json"
+    )
+    assert rows.columns["title"] == ["T"] and rows.columns["doi"] == [None]
+    (problem,) = problems
+    assert problem.severity == "warning" and "'authors', 'year', 'doi' ignored" in problem.message
+    assert ".jsonl" in problem.message
