@@ -500,15 +500,7 @@ def build_checklist(
     already carry the register, tier and as-of time relied on. Never raises on data.
     """
     del records  # the verdict row names the register record relied on
-    others = (
-        _as_checklist(
-            extra.drop_columns(["human_result"])
-            if extra is not None and "human_result" in extra.column_names
-            else extra
-        )
-        if extra is not None and extra.num_rows
-        else tables.empty(tables.CHECKLIST)
-    )
+    others = _other_items(extra)
     due = _only(verdicts, tables.VERDICTS, _VERDICT_COLUMNS).filter(_maybe_due(verdicts))
     due = due.filter(pc.invert(_decided_elsewhere(due, others)))
     refs = _rows_of(_only(references, tables.REFERENCES, _REFERENCE_COLUMNS), due["row_id"])
@@ -559,6 +551,15 @@ def build_checklist(
     position = pc.if_else(pc.is_valid(at), pc.cast(at, pa.int64()), merged["row_id"])
     order = np.lexsort((minor, major, position.to_numpy(), rank.to_numpy()))
     return merged.take(pa.array(order, pa.int64()))
+
+
+def _other_items(extra: pa.Table | None) -> pa.Table:
+    """Other stages' items in the CHECKLIST schema, `human_result` emptied."""
+    if extra is None or extra.num_rows == 0:
+        return tables.empty(tables.CHECKLIST)
+    return _as_checklist(
+        extra.drop_columns([n for n in ["human_result"] if n in extra.column_names])
+    )
 
 
 def _ranks_within(rows: np.ndarray) -> np.ndarray:
