@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from auditor.errors import ConfigError, Reason
 from auditor.exitcodes import ExitCode
@@ -91,29 +92,28 @@ def parse_fail_on(tokens: Iterable[str], *, fail_on_unchecked: bool = False) -> 
     return Policy(frozenset(verdicts), max_priority, unchecked, frozenset(reasons))
 
 
+def _among(column: pa.ChunkedArray, values: Iterable[str]) -> pa.ChunkedArray:
+    return pc.is_in(column, value_set=pa.array(sorted(values), pa.string()))
+
+
 def failing_rows(verdicts: pa.Table, checklist: pa.Table, policy: Policy) -> list[int]:
     """`row_id`s that `policy` fails, in input order (`verdicts` order)."""
-    failing: set[int] = set()
+    row_ids = verdicts["row_id"]
+    failing = pa.chunked_array([], row_ids.type)
     if policy.verdicts:
-        for row_id, verdict in zip(
-            verdicts["row_id"].to_pylist(), verdicts["verdict"].to_pylist(), strict=True
-        ):
-            if verdict in policy.verdicts:
-                failing.add(row_id)
+        failing = row_ids.filter(_among(verdicts["verdict"], policy.verdicts))
     if policy.reasons:
-        for row_id, reason in zip(
-            verdicts["row_id"].to_pylist(), verdicts["reason"].to_pylist(), strict=True
-        ):
-            if reason in policy.reasons:
-                failing.add(row_id)
+        failing = pa.chunked_array(
+            [*failing.chunks, *row_ids.filter(_among(verdicts["reason"], policy.reasons)).chunks],
+            row_ids.type,
+        )
     if policy.max_priority is not None and checklist.num_rows:
-        urgent = set(_PRIORITIES[: policy.max_priority + 1])
-        for row_id, priority in zip(
-            checklist["row_id"].to_pylist(), checklist["priority"].to_pylist(), strict=True
-        ):
-            if priority in urgent:
-                failing.add(row_id)
-    return [row_id for row_id in verdicts["row_id"].to_pylist() if row_id in failing]
+        urgent = _among(checklist["priority"], _PRIORITIES[: policy.max_priority + 1])
+        failing = pa.chunked_array(
+            [*failing.chunks, *checklist["row_id"].filter(urgent).chunks], row_ids.type
+        )
+    result: list[int] = row_ids.filter(pc.is_in(row_ids, value_set=failing)).to_pylist()
+    return result
 
 
 def exit_code(
@@ -129,6 +129,6 @@ def exit_code(
     policy = parse_fail_on(fail_on, fail_on_unchecked=fail_on_unchecked)
     if failing_rows(verdicts, checklist, policy):
         return _FINDINGS
-    if policy.unchecked and RowState.UNCHECKED.value in verdicts["verdict"].to_pylist():
+    if policy.unchecked and pc.any(pc.equal(verdicts["verdict"], RowState.UNCHECKED.value)).as_py():
         return _INCOMPLETE
     return _OK

@@ -17,6 +17,11 @@ Three probes, each counting the findings every rule raises where none is due:
    the journal as its ISO 4 `short-container-title` and the latest year the record holds.
 3. **VALID entries of a labelled split** (optional): the findings on the rows labelled VALID in
    a verdicts table of an audited split (`benchmarks/hallmark.py --keep DIR`).
+4. **arXiv `journal_ref` stand-ins** (optional, with `--split DIR`, the HALLMARK dev split): the
+   split's arXiv records carry no `journal_ref`, so the entries that cite an arXiv id are given,
+   as their record's `journal_ref`, the venue the split's DBLP and Semantic Scholar indexes hold
+   for the same title (a preprint server excepted), and `journal_ref_rule` is applied: every
+   finding on a VALID entry is a false flag; on a `wrong_venue` entry it is a catch.
 
 The data is read where it lies; nothing is copied into the project.
 """
@@ -164,12 +169,46 @@ def valid_rows(verdicts: Path, labels: Path) -> tuple[int, collections.Counter[s
     return len(rows), found
 
 
+def journal_refs(split: Path) -> dict[str, tuple[int, collections.Counter[str]]]:
+    """Probe 4: per label (VALID, wrong_venue, other), entries tried and the rule's findings."""
+    corpus = json.loads((split / "dev_public.corpus.json").read_text("utf-8"))
+    venues: dict[str, set[str]] = collections.defaultdict(set)
+    for hit in corpus["search"]["dblp"]:
+        info = hit.get("info") or {}
+        if info.get("title") and info.get("venue"):
+            venues[normalize_text(info["title"])].add(str(info["venue"]))
+    for hit in corpus["search"]["s2"]:
+        paper = hit.get("paper") or {}
+        if paper.get("title") and paper.get("venue"):
+            venues[normalize_text(paper["title"])].add(str(paper["venue"]))
+    labels = {row["key"]: row for row in csv.DictReader((split / "dev_public.labels.csv").open())}
+    refs = classify(load_files([str(split / "dev_public.bib")]).table).to_pylist()
+    out: dict[str, tuple[int, collections.Counter[str]]] = {}
+    for ref in refs:
+        label = labels.get(ref["key"])
+        if label is None or ref.get("id_type") != "arxiv" or not ref.get("title"):
+            continue
+        kind = "VALID" if label["label"] == "VALID" else label["type"]
+        kind = kind if kind in ("VALID", "wrong_venue") else "other"
+        tried, found = out.get(kind, (0, collections.Counter()))
+        for venue in sorted(venues.get(normalize_text(ref["title"]), ())):
+            if v2.is_preprint_record(None, None, venue):
+                continue
+            tried += 1
+            field = v2.journal_ref_rule(ref.get("container_title"), venue)
+            if field.finding:
+                found[str(field.finding)] += 1
+        out[kind] = (tried, found)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--realdata", type=Path, default=Path("/work/shared/realdata"))
     parser.add_argument("--verdicts", type=Path)
     parser.add_argument("--labels", type=Path)
     parser.add_argument("--show", type=int, default=3, help="examples printed per rule")
+    parser.add_argument("--split", type=Path, help="HALLMARK dev split folder (probe 4)")
     args = parser.parse_args()
     print("1. same work, two exports")
     pairs, found = exports(args.realdata, args.show)
@@ -181,6 +220,10 @@ def main() -> None:
         print("3. VALID rows of the labelled split")
         rows, found = valid_rows(args.verdicts, args.labels)
         print(f"   {rows} VALID rows; findings: {dict(found) or 'none'}")
+    if args.split:
+        print("4. arXiv-id entries against a journal_ref stand-in (the work's indexed venue)")
+        for kind, (tried, found) in sorted(journal_refs(args.split).items()):
+            print(f"   {kind}: {tried} (entry, venue) pairs; findings: {dict(found) or 'none'}")
 
 
 if __name__ == "__main__":

@@ -196,3 +196,69 @@ def test_duplicate_items_name_the_first_key_and_merge() -> None:
     merged = build_checklist(refs, verdicts, records, extra=duplicate_items(duplicates, refs))
     assert merged["row_id"].to_pylist() == [2]
     assert duplicate_items(tables.empty(tables.DUPLICATES), refs).num_rows == 0
+
+
+def test_columns_built_items_on_nulls_files_and_rows_without_findings() -> None:
+    ref = {"source_path": "a.bib", "id_type": "doi", "title": "T", "year": 2020}
+    refs = tables.from_rows(
+        [
+            {**ref, "row_id": 0, "key": "first", "doi": "10.1/x", "pmid": "12"},
+            {**ref, "row_id": 1, "key": None, "doi": "10.1/y"},
+            {**ref, "row_id": 2, "source_path": "b.bib", "key": "again", "doi": "10.1/x"},
+            {**ref, "row_id": 3, "key": "k3", "id_type": "pmid", "pmid": " 34 ", "doi": "10.1/(z)"},
+        ],
+        tables.REFERENCES,
+    )
+    verdict = {"source_path": "", "criteria_id": CRITERIA_ID, "id_type": "doi"}
+    update = {"type": "retraction", "relation": "updated_by", "date": None, "doi": "10.9/n"}
+    verdicts = tables.from_rows(
+        [
+            {**verdict, "row_id": 0, "key": "first", "verdict": "RESOLVES-AND-MATCHES"},
+            {**verdict, "row_id": 1, "key": "", "verdict": "RESOLVES-AND-MATCHES",
+             "register": "crossref", "tier": None, "updates": [update]},
+            {**verdict, "row_id": 2, "key": "again", "verdict": "RESOLVES-AND-MATCHES"},
+            {**verdict, "row_id": 3, "key": "k3", "verdict": "DOES-NOT-RESOLVE",
+             "reason": "not_found", "id_type": "pmid", "identifier": "34",
+             "searched": ["crossref", "openalex"]},
+        ],
+        tables.VERDICTS,
+    )  # fmt: skip
+    duplicates = tables.from_rows(
+        [
+            {"group_id": 1, "row_id": 2, "key": None, "basis": "doi", "value": "10.1/x"},
+            {"group_id": 1, "row_id": 0, "key": None, "basis": "doi", "value": "10.1/x"},
+        ],
+        tables.DUPLICATES,
+    )
+    extra = duplicate_items(duplicates, refs)
+    items = build_checklist(refs, verdicts, tables.empty(tables.RECORDS), extra=extra).to_pylist()
+    # Row 0 matches and has no updates: no item. P0 first, then input order.
+    assert [(i["row_id"], i["priority"], i["reason_code"]) for i in items] == [
+        (1, "P0", "work_retracted"),
+        (3, "P1", "not_found"),
+        (2, "P3", "duplicate_reference"),
+    ]
+    retracted, unresolved, duplicate = items
+    assert (retracted["source_path"], retracted["key"]) == ("a.bib", None)
+    assert retracted["text"] == (
+        "The cited work was retracted (the register gives no date); notice: doi:10.9/n; "
+        "pending human check."
+    )
+    assert retracted["sources_tried"] == ["crossref"]
+    assert retracted["links"] == ["https://doi.org/10.1/y"]
+    assert unresolved["text"].endswith(
+        " No index holds a work with this title either (asked: crossref, openalex)."
+    )
+    assert unresolved["sources_tried"] == ["pubmed"]
+    # The checked PMID's page first, then the DOI, percent-encoded.
+    assert unresolved["links"] == [
+        "https://pubmed.ncbi.nlm.nih.gov/34/",
+        "https://doi.org/10.1/%28z%29",
+    ]
+    assert (duplicate["source_path"], duplicate["key"], duplicate["outcome"]) == (
+        "b.bib",
+        "again",
+        None,
+    )
+    assert duplicate["text"].startswith("Same work as first (doi 10.1/x), cited under another key")
+    assert (duplicate["sources_tried"], duplicate["links"]) == ([], ["https://doi.org/10.1/x"])

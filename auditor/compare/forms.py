@@ -213,8 +213,10 @@ def name_keys(name: str | None) -> frozenset[str]:
     # A generational suffix is not the surname (`Martin Luther King Jr.` is King).
     while len(raw_words) > 1 and raw_words[-1].lower().rstrip(".") in _SUFFIXES:
         raw_words.pop()
-    if len(raw_words) == 1 and has_han(text) and len(text) >= 2:
-        return frozenset({text, text[:1], text[:2]})
+    # Compacted like the register's keys, so punctuation in a Han name (`張·偉`) is no difference.
+    han = _compact(text) if len(raw_words) == 1 and has_han(text) else ""
+    if len(han) >= 2:
+        return frozenset({han, han[:1], han[:2]})
     if len(raw_words) >= 2 and _INITIALS.match(raw_words[-1]):
         family = raw_words[:-1]
         keys |= _variants(_compact(" ".join(family))) | _variants(_compact(family[-1]))

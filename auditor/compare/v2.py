@@ -19,7 +19,7 @@ from auditor.compare.columns import ET_AL_MARKERS
 from auditor.compare.forms import name_keys, register_name_keys
 from auditor.compare.text import normalize_text
 from auditor.compare.titles import NEAR_MISS_MAX_WORDS, TitleAgreement, compare_titles
-from auditor.compare.venues import is_preprint_venue, venue_agrees
+from auditor.compare.venues import JOURNAL_IDS, is_preprint_venue, venue_agrees, venue_ids
 from auditor.errors import Reason
 
 __all__ = [
@@ -28,6 +28,7 @@ __all__ = [
     "SEARCH_ID_TYPE",
     "Field",
     "authors_rule",
+    "journal_ref_rule",
     "parameters",
     "title_rule",
     "venue_rule",
@@ -231,6 +232,44 @@ def venue_rule(
             return Field(True, False, Reason.PREPRINT_AS_PUBLISHED)
         return _NOT
     agrees = venue_agrees(claimed, register)
+    if agrees is None:
+        return _NOT
+    return Field(True, agrees, None if agrees else Reason.VENUE_DIFFERS)
+
+
+#: Words by which an arXiv `journal_ref` names no settled venue of the work: a workshop, a
+#: submission, another version, an abstract; such a note says nothing against a citation.
+_UNSETTLED_REF = re.compile(
+    r"\b(workshops?|submitted|under review|in review|extended|abstracts?|versions?|companion|"
+    r"satellite|tutorials?|preprint|poster session|pages?|pp|figures?|tables?|comments?)\b",
+    re.IGNORECASE,
+)
+
+
+def journal_ref_rule(claimed: str | None, journal_ref: str | None) -> Field:
+    """The claimed journal/booktitle against an arXiv record's `journal_ref` (the authors' own
+    note of where the work appeared).
+
+    Compared only when the citation names a venue that is not a preprint server and the record
+    has a `journal_ref` that names a settled venue: none (a preprint later published is common),
+    a workshop, a submission, another version or a page count is no evidence. Two known venues
+    are compared by identity, but a journal against a conference (or the reverse) is not: the
+    arXiv id of a conference paper often carries on to its extended journal version. A known
+    venue against a string the venue table does not know is not compared (`PMLR 97` is ICML's
+    series); two unknown strings are compared by `venue_agrees`.
+    """
+    if not claimed or not claimed.strip() or is_preprint_venue(claimed):
+        return _NOT
+    if not journal_ref or is_preprint_venue(journal_ref) or _UNSETTLED_REF.search(journal_ref):
+        return _NOT
+    ids_c, ids_r = venue_ids(claimed), venue_ids(journal_ref)
+    if bool(ids_c) != bool(ids_r):
+        # A known venue against a string the table does not know (`PMLR 97:1-10` for ICML): a
+        # note in the authors' own words cannot contradict it.
+        return _NOT
+    if ids_c and bool(ids_c & JOURNAL_IDS) != bool(ids_r & JOURNAL_IDS):
+        return _NOT
+    agrees = venue_agrees(claimed, journal_ref)
     if agrees is None:
         return _NOT
     return Field(True, agrees, None if agrees else Reason.VENUE_DIFFERS)

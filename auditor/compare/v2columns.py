@@ -219,7 +219,11 @@ def _years(
 
 
 def _venues(
-    claimed: pa.Array, register: pa.Array, preprint: np.ndarray, by_title: np.ndarray
+    claimed: pa.Array,
+    register: pa.Array,
+    preprint: np.ndarray,
+    by_title: np.ndarray,
+    journal_ref: np.ndarray,
 ) -> FieldColumn:
     n = len(claimed)
     out = FieldColumn(n, Field(False, None))
@@ -230,12 +234,17 @@ def _venues(
             _pylist(register, rest),
             preprint[rest].tolist(),
             by_title[rest].tolist(),
+            journal_ref[rest].tolist(),
             strict=True,
         )
     )
     decided = _distinct(
         keys,
-        lambda k: v2.venue_rule(k[0], k[1], register_is_preprint=k[2], by_title=k[3]),
+        lambda k: (
+            v2.journal_ref_rule(k[0], k[1])
+            if k[4]
+            else v2.venue_rule(k[0], k[1], register_is_preprint=k[2], by_title=k[3])
+        ),
     )
     out.set(rest.tolist(), decided)
     return out
@@ -291,7 +300,9 @@ def v2_fields(columns: dict[str, pa.Array], current_year: int | None = None) -> 
         {
             "title": titles,
             "authors": authors_decided,
-            "venue": _venues(c["venue_claimed"], c["venue_register"], preprint, by_title),
+            "venue": _venues(
+                c["venue_claimed"], c["venue_register"], preprint, by_title, is_arxiv & ~by_title
+            ),
             "year": _years(
                 c["year_claimed"], c["year_register"], c["years_register"], is_arxiv, year
             ),

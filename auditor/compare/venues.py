@@ -23,7 +23,7 @@ from functools import lru_cache
 
 from auditor.compare.markup import strip_markup
 
-__all__ = ["is_preprint_venue", "venue_agrees", "venue_ids"]
+__all__ = ["JOURNAL_IDS", "is_preprint_venue", "venue_agrees", "venue_ids"]
 
 # Known venues: identity → names (acronyms are matched as whole tokens, names as word runs).
 _VENUES: dict[str, tuple[str, ...]] = {
@@ -79,6 +79,12 @@ _VENUES: dict[str, tuple[str, ...]] = {
     "nature": ("nature",),
     "science": ("science",),
 }  # fmt: skip
+#: Known identities that are journals (the rest are conferences): a conference paper's arXiv id
+#: often carries on to its extended journal version, so an arXiv `journal_ref` of one kind says
+#: nothing against a citation of the other.
+JOURNAL_IDS = frozenset(
+    {"jmlr", "tmlr", "tpami", "ijcv", "tacl", "mlj", "ai", "jair", "pnas", "nature", "science"}
+)
 # A name that is also a word inside other venues' names: identity only when it is the whole
 # venue (`Machine Learning` the journal, not `… Conference on Machine Learning`).
 _WHOLE_ONLY = frozenset({"mlj", "ai", "nature", "science", "www"})

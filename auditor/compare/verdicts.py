@@ -198,30 +198,39 @@ def _field_columns_v2(
     """auditor/v2's per-field columns for the found rows, their codes and reasons."""
     n = len(idx)
     found = np.flatnonzero(found_mask)
+    at = pa.array(idx[found], pa.int64())
+
+    def record(name: str) -> pa.Array:
+        """The found rows' record column, aligned with `found` (one take, no scatter)."""
+        column = _as_array(records[name])
+        return pc.take(column, at) if len(column) else pa.nulls(found.size, column.type)
+
+    register_title = strip_markup_column(record("title"))
+    surnames, years, venues = record("surnames"), record("year"), record("container_title")
     cols = {
-        "title_register": strip_markup_column(_take(records["title"], idx, found_mask)),
-        "authors_register": _take(records["surnames"], idx, found_mask),
-        "year_register": _take(records["year"], idx, found_mask),
+        "title_register": _scatter_objects(register_title, found, n, register_title.type),
+        "authors_register": _scatter_objects(surnames, found, n, surnames.type),
+        "year_register": _scatter_objects(years, found, n, years.type),
         "venue_claimed": _as_array(references["container_title"]),
-        "venue_register": _take(records["container_title"], idx, found_mask),
+        "venue_register": _scatter_objects(venues, found, n, venues.type),
     }
     pick = _picker(found)
     inputs = {
         "title_claimed": pick(strip_markup_column(references["title"])),
-        "title_register": pick(cols["title_register"]),
+        "title_register": register_title,
         "authors_claimed": pick(_as_array(references["authors"])),
         "authors_et_al": pick(_as_array(references["authors_et_al"])),
-        "surnames_register": pick(cols["authors_register"]),
+        "surnames_register": surnames,
         "year_claimed": pick(_as_array(references["year"])),
-        "year_register": pick(cols["year_register"]),
-        "years_register": pick(_take(records["years"], idx, found_mask)),
+        "year_register": years,
+        "years_register": record("years"),
         "venue_claimed": pick(cols["venue_claimed"]),
-        "venue_register": pick(cols["venue_register"]),
-        "register": pick(_take(records["register"], idx, found_mask)),
-        "work_type": pick(_take(records["work_type"], idx, found_mask)),
+        "venue_register": venues,
+        "register": record("register"),
+        "work_type": record("work_type"),
         "id_type": pick(_as_array(references["id_type"])),
         "id_raw": pick(_as_array(references["id_raw"])),
-        "version": pick(_take(records["version"], idx, found_mask)),
+        "version": record("version"),
     }
     decided = v2_fields(inputs)
     for name, column in (("title", "title_match"), ("authors", "authors_match")):

@@ -128,11 +128,12 @@ def _line_starts(text: str) -> list[int]:
 
 def _fast_entry(text: str, m: re.Match[str], line: int, limit: int) -> tuple[Entry, int] | None:
     """A well-formed `{`-entry ending before `limit` (the next line-start `@`), or `None`."""
-    whole = _ENTRY_RE.match(text, m.end())
+    # never past `limit`: an unclosed brace must not send the match to the end of the file
+    whole = _ENTRY_RE.match(text, m.end(), limit)
     if whole is None:
         return None
     pos = whole.end()
-    if pos > limit or text.find('{"}', m.end(), pos) >= 0:
+    if text.find('{"}', m.end(), pos) >= 0:
         return None  # an `@` line inside, or a `{"}` quote: the slow path decides
     fields: list[tuple[str, str]] = []
     dups: frozenset[str] = frozenset()

@@ -16,6 +16,12 @@ suffix, or `literal`), `issued` (`date-parts`, `raw` or `literal`; else `publish
 Identifiers also come from `URL` (doi.org, arXiv, PubMed and publisher addresses), `note`
 (Zotero's "Extra": `PMID: …`, `arXiv: …`) and an arXiv `number`; never from `abstract`.
 Crossref's CSL writes `title` and `container-title` as lists: the first value is taken.
+
+Zotero's own JSON (Better BibTeX's export, `{"config": …, "items": [{"itemType": …}]}`) is read
+too: an item with `itemType` or `creators` has its Zotero names translated to CSL's first
+(`creators` → `author`/`editor`, `date` → `issued`, `publicationTitle` and the other
+`…Title`s → `container-title`, `pages`, `url`, `extra` → `note`, `citationKey`); its `notes`
+(commentary) are never searched.
 """
 
 from __future__ import annotations
@@ -140,7 +146,40 @@ class CslJsonLoader(Loader):
         return rows, problems
 
 
+_ZOTERO_CONTAINERS = (
+    "publicationTitle", "bookTitle", "proceedingsTitle", "encyclopediaTitle", "dictionaryTitle",
+    "websiteTitle", "blogTitle", "forumTitle", "programTitle", "conferenceName",
+)  # fmt: skip
+_ZOTERO_SAME = ("title", "volume", "issue", "DOI", "ISSN", "language", "PMID")
+
+
+def _from_zotero(item: dict[str, Any]) -> dict[str, Any]:
+    """A Zotero item (`itemType`, `creators`, …) as the CSL item it stands for."""
+    out: dict[str, Any] = {k: item[k] for k in _ZOTERO_SAME if k in item}
+    out["type"] = item.get("itemType")
+    creators = [c for c in item.get("creators") or [] if isinstance(c, dict)]
+    for role in ("author", "editor"):
+        people = [c for c in creators if c.get("creatorType", "author") == role]
+        out[role] = [
+            {"literal": c["name"]} if c.get("name") else
+            {"family": c.get("lastName"), "given": c.get("firstName")}
+            for c in people
+        ]  # fmt: skip
+    if item.get("date"):
+        out["issued"] = {"raw": item["date"]}
+    out["container-title"] = next((item[k] for k in _ZOTERO_CONTAINERS if item.get(k)), None)
+    out["page"] = item.get("pages")
+    out["URL"] = item.get("url")
+    out["note"] = item.get("extra")
+    out["citation-key"] = item.get("citationKey") or item.get("citekey")
+    out["id"] = item.get("key")
+    out["number"], out["publisher"] = item.get("archiveID"), item.get("repository")
+    return out
+
+
 def _row(rows: Rows, item: dict[str, Any], line: int, warnings: list[str]) -> None:
+    if "itemType" in item or "creators" in item:
+        item = _from_zotero(item)
     authors, et_al = clean_author_list(_people(item))
     year, dated = None, False
     for key in ("issued", "published-print", "published-online"):
@@ -166,6 +205,13 @@ def _row(rows: Rows, item: dict[str, Any], line: int, warnings: list[str]) -> No
         if arxiv:
             found.setdefault("arxiv", arxiv)
     title = _title(item.get("title"))
+    table_names = [k for k in ("authors", "year", "doi", "journal", "pmid") if k in item]
+    if table_names:  # a references table saved as a JSON array: CSL names differ
+        names = ", ".join(map(repr, table_names))
+        warnings.append(
+            f"not CSL names: {names} ignored (CSL writes `author`, `issued`, `DOI`, "
+            "`container-title`, `PMID`); save a references table as JSON Lines (.jsonl)"
+        )
     if not (title or authors or dated or item.get("DOI")):
         warnings.append("item has no CSL title, author, issued date or DOI")
     rows.add(

@@ -5,7 +5,10 @@
 - Otherwise the whole file is tried as UTF-8. If that fails, each line is decoded on its own,
   UTF-8 first and Windows-1252 (then Latin-1, which decodes any byte) for the lines that are not
   UTF-8, so one stray byte costs one line, not the whole file (`Café` stays `Café` elsewhere).
-  The lines read that way are named in a warning.
+  The lines read that way are named in a warning. When those lines hold Chinese in GBK/GB18030
+  (runs of two-byte characters that decode to CJK ideographs, as Chinese BibTeX tools save them)
+  they are read as GB18030 instead, also named in a warning; a Western name (`Müller` in
+  Latin-1: one high byte between ASCII letters) never looks so.
 - A file that still holds many NUL bytes after decoding is not text: `InputError` naming it,
   never zero rows and exit 0; a few stray NULs are removed and their lines named.
 """
@@ -13,6 +16,7 @@
 from __future__ import annotations
 
 import codecs
+import re
 from dataclasses import dataclass, replace
 
 from auditor.errors import InputError
@@ -36,7 +40,9 @@ class Decoded:
     encoding: str
     """What decided it: `utf-8`, `utf-16-le`, … or the `--encoding` given."""
     fallback_lines: tuple[int, ...] = ()
-    """Lines (1-based) decoded as Windows-1252/Latin-1 because they were not UTF-8."""
+    """Lines (1-based) decoded as `fallback` because they were not UTF-8."""
+    fallback: str = "Windows-1252/Latin-1"
+    """What the `fallback_lines` were read as: `Windows-1252/Latin-1` or `GB18030`."""
     nul_lines: tuple[int, ...] = ()
     """Lines that held a stray NUL byte (removed)."""
 
@@ -45,7 +51,7 @@ class Decoded:
         out = []
         if self.fallback_lines:
             out.append(
-                f"not UTF-8 on line(s) {_lines(self.fallback_lines)}: read as Windows-1252/Latin-1"
+                f"not UTF-8 on line(s) {_lines(self.fallback_lines)}: read as {self.fallback}"
             )
         if self.nul_lines:
             out.append(f"NUL byte(s) removed on line(s) {_lines(self.nul_lines)}")
@@ -71,19 +77,58 @@ def _utf16_without_bom(data: bytes) -> str | None:
     return None
 
 
-def _by_line(data: bytes) -> tuple[str, tuple[int, ...]]:
-    parts: list[str] = []
-    fallback: list[int] = []
-    for number, raw in enumerate(data.splitlines(keepends=True), 1):
+_HIGH_RUN_RE = re.compile(rb"[\x80-\xff]+")
+
+
+def _cjk(ch: str) -> bool:
+    return "\u4e00" <= ch <= "\u9fff" or "\u3000" <= ch <= "\u303f" or "\uff00" <= ch <= "\uffef"
+
+
+def _looks_gb18030(lines: list[bytes]) -> bool:
+    """Whether the non-UTF-8 `lines` are Chinese in GBK/GB18030 rather than Windows-1252.
+
+    GBK writes each character as two bytes, the first always high: Chinese text is runs of
+    high bytes. Windows-1252 text is mostly single accented letters between ASCII ones. Both
+    the runs and the decoded characters (CJK ideographs and punctuation) must agree.
+    """
+    runs = [len(m.group()) for raw in lines for m in _HIGH_RUN_RE.finditer(raw)]
+    high = sum(runs)
+    # Chinese words are two characters or more (4+ bytes); Latin-1 clusters such as `ção`,
+    # `Größe` or `Ñúñez` are 2-3 bytes
+    if high < 4 or sum(n for n in runs if n >= 4) < 0.7 * high:
+        return False
+    try:
+        text = b"".join(lines).decode("gb18030")
+    except UnicodeDecodeError:
+        return False
+    wide = [c for c in text if ord(c) > 127]
+    return sum(map(_cjk, wide)) >= 0.8 * len(wide)
+
+
+def _by_line(data: bytes) -> tuple[str, tuple[int, ...], str]:
+    raws = data.splitlines(keepends=True)
+    parts: list[str | None] = []
+    bad: list[int] = []
+    for number, raw in enumerate(raws, 1):
         try:
             parts.append(raw.decode("utf-8"))
         except UnicodeDecodeError:
-            fallback.append(number)
+            parts.append(None)
+            bad.append(number)
+    chinese = _looks_gb18030([raws[n - 1] for n in bad])
+    for n in bad:
+        raw = raws[n - 1]
+        codecs_to_try = ("gb18030", "cp1252") if chinese else ("cp1252",)
+        for codec in codecs_to_try:
             try:
-                parts.append(raw.decode("cp1252"))
-            except UnicodeDecodeError:  # 0x81, 0x8D, 0x8F, 0x90, 0x9D are unassigned in 1252
-                parts.append(raw.decode("latin-1"))
-    return "".join(parts), tuple(fallback)
+                parts[n - 1] = raw.decode(codec)
+                break
+            except UnicodeDecodeError:
+                continue
+        else:  # 0x81, 0x8D, 0x8F, 0x90, 0x9D are unassigned in 1252
+            parts[n - 1] = raw.decode("latin-1")
+    name = "GB18030" if chinese else "Windows-1252/Latin-1"
+    return "".join(p or "" for p in parts), tuple(bad), name
 
 
 def _strict(data: bytes, encoding: str, path: str, hint: str) -> str:
@@ -121,8 +166,8 @@ def decode_bytes(data: bytes, path: str, encoding: str | None = None) -> Decoded
     try:
         return _checked(Decoded(data.decode("utf-8"), "utf-8"), path)
     except UnicodeDecodeError:
-        text, fallback = _by_line(data)
-        return _checked(Decoded(text, "utf-8", fallback), path)
+        text, fallback, codec = _by_line(data)
+        return _checked(Decoded(text, "utf-8", fallback, codec), path)
 
 
 def _checked(decoded: Decoded, path: str) -> Decoded:

@@ -78,10 +78,12 @@ class EndnoteXmlLoader(Loader):
     def load(self, text: str, path: str) -> tuple[Rows, list[Problem]]:
         """One row per `<record>`, in file order; a file without one is an error row."""
         rows, problems = Rows(), list[Problem]()
-        starts = [m.start() for m in _RECORD_RE.finditer(text)]
+        # MARC XML and others have `<record>`s too: only EndNote's `<records>` holds ours
+        ours = looks_like_endnote_xml(text) or "<records>" in text[:4096]
+        starts = [m.start() for m in _RECORD_RE.finditer(text)] if ours else []
         if not starts:
             if text.strip():
-                message = "no EndNote <record> in this XML: not an EndNote XML export"
+                message = "no EndNote <records> in this XML: not an EndNote XML export"
                 rows.add(source_line=1, parse_error=message)
                 problems.append(Problem(path, 1, message, "error"))
             return rows, problems

@@ -123,6 +123,9 @@ def parse_feed(ids: Sequence[str], response: Response) -> dict[str, RecordRow]:
             ),
             version=arxiv_version(_text(entry.find(f"{_ATOM}id"))),
             work_type="preprint",
+            # The authors' note of where the work appeared (`Phys. Rev. B 85, 115117 (2012)`):
+            # the venue evidence auditor/v2's `journal_ref_rule` compares; none for a preprint.
+            container_title=_text(entry.find(f"{_ARXIV}journal_ref")),
             doi=(_text(entry.find(f"{_ARXIV}doi")) or "").lower() or None,
             body_digest=body_digest,
         )
@@ -165,7 +168,7 @@ class ArxivRegister(Register):
     """arXiv ids (new `YYMM.NNNNN` and old `archive/YYMMNNN`, without version)."""
 
     name = "arxiv"
-    api_version = "atom-2026"
+    api_version = "atom-2026-jref"
     title = "arXiv"
     host = ARXIV
     id_type = IdType.ARXIV

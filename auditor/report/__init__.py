@@ -8,9 +8,7 @@ anything.
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from contextvars import copy_context
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -63,17 +61,14 @@ def write_reports(
     Raises `OSError` naming the path when `out_dir` cannot be created or written, or
     `OutputBusy` when another run is writing into it.
     """
-    from auditor.files import report_set
+    from auditor.files import report_set, side_by_side
     from auditor.report.rows import report_verdicts
 
     report_verdicts(result)  # built once, before the formats share it
     formats = _formats(result.verdicts.num_rows > LISTED_ROWS)
     with report_set(out_dir) as staging:
-        # Side by side: Parquet and CSV spend their time in Arrow, which lets go of the GIL.
-        # Each runs in the context that `report_set` records the files' digests in.
-        with ThreadPoolExecutor(max_workers=len(formats)) as pool:
-            jobs = [pool.submit(copy_context().run, f.write, result, staging) for f in formats]
-            names = [p.name for job in jobs for p in job.result()]
+        written = side_by_side([partial(f.write, result, staging) for f in formats])
+        names = [p.name for paths in written for p in paths]
         if finish is not None:
             finish(staging)
     return [out_dir / name for name in names]

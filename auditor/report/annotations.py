@@ -11,6 +11,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+import pyarrow as pa
+import pyarrow.compute as pc
+
 from auditor.policy import failing_rows, parse_fail_on
 from auditor.report.interface import ReportFormat
 from auditor.report.terminal import printable
@@ -50,6 +53,22 @@ def _message(row: dict[str, object]) -> str:
     return f"{text} ({why}); pending human check" if why else f"{text}; pending human check"
 
 
+def _said(verdicts: pa.Table, failing: set[int]) -> pa.Table:
+    """The rows that get a command (failing, unchecked or invalid) by row id, with the columns
+    the commands name: only those become Python values."""
+    columns = ["row_id", "source_path", "source_line", "key", "verdict", "reason", "identifier"]
+    table = verdicts.select(columns)
+    warned = pa.array([RowState.UNCHECKED.value, RowState.INVALID.value], pa.string())
+    said = pc.or_(
+        pc.is_in(
+            table["row_id"], value_set=pa.array(sorted(failing), table.schema.field("row_id").type)
+        ),
+        pc.is_in(table["verdict"], value_set=warned),
+    )
+    table = table.filter(said)
+    return table.take(pc.sort_indices(table["row_id"]))
+
+
 def github_annotations(result: AuditResult, fail_on: Sequence[str] = ()) -> str:
     """Workflow commands, one line each, in input order; empty string when nothing to say.
 
@@ -58,7 +77,7 @@ def github_annotations(result: AuditResult, fail_on: Sequence[str] = ()) -> str:
     policy = parse_fail_on(fail_on)
     failing = set(failing_rows(result.verdicts, result.checklist, policy))
     lines: list[str] = []
-    for row in sorted(result.verdicts.to_pylist(), key=lambda r: r["row_id"]):
+    for row in _said(result.verdicts, failing).to_pylist():
         if row["row_id"] in failing:
             lines.append(_command("error", row, _message(row)))
         elif row["verdict"] in (RowState.UNCHECKED, RowState.INVALID):

@@ -20,7 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from auditor.files import atomic_write_with
+from auditor.files import atomic_write_with, side_by_side
 from auditor.report.interface import ReportFormat
 from auditor.report.rows import report_verdicts
 from auditor.report.words import update_text
@@ -46,18 +46,19 @@ def _defuse(value: str | None) -> str | None:
 _NEEDS_DEFUSING = "(^|[,;\t|]) *[=+\\-@\x00-\x1f\x7f]"
 
 
-def _defuse_column(column: pa.ChunkedArray | pa.Array) -> pa.Array:
-    """`_defuse` over a whole column: one RE2 scan finds the cells, only those are rewritten."""
-    column = pa.chunked_array([column]) if isinstance(column, pa.Array) else column
-    flat = column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
-    if flat.null_count == len(flat):
-        return flat  # nothing to scan (a column no row filled costs a full scan otherwise)
-    risky = pc.fill_null(pc.match_substring_regex(flat, _NEEDS_DEFUSING), False)
+def _defuse_column(column: pa.ChunkedArray | pa.Array) -> pa.ChunkedArray | pa.Array:
+    """`_defuse` over a whole column: one RE2 scan finds the cells, only those are rewritten;
+    a column with none is returned as it is (joining its chunks cost as much as the scan)."""
+    if column.null_count == len(column):
+        return column  # nothing to scan (a column no row filled costs a full scan otherwise)
+    risky = pc.fill_null(pc.match_substring_regex(column, _NEEDS_DEFUSING), False)
+    if not pc.any(risky).as_py():
+        return column
+    if isinstance(column, pa.ChunkedArray):
+        column, risky = column.combine_chunks(), risky.combine_chunks()
     at = pc.indices_nonzero(risky)
-    if len(at) == 0:
-        return flat
-    fixed = pa.array([_defuse(v) for v in flat.take(at).to_pylist()], pa.string())
-    return pc.replace_with_mask(flat, risky, fixed)
+    fixed = pa.array([_defuse(v) for v in column.take(at).to_pylist()], pa.string())
+    return pc.replace_with_mask(column, risky, fixed)
 
 
 def _updates_text(column: pa.ChunkedArray) -> pa.Array:
@@ -111,10 +112,12 @@ class CsvReport(ReportFormat):
         tables = {"verdicts": report_verdicts(result), "checklist": result.checklist}
         if result.duplicates.num_rows:
             tables["duplicates"] = result.duplicates
-        return [
-            atomic_write_with(out_dir / f"{name}.csv", partial(_write_csv, table))
-            for name, table in tables.items()
-        ]
+        return side_by_side(
+            [
+                partial(atomic_write_with, out_dir / f"{name}.csv", partial(_write_csv, table))
+                for name, table in tables.items()
+            ]
+        )
 
 
 def _write_csv(table: pa.Table, handle: BinaryIO) -> None:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
-from auditor.files import atomic_write_parquet, table_bytes
+from auditor.files import atomic_write_parquet, side_by_side, table_bytes
 from auditor.report.interface import ReportFormat
 from auditor.report.rows import report_verdicts
 from auditor.result import AuditResult
@@ -17,10 +18,12 @@ class ParquetReport(ReportFormat):
 
     def write(self, result: AuditResult, out_dir: Path) -> list[Path]:
         """Write the Parquet files; `duplicates.parquet` only when there are duplicate groups."""
-        written = [
-            atomic_write_parquet(out_dir / "verdicts.parquet", report_verdicts(result)),
-            atomic_write_parquet(out_dir / "checklist.parquet", result.checklist),
-        ]
+        tables = {"verdicts": report_verdicts(result), "checklist": result.checklist}
         if result.duplicates.num_rows:
-            written.append(atomic_write_parquet(out_dir / "duplicates.parquet", result.duplicates))
-        return written
+            tables["duplicates"] = result.duplicates
+        return side_by_side(
+            [
+                partial(atomic_write_parquet, out_dir / f"{name}.parquet", table)
+                for name, table in tables.items()
+            ]
+        )

@@ -156,7 +156,9 @@ def expected_v2(ref: dict[str, Any], rec: dict[str, Any] | None) -> dict[str, An
         "authors": v2.authors_rule(
             ref.get("authors"), ref.get("authors_et_al"), rec.get("surnames")
         ),
-        "venue": v2.venue_rule(
+        "venue": v2.journal_ref_rule(ref.get("container_title"), rec.get("container_title"))
+        if arxiv and not by_title
+        else v2.venue_rule(
             ref.get("container_title"),
             rec.get("container_title"),
             register_is_preprint=preprint,

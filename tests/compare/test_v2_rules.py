@@ -80,6 +80,8 @@ def test_name_forms_never_differ_alone(claimed: list[str]) -> None:
         (["José Müller"], ["Muller"]),
         (["Jose Mueller"], ["Müller"]),
         (["张伟"], ["张"]),  # KI-3
+        (["張·偉"], ["張偉"]),  # punctuation inside a Han name, as the register's keys drop it
+        ([":𪹥"], [":𪹥"]),  # a name written exactly as the register's (found by hypothesis)
         (["Zhang Wei"], ["Zhang"]),
         (["Wei Zhang"], ["Zhang"]),
         (["O'Brien, P."], ["OBrien"]),
@@ -231,3 +233,58 @@ def test_search_rows_are_recognised_by_the_stage_s_id_type() -> None:
     from auditor.search import answers
 
     assert v2.SEARCH_ID_TYPE == answers.SEARCH_ID_TYPE
+
+
+# ------------------------------------------------------------ arXiv journal_ref as the venue
+
+
+@pytest.mark.parametrize(
+    ("claimed", "journal_ref"),
+    [
+        ("NeurIPS", "ICML 2019"),
+        ("International Conference on Learning Representations", "CVPR 2021"),
+        ("Journal of Hydrology", "Geomorphology 120 (2010) 1-12"),
+    ],
+)
+def test_a_venue_the_journal_ref_contradicts_differs(claimed, journal_ref):
+    got = v2.journal_ref_rule(claimed, journal_ref)
+    assert (got.compared, got.match, got.finding) == (True, False, "venue_differs")
+
+
+@pytest.mark.parametrize(
+    ("claimed", "journal_ref"),
+    [
+        ("ICML", "Proceedings of the 36th International Conference on Machine Learning, "
+         "PMLR 97:1-10, 2019"),
+        ("Advances in Neural Information Processing Systems", "NeurIPS 2020"),
+        ("Physical Review B", "Phys. Rev. B 85, 115117 (2012)"),  # real Atom shapes
+        ("Acta Astronautica", "ActaAstron.56:1-50,2006"),
+        ("The Astrophysical Journal", "Astrophys.J. 650 (2006) 1-10"),
+        ("Monthly Notices of the Royal Astronomical Society", "Mon.Not.Roy.Astron.Soc.373:1,2006"),
+        ("Journal of High Energy Physics", "JHEP 0801:001,2008"),
+    ],
+)  # fmt: skip
+def test_the_journal_ref_written_as_authors_write_it_agrees(claimed, journal_ref):
+    got = v2.journal_ref_rule(claimed, journal_ref)
+    assert (got.compared, got.match) == (True, True)
+
+
+@pytest.mark.parametrize(
+    ("claimed", "journal_ref"),
+    [
+        ("ICML", None),  # no journal_ref: a preprint later published is common
+        ("ICML", ""),
+        ("arXiv preprint arXiv:1706.03762", "NeurIPS 2017"),  # cited as the preprint
+        ("ICML", "NeurIPS 2019 Workshop on Deep Learning"),  # a workshop is not the venue
+        ("ICML", "Submitted to NeurIPS 2019"),
+        ("TPAMI", "CVPR 2016"),  # the journal version of a conference paper, one arXiv id
+        ("CVPR", "IEEE Transactions on Pattern Analysis and Machine Intelligence 40 (2018)"),
+        ("ICML", "Extended version of the ICLR 2019 paper"),
+        ("ICML", "10 pages, 4 figures"),  # not a venue at all: nothing to compare with
+        ("Journal of Foo Studies", "12 pages, 3 figures"),
+        ("ICML", "PMLR 97:1-10, 2019"),  # ICML's series, in words the table does not know
+        ("Proceedings of Machine Learning Research", "ICML 2019"),
+    ],
+)
+def test_no_settled_journal_ref_says_nothing(claimed, journal_ref):
+    assert v2.journal_ref_rule(claimed, journal_ref).compared is False

@@ -39,6 +39,8 @@ def snapshot(paths: list[Path]) -> dict[str, object]:
         [Path(p.path).name, p.line, p.message, p.severity, p.kind] for p in outcome.problems
     ]
     blob = json.dumps([rows, problems], ensure_ascii=False, sort_keys=True, default=str)
+    # a warning names another file by its path (a key used twice): the same wherever shared is
+    blob = blob.replace(str(REALDATA), "…")
     return {"rows": len(rows), "sha256": hashlib.sha256(blob.encode("utf-8")).hexdigest()}
 
 

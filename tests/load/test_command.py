@@ -62,3 +62,31 @@ def test_undecodable_csv_exits_2(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["load", str(path)], env={})
     assert result.exit_code == 2
     assert "UTF-8" in result.stderr
+
+
+_FIXTURE_OF = {
+    "bibtex": "features.bib",
+    "ris": "sample.ris",
+    "wos": "savedrecs.txt",
+    "wos_tab": "savedrecs_tab.txt",
+    "medline": "pubmed.nbib",
+    "endnote": "library.enw",
+    "endnote_xml": "library.xml",
+    "csl_json": "zotero.json",
+    "csv": "scopus.csv",
+}
+
+
+def test_every_format_choice_reads_its_fixture(tmp_path: Path) -> None:
+    from auditor.commands.audit import InputFormat
+    from auditor.commands.load import LoadFormat
+
+    assert set(_FIXTURE_OF) == {f.value for f in LoadFormat} == {f.value for f in InputFormat}
+    for fmt, name in _FIXTURE_OF.items():
+        copy = tmp_path / f"{fmt}.dat"  # no telling extension: the flag decides
+        copy.write_bytes((FIXTURES / name).read_bytes())
+        result = CliRunner().invoke(app, ["load", str(copy), "--format", fmt], env={})
+        assert result.exit_code == 0, (fmt, result.output)
+        assert f"formats: {fmt} " in result.stderr, (fmt, result.stderr)
+        detected = CliRunner().invoke(app, ["load", str(FIXTURES / name)], env={})
+        assert f"formats: {fmt} " in detected.stderr, (name, detected.stderr)

@@ -120,3 +120,59 @@ def test_odd_values_are_read_or_left_empty() -> None:
 )
 def test_detected_by_content(name: str, head: str, fmt: str) -> None:
     assert detect_format(name, head) == fmt
+
+
+def test_a_table_saved_as_a_json_array_is_named_not_silently_thinned() -> None:
+    rows, problems = CslJsonLoader().load(
+        '[{"title": "T", "authors": ["Doe, J"], "year": 2020, "doi": "10.1/x"}]', "t.json"
+    )
+    assert rows.columns["title"] == ["T"] and rows.columns["doi"] == [None]
+    (problem,) = problems
+    assert problem.severity == "warning" and "'authors', 'year', 'doi' ignored" in problem.message
+    assert ".jsonl" in problem.message
+
+
+def test_zotero_better_bibtex_json() -> None:
+    export = {
+        "config": {"label": "BetterBibTeX JSON", "preferences": {"citekeyFormat": "[auth][year]"}},
+        "collections": {},
+        "items": [
+            {
+                "itemType": "journalArticle",
+                "title": "Increasing resuscitation provision",
+                "publicationTitle": "Circulation",
+                "volume": "127",
+                "pages": "1342-1350",
+                "date": "2013-03",
+                "extra": "Citation Key: sasson_2013\nPMID: 23439512",
+                "DOI": "10.1161/CIR.0b013e318288b4dd",
+                "abstractNote": "See doi:10.9999/abstract.doi",
+                "creators": [
+                    {"firstName": "Comilla", "lastName": "Sasson", "creatorType": "author"},
+                    {"name": "Council on Clinical Cardiology", "creatorType": "author"},
+                    {"firstName": "Ed", "lastName": "Itor", "creatorType": "editor"},
+                ],
+                "notes": [{"note": "criticized in https://doi.org/10.9999/note"}],
+                "citationKey": "sasson_2013",
+                "key": "H2NJVSNY",
+            },
+            {
+                "itemType": "preprint",
+                "title": "Attention over sparse graphs",
+                "repository": "arXiv",
+                "archiveID": "arXiv:2101.00001",
+                "creators": [{"firstName": "Chidi", "lastName": "Okoro", "creatorType": "author"}],
+                "date": "2021",
+            },
+        ],
+    }
+    article, preprint = _load(json.dumps(export, indent=2))
+    assert article["source_line"] == 10 and article["key"] == "sasson_2013"
+    assert article["authors"] == ["Sasson, Comilla", "Council on Clinical Cardiology"]
+    assert (article["container_title"], article["year"], article["pages"]) == (
+        "Circulation",
+        2013,
+        "1342-1350",
+    )
+    assert (article["doi"], article["pmid"]) == ("10.1161/CIR.0b013e318288b4dd", "23439512")
+    assert (preprint["arxiv"], preprint["entry_type"]) == ("2101.00001", "preprint")

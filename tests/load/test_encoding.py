@@ -67,3 +67,46 @@ def test_a_few_nul_bytes_are_removed_and_named() -> None:
     )
     assert "\x00" not in decoded.text
     assert decoded.nul_lines == (101,)
+
+
+def test_gbk_chinese_bibtex_is_read_as_gb18030(tmp_path: Path) -> None:
+    path = tmp_path / "gbk.bib"
+    text = "@ARTICLE{凯撒2013,\n  author = {凯撒},\n  title = {Test},\n  journal = {测试期刊}\n}\n"
+    path.write_bytes(text.encode("gbk"))
+    outcome = load_files([str(path)])
+    (row,) = outcome.table.to_pylist()
+    assert (row["key"], row["authors"], row["container_title"]) == (
+        "凯撒2013",
+        ["凯撒"],
+        "测试期刊",
+    )
+    assert [p.message for p in outcome.problems] == [
+        "not UTF-8 on line(s) 1, 2, 4: read as GB18030"
+    ]
+
+
+_WESTERN = [
+    "Müller, Jürgen and Gödel, Kurt",
+    "Educação e ciência: informações, Conceição, Gonçalves",
+    "Núñez, José and Ñúñez, María",
+    "Größe und Maße der Straße; Müßiggang",
+    "Ångström, Anders; Søren Kierkegaard; Ærøskøbing",
+    "L'élève et l'œuvre: «Noël» à Besançon — “quoted” …",  # Windows-1252 only
+]
+
+
+def _encodable(text: str, codec: str) -> bool:
+    try:
+        text.encode(codec)
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize(
+    ("western", "codec"),
+    [(w, c) for w in _WESTERN for c in ("latin-1", "cp1252") if _encodable(w, c)],
+)
+def test_western_latin1_never_looks_chinese(western: str, codec: str) -> None:
+    decoded = decode_bytes(("@misc{k, title={" + western + "}}\n").encode(codec), "w.bib")
+    assert western in decoded.text and decoded.fallback == "Windows-1252/Latin-1"

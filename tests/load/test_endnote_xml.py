@@ -137,10 +137,15 @@ def test_hostile_records_cost_their_row_only(monkeypatch: pytest.MonkeyPatch) ->
 
 
 def test_other_xml_is_an_error_row_not_zero_rows() -> None:
-    rows, problems = _load('<?xml version="1.0"?><PubmedArticleSet></PubmedArticleSet>')
-    assert [r["parse_error"] for r in rows] == [
-        "no EndNote <record> in this XML: not an EndNote XML export"
-    ]
+    for other in (
+        '<?xml version="1.0"?><PubmedArticleSet></PubmedArticleSet>',
+        '<collection xmlns="http://www.loc.gov/MARC21/slim"><record><leader/></record>'
+        "<record><leader/></record></collection>",  # MARC XML: `<record>` but not EndNote's
+    ):
+        rows, problems = _load(other)
+        assert [r["parse_error"] for r in rows] == [
+            "no EndNote <records> in this XML: not an EndNote XML export"
+        ]
     assert _load("") == ([], [])
 
 

@@ -121,6 +121,49 @@ def test_pubmed_endnote_export() -> None:
     assert all(r["title"] for r in rows)
 
 
+def test_embase_csv_without_map_matches_its_ris_twin() -> None:
+    csv_rows, ris_rows = _rows("asreview-embase.csv"), _rows("asreview-embase.ris")
+    assert len(csv_rows) == len(ris_rows) == 6
+    for c, r in zip(csv_rows, ris_rows, strict=True):
+        assert (c["identifier"], c["year"], c["volume"], c["pages"]) == (
+            r["identifier"],
+            r["year"],
+            r["volume"],
+            r["pages"],
+        )
+        assert c["authors"] and c["title"] == r["title"]
+
+
+def test_citation_js_csl_json_matches_its_bibtex_source() -> None:
+    root = REALDATA / "parser-suites" / "citation-js-bibtex" / "mapping"
+    if not root.is_dir():
+        pytest.skip("citation-js mapping not in realdata")
+    for bib, csl in (
+        ("biblatex-input.bib", "biblatex-csl.json"),
+        ("bibtex-input.bib", "bibtex-csl.json"),
+    ):
+        b = load_files([str(root / bib)]).table.to_pylist()
+        c = load_files([str(root / csl)]).table.to_pylist()
+        assert {r["source_format"] for r in c} == {"csl_json"}
+        assert [r["key"] for r in c] == [r["key"] for r in b]
+        assert [(r["id_type"], r["identifier"]) for r in c] == [
+            (r["id_type"], r["identifier"]) for r in b
+        ]
+        assert [r["year"] for r in c] == [r["year"] for r in b]
+
+
+def test_gbk_file_is_recognised_without_an_encoding() -> None:
+    path = REALDATA / "parser-suites" / "bibtexparser" / "v2" / "gbk_test.bib"
+    if not path.exists():
+        pytest.skip("gbk_test.bib not in realdata")
+    row = load_files([str(path)]).table.to_pylist()[0]
+    assert (row["key"], row["authors"], row["container_title"]) == (
+        "凯撒2013",
+        ["凯撒"],
+        "测试期刊",
+    )
+
+
 def test_gbk_file_with_explicit_encoding() -> None:
     path = REALDATA / "parser-suites" / "bibtexparser" / "v2" / "gbk_test.bib"
     if not path.exists():

@@ -21,6 +21,14 @@ def test_arxiv_feed():
     assert rows["0808.05394"]["status"] == "not_found"
 
 
+def test_arxiv_journal_ref_is_the_records_venue_evidence():
+    rows = parse_feed(["1707.08567", "astro-ph/0601001"], response("arxiv_feed.xml"))
+    # `<arxiv:journal_ref>` as the authors wrote it; none where the entry has none.
+    assert rows["astro-ph/0601001"]["container_title"] == "Ex.Astron.56:1-50,2006"
+    assert rows["1707.08567"]["container_title"] is None
+    assert rows["1707.08567"]["work_type"] == "preprint"
+
+
 def test_arxiv_entry_not_asked_is_wrong_echo():
     with pytest.raises(MalformedBody) as info:
         parse_feed(["1707.08567"], response("arxiv_feed.xml"))

@@ -1,0 +1,65 @@
+"""Column kernels give what the Python expression gives, row by row, on any text."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+import pyarrow as pa
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from auditor import columns
+
+# Identifiers as they come: ASCII, Unicode digits and letters, every kind of whitespace, `/`.
+TEXT = st.one_of(
+    st.none(),
+    st.text(st.sampled_from("aZ09/._-~ ()<>%é²١İ\u3000\x1c\x85\t\n"), max_size=8),
+    st.text(max_size=6),
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(TEXT, max_size=12))
+def test_strip_quote_digits_are_pythons(values: list[str | None]) -> None:
+    array = pa.array(values, pa.string())
+    stripped = [None if v is None else v.strip() for v in values]
+    assert columns.strip(array).to_pylist() == stripped
+    assert columns.quoted(pa.array(stripped, pa.string())).to_pylist() == [
+        None if v is None else quote(v, safe="/") for v in stripped
+    ]
+    assert columns.digits(array).to_pylist() == [bool(v) and v.isdigit() for v in values]
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.tuples(TEXT, TEXT, TEXT), max_size=10))
+def test_first_truthy_is_or(rows: list[tuple[str | None, str | None, str | None]]) -> None:
+    a, b, c = (
+        (pa.array(list(col), pa.string()) for col in zip(*rows, strict=True))
+        if rows
+        else (pa.array([], pa.string()),) * 3
+    )
+    assert columns.first_truthy(a, b, c).to_pylist() == [x or y or z for x, y, z in rows]
+
+
+LISTS = st.one_of(st.none(), st.lists(st.sampled_from(["a", "b", ""]), max_size=3))
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.tuples(LISTS, LISTS, st.booleans()), max_size=10))
+def test_lists_concatenate_row_by_row_and_keep_where_told(
+    rows: list[tuple[list[str] | None, list[str] | None, bool]],
+) -> None:
+    kind = pa.list_(pa.string())
+    first = pa.array([r[0] for r in rows], kind)
+    second = pa.array([r[1] for r in rows], kind)
+    keep = pa.array([r[2] for r in rows], pa.bool_())
+    assert columns.concat_lists(first, second).to_pylist() == [
+        (x or []) + (y or []) for x, y, _ in rows
+    ]
+    assert columns.keep_lists(first, keep).to_pylist() == [x if k else None for x, _, k in rows]
+    # A slice keeps its own rows (offsets into the shared values).
+    assert columns.keep_lists(first[1:], keep[1:]).to_pylist() == [
+        x if k else None for x, _, k in rows[1:]
+    ]
+    singles = pa.array([r[0][0] if r[0] else None for r in rows], pa.string())
+    assert columns.singletons(singles).to_pylist() == [[r[0][0]] if r[0] else [] for r in rows]
