@@ -35,8 +35,7 @@ from auditor.load.medline import MedlineLoader
 from auditor.load.ris import RisLoader
 from auditor.load.table import is_table, load_tables
 from auditor.load.wos import WosLoader
-from auditor.load.wos_tab import HEADER_RE as WOS_TAB_HEADER
-from auditor.load.wos_tab import WosTabLoader
+from auditor.load.wos_tab import WosTabLoader, looks_like_wos_tab
 from auditor.result import InputFile
 
 __all__ = [
@@ -85,7 +84,7 @@ def detect_format(path: str, head: str) -> str:
     csl_json; `<xml><records>` → endnote_xml.
     """
     suffix = Path(path).suffix.lower()
-    if WOS_TAB_HEADER.match(head):
+    if looks_like_wos_tab(head):
         return "wos_tab"
     if suffix in _TRUSTED:
         return next(name for name, sfx in FORMATS.items() if suffix in sfx)

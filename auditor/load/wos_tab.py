@@ -19,10 +19,7 @@ from typing import ClassVar
 from auditor.load.interface import Loader, Problem, Rows
 from auditor.load.wos import add_wos_row
 
-__all__ = ["HEADER_RE", "WosTabLoader"]
-
-#: A tab-delimited header: `PT` then two-character tags, tab-separated (a trailing tab allowed).
-HEADER_RE = re.compile(r"\A[\ufeff\s]*PT(?:\t[A-Z][A-Z0-9])+\t?[ \t]*(?:\r?\n|\r|\Z)")
+__all__ = ["WosTabLoader", "looks_like_wos_tab"]
 _NAME_TAGS = frozenset({"AU", "AF", "BA", "BF", "CA", "BE", "GP"})
 _TAG_RE = re.compile(r"^[A-Z][A-Z0-9]$")
 
@@ -32,6 +29,24 @@ def _unquote(cell: str) -> str:
     if len(cell) >= 2 and cell[0] == cell[-1] == '"' and '"' not in cell[1:-1].replace('""', ""):
         return cell[1:-1].replace('""', '"')
     return cell
+
+
+def looks_like_wos_tab(head: str) -> bool:
+    """Whether the first line of `head` is a tab-separated header of Web of Science field tags:
+    five or more, every one a tag, among them `TI` and `PT` or `UT` (the column order varies
+    by product and year; `PT` first is the usual)."""
+    first = head.lstrip("\ufeff \r\n").split("\n", 1)[0].rstrip("\r")
+    if "\t" not in first:
+        return False
+    tags = [c.strip() for c in first.split("\t")]
+    while tags and not tags[-1]:
+        tags.pop()
+    return (
+        len(tags) >= 5
+        and all(_TAG_RE.match(t) for t in tags)
+        and "TI" in tags
+        and ("PT" in tags or "UT" in tags)
+    )
 
 
 class WosTabLoader(Loader):

@@ -70,7 +70,9 @@ def test_detected_by_its_header_whatever_the_name(name: str) -> None:
 def test_plain_text_savedrecs_is_still_plain_text() -> None:
     head = "FN Clarivate Analytics Web of Science\nVR 1.0\nPT J\nAU Doe, J\nER\n"
     assert detect_format("savedrecs.txt", head) == "wos"
-    assert detect_format("refs.tsv", "PT\tAU\ttitle\n") == "csv"  # not every column a tag
+    assert detect_format("refs.tsv", "PT\tAU\ttitle\tSO\tUT\n") == "csv"  # not every one a tag
+    assert detect_format("refs.tsv", "PT\tAU\tSO\tPY\tUT\n") == "csv"  # no title column
+    assert detect_format("x.txt", "UT\tPT\tAU\tTI\tSO\tPY\n") == "wos_tab"  # order varies
 
 
 def test_spreadsheet_quotes_and_bad_header_never_raise() -> None:
