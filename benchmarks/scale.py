@@ -44,16 +44,11 @@ try:
 except SystemExit as exc:
     code = exc.code
 took = time.perf_counter() - started
-print('MEASURE', took, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+# CPU seconds beside the wall time: the machine is shared, and CPU time is what a busy
+# neighbour changes least.
+use = resource.getrusage(resource.RUSAGE_SELF)
+print('MEASURE', took, use.ru_maxrss / 1024, use.ru_utime + use.ru_stime)
 """
-
-# The import's own CPU seconds beside its wall time: the machine is shared, and CPU time is what
-# a busy neighbour changes least.
-_MEASURE_CPU = _MEASURE.replace(
-    "print('MEASURE', took,",
-    "usage = resource.getrusage(resource.RUSAGE_SELF)\n"
-    "print('MEASURE', took, usage.ru_utime + usage.ru_stime,",
-)
 
 _DUCKDB = """
 import resource, sys, time, duckdb
@@ -73,6 +68,7 @@ print('MEASURE', took, use.ru_maxrss / 1024, use.ru_utime + use.ru_stime)
 
 
 def _run(code: str, *args: str) -> tuple[float, float, float]:
+    """Wall s, peak MB and CPU s of a fresh process running `code` (a `MEASURE` script)."""
     env_path = str(ROOT)
     out = subprocess.run(
         [sys.executable, "-c", code, *args],
@@ -86,22 +82,6 @@ def _run(code: str, *args: str) -> tuple[float, float, float]:
         raise SystemExit(f"run failed:\n{out.stdout[-2000:]}\n{out.stderr[-4000:]}")
     _, took, peak, cpu = line.split()
     return float(took), float(peak), float(cpu)
-
-
-def _run_cpu(code: str) -> tuple[float, float, float]:
-    """`_run` of a `_MEASURE_CPU` script: wall s, CPU s, peak MB."""
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
-        cwd="/tmp",
-    )
-    line = next((x for x in out.stdout.splitlines() if x.startswith("MEASURE")), None)
-    if line is None:
-        raise SystemExit(f"run failed:\n{out.stdout[-2000:]}\n{out.stderr[-4000:]}")
-    _, took, cpu, peak = line.split()
-    return float(took), float(cpu), float(peak)
 
 
 def _machine() -> str:
@@ -252,7 +232,7 @@ def imports(args: argparse.Namespace) -> None:
         shutil.rmtree(target, ignore_errors=True)
         argv = ["auditor", "snapshot", "import", kind, str(path), "--out", str(target), "--quiet"]
         load = " ".join(f"{x:.1f}" for x in __import__("os").getloadavg())
-        took, cpu, peak = _run_cpu(_MEASURE_CPU.format(argv=argv))
+        took, peak, cpu = _run(_MEASURE.format(argv=argv))
         records = ds.dataset(str(target / "records"), format="parquet").count_rows()
         print(f"| {kind} | {raw / (1 << 20):,.0f} | {path.stat().st_size / (1 << 20):,.1f} | "
               f"{records:,} | {took:.1f} | {cpu:.1f} | {records / took:,.0f} | "
