@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import os
 import platform
 import subprocess
 import sys
@@ -66,11 +67,12 @@ COPY (
   FROM read_parquet('{refs}') r LEFT JOIN read_parquet('{snap}') s ON r.doi = s.identifier
 ) TO '{out}' (FORMAT parquet)''')
 took = time.perf_counter() - started
-print('MEASURE', took, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+use = resource.getrusage(resource.RUSAGE_SELF)
+print('MEASURE', took, use.ru_maxrss / 1024, use.ru_utime + use.ru_stime)
 """
 
 
-def _run(code: str, *args: str) -> tuple[float, float]:
+def _run(code: str, *args: str) -> tuple[float, float, float]:
     env_path = str(ROOT)
     out = subprocess.run(
         [sys.executable, "-c", code, *args],
@@ -82,8 +84,8 @@ def _run(code: str, *args: str) -> tuple[float, float]:
     line = next((x for x in out.stdout.splitlines() if x.startswith("MEASURE")), None)
     if line is None:
         raise SystemExit(f"run failed:\n{out.stdout[-2000:]}\n{out.stderr[-4000:]}")
-    _, took, peak = line.split()
-    return float(took), float(peak)
+    _, took, peak, cpu = line.split()
+    return float(took), float(peak), float(cpu)
 
 
 def _run_cpu(code: str) -> tuple[float, float, float]:
@@ -132,16 +134,20 @@ def audit(args: argparse.Namespace) -> None:
             check=True, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
         )  # fmt: skip
     print(f"Machine: {_machine()}\n")
-    print("| run | auditor s | auditor peak MB | DuckDB s | DuckDB peak MB | ratio |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    print("| run | load avg | auditor s | auditor CPU s | auditor peak MB | DuckDB s "
+          "| DuckDB CPU s | DuckDB peak MB | ratio |")  # fmt: skip
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for n in range(args.repeat):
-        base, base_peak = _run(_DUCKDB, str(refs), str(snap), str(data / "duckdb-out.parquet"))
+        load = os.getloadavg()[0]
+        base, base_peak, base_cpu = _run(
+            _DUCKDB, str(refs), str(snap), str(data / "duckdb-out.parquet")
+        )
         argv = ["auditor", "audit", str(refs), "--snapshot", str(snap), "--offline", "--quiet",
                 "--out", str(data / "report"), "--cache-dir", str(data / "cache"),
                 "--fail-on", "none"]  # fmt: skip
-        took, peak = _run(_MEASURE.format(argv=argv))
-        print(f"| {n + 1} | {took:.1f} | {peak:.0f} | {base:.1f} | {base_peak:.0f} | "
-              f"{took / base:.1f}x |")  # fmt: skip
+        took, peak, cpu = _run(_MEASURE.format(argv=argv))
+        print(f"| {n + 1} | {load:.1f} | {took:.1f} | {cpu:.1f} | {peak:.0f} | {base:.1f} | "
+              f"{base_cpu:.1f} | {base_peak:.0f} | {took / base:.1f}x |", flush=True)  # fmt: skip
 
 
 def _crossref(i: int) -> bytes:

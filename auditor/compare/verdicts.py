@@ -58,6 +58,22 @@ def _key(id_type: pa.ChunkedArray, identifier: pa.ChunkedArray) -> pa.Array:
 
 def _record_index(references: pa.Table, records: pa.Table) -> np.ndarray:
     """For each reference, the index of its record (first one per key), or -1."""
+    # Identifiers of different types practically never coincide: join on the identifier alone,
+    # and on the pair only when some joined record turns out to be of another type.
+    if records.num_rows == 0:
+        return np.full(references.num_rows, -1, dtype=np.int64)
+    at = pc.index_in(references["identifier"], value_set=records["identifier"])
+    idx: np.ndarray = pc.fill_null(at, -1).to_numpy(zero_copy_only=False).astype(np.int64)
+    hit = idx >= 0
+    types = pc.take(records["id_type"], pa.array(np.where(hit, idx, 0)))
+    same = pc.fill_null(pc.equal(types, references["id_type"]), False)
+    if np.all(same.to_numpy(zero_copy_only=False)[hit]):
+        return idx
+    return _record_index_by_pair(references, records)
+
+
+def _record_index_by_pair(references: pa.Table, records: pa.Table) -> np.ndarray:
+    """`_record_index` joining on `(id_type, identifier)`."""
     rec_keys = _key(records["id_type"], records["identifier"])
     ref_keys = _key(references["id_type"], references["identifier"])
     # One dictionary over both sides: a reference joins the first record with its code.
