@@ -1,12 +1,13 @@
 """The resolve stage: distinct identifiers → register records, from snapshot, cache, then live.
 
 Input is the `REFERENCES` table after classify; output is the `RECORDS` table with one row per
-distinct `(id_type, identifier)` among rows that have no `row_state`, in first-seen order. Each
-row carries its `tier` and `retrieved_at`. Which register answers an identifier first is the
-registry's word (`registers/registry.py`); registers run concurrently, each batched and paced by
-the run's `Net`. A failure to look is a row with `status="unreachable"` and a reason, never
-`not_found`. A row a register refers on (Crossref's "not in Crossref") is settled by the register
-it names (the DOI system); arXiv DOIs (`10.48550/arXiv.<id>`) are claimed by arXiv.
+distinct `(id_type, identifier)` among rows that have no `row_state`: the snapshot's answers,
+then the others, each part in first-seen order. Each row carries its `tier` and `retrieved_at`.
+Which register answers an identifier first is the registry's word (`registers/registry.py`);
+registers run concurrently, each batched and paced by the run's `Net`. A failure to look is a row
+with `status="unreachable"` and a reason, never `not_found`. A row a register refers on
+(Crossref's "not in Crossref") is settled by the register it names (the DOI system); arXiv DOIs
+(`10.48550/arXiv.<id>`) are claimed by arXiv.
 """
 
 from __future__ import annotations
@@ -285,8 +286,9 @@ async def resolve(references: pa.Table, settings: Settings, net: Net | None) -> 
         if own_cache is not None:
             own_cache.close()
     others = others.append_column("first", pa.array(positions, pa.int64()))
+    # Each part is in first-seen order already (the join keeps the order of `keys`); putting
+    # the few others among a million hits would cost a take of every row.
     merged = pa.concat_tables([found.select(others.column_names), others])
-    merged = merged.take(pc.sort_indices(merged["first"]))
     return merged.select(RECORDS.names).cast(RECORDS)
 
 
