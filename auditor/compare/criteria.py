@@ -289,6 +289,23 @@ def authors_rule(claimed: pa.Array, register_surnames: pa.Array) -> AuthorsResul
 _VANCOUVER = r"^([^,]*\S)\s+((?:[A-Z]\.?){1,3})$"
 
 
+def _vancouver_first(names: pa.Array) -> pa.Array:
+    """Vancouver `Smith JA` read as `Smith, JA`, over a null-free string column."""
+    # A name with a comma is cut before its first comma whether or not the pattern rewrites it
+    # (`X, A.` can only become `X,, A.`), and normalizes alike: only names without one are run
+    # through the regex.
+    bare = np.flatnonzero(~pc.match_substring(names, ",").to_numpy(zero_copy_only=False))
+    if bare.size == 0:
+        return names
+    rewritten = pc.replace_substring_regex(
+        pc.take(names, pa.array(bare)), pattern=_VANCOUVER, replacement=r"\1, \2"
+    )
+    mask = np.zeros(len(names), dtype=bool)
+    mask[bare] = True
+    replaced: pa.Array = pc.replace_with_mask(names, pa.array(mask), rewritten)
+    return replaced
+
+
 def same_surname_sequences(claimed: pa.Array, register_surnames: pa.Array) -> np.ndarray:
     """Per row: the claimed surnames (v1 §authors.claimed_surname) are the register's, in order
     and in number, none empty. The cheap common case auditor/v2 settles without its rules."""
@@ -296,7 +313,7 @@ def same_surname_sequences(claimed: pa.Array, register_surnames: pa.Array) -> np
     rows_c, names = _explode(claimed)
     rows_r, flat_r = _explode(register_surnames)
     # Vancouver `Smith JA` names its surname first: read it as `Smith, JA` (one C++ regex pass).
-    names = pc.replace_substring_regex(_filled(names), pattern=_VANCOUVER, replacement=r"\1, \2")
+    names = _vancouver_first(_filled(names))
     cut = surname_cut_column(names)
     codes, dictionary = normalize_codes(pa.concat_arrays([cut, _filled(flat_r)]))
     codes_c, codes_r = codes[: len(cut)], codes[len(cut) :]

@@ -118,13 +118,20 @@ def _clean(s: str | None) -> str:
     if "\\" in out or "$" in out:
         out = _TEX_CHARS.sub("", _TEX_COMMAND.sub(_tex_command, out))
     out = out.replace("&", " and ")
-    return _JOINERS.sub(" ", out)
+    return out.translate(_ASCII_JOINERS) if out.isascii() else _JOINERS.sub(" ", out)
+
+
+# On ASCII text the two substitutions are byte maps, done by `str.translate` in one C pass:
+# the joiners (`-`, `/`) become spaces; what is not a letter, digit or `str.isspace` is deleted.
+_ASCII_JOINERS = {ord("-"): " ", ord("/"): " "}
+_ASCII_NOT_KEPT = {c: None for c in range(128) if not (chr(c).isalnum() or chr(c).isspace())}
 
 
 @lru_cache(maxsize=65536)
 def title_words(s: str | None) -> tuple[str, ...]:
     """The title's words in order: folded, punctuation removed, American spelling."""
-    text = _NOT_KEPT.sub("", _fold(_clean(s)))
+    folded = _fold(_clean(s))
+    text = folded.translate(_ASCII_NOT_KEPT) if folded.isascii() else _NOT_KEPT.sub("", folded)
     return tuple(_american(w) for w in text.split())
 
 
