@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from auditor.compare.registers import crossref_surnames, crossref_year, crossref_years
 from auditor.errors import MalformedBody, Reason
-from auditor.registers.doi_lists import DoiListRegister
+from auditor.registers.doi_lists import DoiListRegister, rows_by_echo
 from auditor.registers.interface import Host, RecordRow
 from auditor.registers.records import (
     digest,
@@ -167,18 +167,16 @@ def parse_work_list(dois: Sequence[str], response: Response) -> dict[str, Record
     items = _envelope(response, "work-list").get("items")
     if not isinstance(items, list):
         raise MalformedBody("crossref: work-list without items", Reason.MALFORMED_BODY)
-    asked = {d.lower(): d for d in dois}
     body_digest = digest(response.body)
-    out: dict[str, RecordRow] = {}
-    for item in items:
+
+    def echo(item: object) -> object:
         if not isinstance(item, Mapping):
             raise MalformedBody("crossref: item is not an object", Reason.MALFORMED_BODY)
-        echoed = item.get("DOI")
-        key = echoed.strip().lower() if isinstance(echoed, str) else None
-        if key not in asked or asked[key] in out:
-            raise MalformedBody(f"crossref: unexpected item {echoed!r}", Reason.WRONG_ECHO)
-        out[asked[key]] = work_row(asked[key], item, body_digest)
-    return out
+        return item.get("DOI")
+
+    return rows_by_echo(
+        "crossref", dois, items, echo, lambda doi, item: work_row(doi, item, body_digest)
+    )
 
 
 class CrossrefRegister(DoiListRegister):

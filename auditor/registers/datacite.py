@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from auditor.compare.registers import datacite_surnames, datacite_year
 from auditor.errors import MalformedBody, Reason
-from auditor.registers.doi_lists import DoiListRegister
+from auditor.registers.doi_lists import DoiListRegister, rows_by_echo
 from auditor.registers.interface import Host, RecordRow
 from auditor.registers.records import (
     digest,
@@ -130,17 +130,15 @@ def parse_doi_list(dois: Sequence[str], response: Response) -> dict[str, RecordR
     items = _document(response)
     if not isinstance(items, list):
         raise MalformedBody("datacite: data is not a list", Reason.MALFORMED_BODY)
-    asked = {d.lower(): d for d in dois}
     body_digest = digest(response.body)
-    out: dict[str, RecordRow] = {}
-    for item in items:
+
+    def echo(item: object) -> object:
         attributes = item.get("attributes") if isinstance(item, Mapping) else None
-        echoed = attributes.get("doi") if isinstance(attributes, Mapping) else None
-        key = echoed.strip().lower() if isinstance(echoed, str) else None
-        if key not in asked or asked[key] in out:
-            raise MalformedBody(f"datacite: unexpected resource {echoed!r}", Reason.WRONG_ECHO)
-        out[asked[key]] = record_row(asked[key], item, body_digest)
-    return out
+        return attributes.get("doi") if isinstance(attributes, Mapping) else None
+
+    return rows_by_echo(
+        "datacite", dois, items, echo, lambda doi, item: record_row(doi, item, body_digest)
+    )
 
 
 class DataciteRegister(DoiListRegister):

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import asyncio
 from abc import abstractmethod
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import quote
 
-from auditor.errors import Reason, Unreachable
+from auditor.errors import MalformedBody, Reason, Unreachable
 from auditor.registers.interface import RecordRow, Register, Sink
 from auditor.registers.records import (
     Breaker,
@@ -29,6 +29,30 @@ from auditor.registers.records import (
     split_fetch,
 )
 from auditor.tables import IdType, RecordStatus
+
+
+def rows_by_echo(
+    register: str,
+    dois: Sequence[str],
+    items: Sequence[Any],
+    echo: Callable[[Any], object],
+    record: Callable[[str, Any], RecordRow],
+) -> dict[str, RecordRow]:
+    """The rows of a list answer, keyed by the asked DOI each item echoes (`echo(item)`).
+
+    An item echoing a DOI that was not asked for, or one asked twice, makes the whole answer
+    untrustworthy (`WRONG_ECHO`); absent DOIs are simply missing.
+    """
+    asked = {d.lower(): d for d in dois}
+    out: dict[str, RecordRow] = {}
+    for item in items:
+        echoed = echo(item)
+        key = echoed.strip().lower() if isinstance(echoed, str) else None
+        if key not in asked or asked[key] in out:
+            raise MalformedBody(f"{register}: unexpected item {echoed!r}", Reason.WRONG_ECHO)
+        out[asked[key]] = record(asked[key], item)
+    return out
+
 
 if TYPE_CHECKING:
     from auditor.transport.net import Net, Response
