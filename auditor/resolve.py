@@ -217,22 +217,34 @@ async def _live(
 def _distinct_keys(references: pa.Table) -> pa.Table:
     """Distinct `(id_type, identifier)` of rows without `row_state`, with `first` (row position
     of the first one), in first-seen order: Arrow kernels, no row loop."""
-    keys = references.select(["id_type", "identifier", "row_state"]).append_column(
-        "first", pa.array(np.arange(references.num_rows, dtype=np.int64))
-    )
     live = pc.and_(
-        pc.and_(pc.is_null(keys["row_state"]), pc.is_valid(keys["id_type"])),
+        pc.is_null(references["row_state"]),
         pc.and_(
-            pc.not_equal(pc.fill_null(keys["id_type"], ""), ""),
-            pc.not_equal(pc.fill_null(keys["identifier"], ""), ""),
+            pc.fill_null(pc.not_equal(references["id_type"], ""), False),
+            pc.fill_null(pc.not_equal(references["identifier"], ""), False),
         ),
     )
-    keys = keys.filter(live).select(["id_type", "identifier", "first"])
-    distinct = keys.group_by(["id_type", "identifier"], use_threads=False).aggregate(
-        [("first", "min")]
+    rows = pa.array(np.flatnonzero(live.to_numpy(zero_copy_only=False)), pa.int64())
+    # Each part hashed once into integer codes, a pair being one integer: cheaper than grouping
+    # by two string columns (the identifier is distinct per key almost always).
+    ids = pc.dictionary_encode(_array(references["identifier"].take(rows)))
+    types = pc.dictionary_encode(_array(references["id_type"].take(rows)))
+    pair = ids.indices.to_numpy().astype(np.int64) * len(types.dictionary)
+    pair += types.indices.to_numpy()
+    _, first = np.unique(pair, return_index=True)
+    first.sort()
+    at = rows.take(pa.array(first, pa.int64()))
+    return pa.table(
+        {
+            "id_type": _array(references["id_type"].take(at)),
+            "identifier": _array(references["identifier"].take(at)),
+            "first": at,
+        }
     )
-    distinct = distinct.rename_columns(["id_type", "identifier", "first"])
-    return distinct.take(pc.sort_indices(distinct["first"]))
+
+
+def _array(column: pa.ChunkedArray | pa.Array) -> pa.Array:
+    return column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
 
 
 def _snapshot_rows(hits: pa.Table, first: pa.Array) -> pa.Table:

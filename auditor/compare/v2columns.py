@@ -20,7 +20,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from auditor.compare import v2
+from auditor.compare import title_pool, v2
 from auditor.compare.columns import han_mask, normalize_distinct
 from auditor.compare.criteria import same_surname_sequences
 from auditor.compare.v2 import Field
@@ -143,6 +143,12 @@ def _nonempty_same(claimed: pa.Array, register: pa.Array | None) -> np.ndarray:
 
 
 def _titles(claimed: pa.Array, register: pa.Array) -> FieldColumn:
+    # Started first, so that their start-up overlaps the column checks below.
+    with title_pool.TitlePool(None if len(claimed) >= title_pool.MIN_ROWS else 0) as pool:
+        return _titles_with(claimed, register, pool)
+
+
+def _titles_with(claimed: pa.Array, register: pa.Array, pool: title_pool.TitlePool) -> FieldColumn:
     n = len(claimed)
     # An exact copy of the register's title (most rows of a large run) needs no comparing, only
     # the check that it is not empty once normalized: equal strings normalize alike.
@@ -160,7 +166,11 @@ def _titles(claimed: pa.Array, register: pa.Array) -> FieldColumn:
     out = FieldColumn(n, Field(True, True, None, 1.0))
     rest = np.flatnonzero(~same)
     pairs = list(zip(_pylist(claimed, rest), _pylist(register, rest), strict=True))
-    out.set(rest.tolist(), _distinct(pairs, lambda p: v2.title_rule(*p)))
+    index: dict[tuple[str | None, str | None], int] = {}
+    slots = [index.setdefault(pair, len(index)) for pair in pairs]
+    distinct = list(index)
+    decided = pool.decide([c for c, _ in distinct], [r for _, r in distinct])
+    out.set(rest.tolist(), [decided[k] for k in slots])
     return out
 
 

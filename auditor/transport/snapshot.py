@@ -112,8 +112,9 @@ def _join(
 ) -> pa.Table:
     """Newest definitive row of `files` per `key` of `wanted` (distinct keys) present in them.
 
-    `on` is the join condition between the snapshot `s` and `wanted` `w`, equating the `key`
-    columns with the snapshot's; `wanted`'s other columns come along with each row.
+    `on` is the join condition between the snapshot `s` and `wanted` `w`; `key` names columns
+    of `wanted` that identify its row (one integer column is cheapest); `wanted`'s columns come
+    along with each row.
     """
     con = _connect()
     try:
@@ -141,13 +142,14 @@ def _join(
 
 
 def _newest(found: pa.Table, files: list[str], key: list[str]) -> pa.Table:
-    """`found` with one row per `key`: the later file, then the later row, wins."""
+    """`found` with one row per `key`: the later file, then the later row, wins (the key
+    columns stay; `conform` drops them)."""
     at = pc.index_in(found["filename"], value_set=pa.array(files, pa.string()))
     order = pc.add(
         pc.multiply(at.cast(pa.int64()), pa.scalar(1 << 40, pa.int64())),
         found["file_row_number"].cast(pa.int64()),
     )
-    rows = found.drop_columns(["filename", "file_row_number", *key])
+    rows = found.drop_columns(["filename", "file_row_number"])
     if found.num_rows == 0:
         return rows
     keys = found.select(key)
@@ -191,12 +193,12 @@ def join_snapshots(paths: Sequence[str], keys: pa.Table) -> tuple[pa.Table, pa.A
         wanted,
         on="s.identifier = w.want_id AND s.id_type = w.want_type",
         where=f"s.register NOT IN ({side})",
-        key=["want_type", "want_id"],
+        key=["want_at"],
         # In the order of `keys`: DuckDB sorts in parallel, cheaper than a take afterwards.
         order="w.want_at",
     )
     at = found["want_at"].combine_chunks()
-    table = conform(found.drop_columns(["want_at"]))
+    table = conform(found)
     tier = pa.repeat(pa.scalar(str(Tier.SNAPSHOT)), table.num_rows)
     tiered = table.set_column(RECORDS.get_field_index("tier"), RECORDS.field("tier"), tier)
     return tiered, at

@@ -1,0 +1,173 @@
+"""Title rules decided in worker processes equal those decided here, whatever the workers do."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import sys
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from auditor.compare import title_pool
+from auditor.compare.title_pool import TitlePool
+from auditor.compare.v2 import Field, title_rule
+from auditor.pipeline import run_audit
+from auditor.settings import Settings
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+import scaledata  # noqa: E402
+
+_TITLES = [
+    ("Attention is all you need", "Attention Is All You Need"),
+    ("Attention is all we need", "Attention Is All You Need"),
+    ("Deep residual learning: for image recognition", "Deep Residual Learning"),
+    ("The colour of modelling", "The color of modeling"),
+    ("Pre-training of deep bidirectional transformers", "Pretraining of deep transformers"),
+    (None, "A register title"),
+    ("", None),
+    ("A claimed title", None),
+    ("基于深度学习的图像识别研究", "基于深度学习的图像识别研究"),
+    ("基于深度学习的图像识别", "基于深度学习的图像识别研究"),
+    (r"On \emph{graphs} and $\alpha$-stability", "On graphs and α-stability"),
+    ("<i>Escherichia coli</i> in soil", "Escherichia coli in soil"),
+    ("RETRACTED: A study of things", "A study of things"),
+    ("Something else entirely", "A study of things"),
+]
+
+
+def _pairs(n: int) -> tuple[list[str | None], list[str | None]]:
+    """`n` distinct pairs: the cases above, each made distinct by a numbered suffix."""
+    claimed: list[str | None] = []
+    register: list[str | None] = []
+    for k in range(n):
+        c, r = _TITLES[k % len(_TITLES)]
+        tag = f" {k // len(_TITLES)}" if k >= len(_TITLES) else ""
+        claimed.append(None if c is None else c + tag)
+        register.append(None if r is None else r + tag)
+    return claimed, register
+
+
+def _here(claimed: list[str | None], register: list[str | None]) -> list[Field]:
+    return [title_rule(c, r) for c, r in zip(claimed, register, strict=True)]
+
+
+@pytest.fixture
+def few_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(title_pool, "MIN_PAIRS", 10)
+
+
+@pytest.fixture
+def answered(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Whether each worker's answer was used, in order."""
+    seen: list[bool] = []
+    real = title_pool._answer
+
+    def spy(*args: object) -> list[Field] | None:
+        got = real(*args)  # type: ignore[arg-type]
+        seen.append(got is not None)
+        return got
+
+    monkeypatch.setattr(title_pool, "_answer", spy)
+    return seen
+
+
+def test_workers_decide_as_the_rule_does(few_pairs: None, answered: list[bool]) -> None:
+    claimed, register = _pairs(90)
+    with TitlePool(2) as pool:
+        got = pool.decide(claimed, register)
+    assert answered == [True, True]
+    assert got == _here(claimed, register)
+
+
+def test_few_pairs_are_decided_here(answered: list[bool]) -> None:
+    claimed, register = _pairs(30)
+    with TitlePool(1) as pool:
+        assert pool.decide(claimed, register) == _here(claimed, register)
+    assert answered == []
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        pytest.param(["/nonexistent/python"], id="cannot-start"),
+        pytest.param([sys.executable, "-c", "import sys; sys.exit(3)"], id="fails"),
+        pytest.param(
+            [
+                sys.executable,
+                "-c",
+                "import sys; sys.stdin.readline(); open(sys.stdin.readline().strip(), 'wb')"
+                ".write(b'not arrow')",
+            ],
+            id="malformed-answer",
+        ),
+        pytest.param(
+            [sys.executable, "-m", "auditor.compare.title_worker_missing"], id="no-such-module"
+        ),
+    ],
+)
+def test_a_failing_worker_is_no_answer(
+    command: list[str], few_pairs: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(title_pool, "_command", lambda: command)
+    claimed, register = _pairs(60)
+    with TitlePool(2) as pool:
+        assert pool.decide(claimed, register) == _here(claimed, register)
+
+
+def test_a_short_answer_is_no_answer(few_pairs: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A worker that decides only the first half of its share.
+    short = (
+        "import sys, pyarrow as pa\n"
+        "from auditor.compare.title_pool import PAIRS, DECISIONS, decide_table\n"
+        "given, answer = sys.stdin.readline().strip(), sys.stdin.readline().strip()\n"
+        "pairs = pa.ipc.open_file(pa.memory_map(given)).read_all()\n"
+        "out = decide_table(pairs.slice(0, pairs.num_rows // 2))\n"
+        "with pa.OSFile(answer, 'wb') as s, pa.ipc.new_file(s, DECISIONS) as w:\n"
+        "    w.write_table(out)\n"
+    )
+    monkeypatch.setattr(title_pool, "_command", lambda: [sys.executable, "-c", short])
+    claimed, register = _pairs(60)
+    with TitlePool(1) as pool:
+        assert pool.decide(claimed, register) == _here(claimed, register)
+
+
+def test_unused_workers_end() -> None:
+    pool = TitlePool(2)
+    procs = list(pool._procs)
+    pool.close()
+    assert [p.returncode for p in procs] == [0, 0]
+
+
+def test_verdicts_with_and_without_workers_are_equal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, answered: list[bool]
+) -> None:
+    snapshot, vocab = scaledata.snapshot(900, seed=11)
+    refs = scaledata.references(snapshot, 800, seed=11, vocab=vocab)
+    snap_path, refs_path = tmp_path / "snap.parquet", tmp_path / "refs.parquet"
+    pq.write_table(snapshot, snap_path)
+    pq.write_table(refs, refs_path)
+    settings = Settings(
+        offline=True,
+        cache_dir=str(tmp_path / "cache"),
+        snapshots=(str(snap_path),),
+        fail_on=("none",),
+    )
+
+    def verdicts() -> list[dict[str, object]]:
+        result = asyncio.run(run_audit([str(refs_path)], dataclasses.replace(settings)))
+        return [
+            {k: v for k, v in row.items() if k != "retrieved_at"}
+            for row in result.verdicts.to_pylist()
+        ]
+
+    monkeypatch.setattr(title_pool, "MIN_ROWS", 10**9)
+    alone = verdicts()
+    assert answered == []
+    monkeypatch.setattr(title_pool, "MIN_ROWS", 1)
+    monkeypatch.setattr(title_pool, "MIN_PAIRS", 1)
+    shared = verdicts()
+    assert answered and all(answered)
+    assert shared == alone
+    assert any(row["verdict"] == "RESOLVES-BUT-DIFFERS" for row in alone)
