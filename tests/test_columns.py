@@ -5,6 +5,7 @@ from __future__ import annotations
 from urllib.parse import quote
 
 import pyarrow as pa
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -63,3 +64,25 @@ def test_lists_concatenate_row_by_row_and_keep_where_told(
     ]
     singles = pa.array([r[0][0] if r[0] else None for r in rows], pa.string())
     assert columns.singletons(singles).to_pylist() == [[r[0][0]] if r[0] else [] for r in rows]
+
+
+@pytest.mark.parametrize("chars", [b"<&", b"=", b"ab"])
+def test_holding_is_any_char_in_each_string(chars: bytes) -> None:
+    values = ["a<b", None, "plain", "x & y", "", "é<ü", "日本&", "ab", "=1", "b"] * 7
+    whole = pa.array(values)
+    for column in (whole, whole.slice(5, 40), pa.chunked_array([whole.slice(0, 9), whole[9:]])):
+        flat = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+        want = [
+            i
+            for i, v in enumerate(flat.to_pylist())
+            if v is not None and any(chr(c) in v for c in chars)
+        ]
+        assert columns.holding(column, chars).tolist() == want
+
+
+def test_holding_ignores_the_bytes_behind_a_null() -> None:
+    base = pa.array(["<a", "b&"])
+    validity = pa.py_buffer(bytes([0b10]))
+    masked = pa.Array.from_buffers(pa.string(), 2, [validity, *base.buffers()[1:]])
+    assert columns.holding(masked, b"<&").tolist() == [1]
+    assert columns.holding(pa.nulls(3, pa.string()), b"<").tolist() == []

@@ -18,6 +18,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from auditor import columns
+
 __all__ = ["strip_markup", "strip_markup_column"]
 
 # Face, structure and math elements of JATS 1.x, HTML inline markup, and any namespaced element
@@ -37,7 +39,7 @@ _ANNOTATION = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 # Markup can only be present where one of these characters is.
-_MARK = "[<&]"
+_MARK = b"<&"
 
 
 def strip_markup(s: str | None) -> str | None:
@@ -55,10 +57,7 @@ def strip_markup_column(column: pa.Array | pa.ChunkedArray) -> pa.Array:
     """`strip_markup` over a string column; only strings holding `<` or `&` are touched."""
     if isinstance(column, pa.ChunkedArray):
         column = column.combine_chunks() if column.num_chunks else pa.array([], pa.string())
-    if len(column) == 0:
-        return column
-    marked = pc.fill_null(pc.match_substring_regex(column, _MARK), False)
-    rows = np.flatnonzero(marked.to_numpy(zero_copy_only=False))
+    rows = columns.holding(column, _MARK)
     if rows.size == 0:
         return column
     values = pc.take(column, pa.array(rows)).to_pylist()
