@@ -66,7 +66,8 @@ def holding(values: pa.Array | pa.ChunkedArray, chars: bytes) -> np.ndarray:
     at = np.flatnonzero(found) + offsets[0]
     rows = np.searchsorted(offsets, at, side="right") - 1  # ascending: duplicates side by side
     rows = rows[np.r_[True, rows[1:] != rows[:-1]]] if rows.size else rows
-    return rows[pc.is_valid(values).to_numpy(zero_copy_only=False)[rows]]
+    kept: np.ndarray = rows[pc.is_valid(values).to_numpy(zero_copy_only=False)[rows]]
+    return kept
 
 
 def constant(value: str, length: int) -> pa.Array:
