@@ -7,11 +7,9 @@ import io
 from pathlib import Path
 
 import pyarrow as pa
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from auditor.report import csv as csv_report
 from auditor.report import write_reports
 from auditor.report.csv import table_csv
 from auditor.result import AuditResult
@@ -142,21 +140,3 @@ def test_a_whole_column_is_guarded_exactly_as_each_cell_alone(cells: list[str | 
 
     column = pa.chunked_array([pa.array(cells[:3], pa.string()), pa.array(cells[3:], pa.string())])
     assert _defuse_column(column).to_pylist() == [_defuse(c) for c in cells]
-
-
-@pytest.mark.parametrize("rows", [0, 1, 7, 8, 25])
-def test_a_table_written_in_slices_is_the_table_written_at_once(
-    rows: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    titles = ["=cmd()", "plain, with comma", None, "x;-1", 'say "hi"', "é\tü", "-", "ok"]
-    table = pa.table(
-        {
-            "n": pa.array(range(rows), pa.int64()),
-            "title": pa.array([titles[i % len(titles)] for i in range(rows)], pa.string()),
-            "authors": pa.array([["A", "+B"][: i % 3] for i in range(rows)], pa.list_(pa.string())),
-        }
-    )
-    monkeypatch.setattr(csv_report, "SLICE_ROWS", 3)
-    sink = io.BytesIO()
-    csv_report._write_csv(table, sink)
-    assert sink.getvalue() == csv_report.csv_bytes(table, bom=True)
