@@ -82,6 +82,27 @@ def _unanswered(target: Target, reason: Reason, status: RecordStatus) -> RecordR
     return {"register": target.register.name, "status": str(status), "reason": str(reason)}
 
 
+def _offline(targets: list[Target]) -> pa.Table:
+    """The `RECORDS` rows `_as(target, _unanswered(target, offline, unreachable), None)` gives,
+    built as columns (an offline run may miss many identifiers)."""
+    n = len(targets)
+    given = {
+        "register": [t.register.name for t in targets],
+        "id_type": [t.id_type for t in targets],
+        "identifier": [t.identifier for t in targets],
+        "status": pa.repeat(pa.scalar(str(RecordStatus.UNREACHABLE)), n),
+        "reason": pa.repeat(pa.scalar(str(Reason.OFFLINE)), n),
+        "retrieved_at": pa.repeat(pa.scalar(now_iso()), n),
+    }
+    return pa.table(
+        {
+            f.name: pa.array(given[f.name], f.type) if f.name in given else pa.nulls(n, f.type)
+            for f in RECORDS
+        },
+        schema=RECORDS,
+    )
+
+
 class _Keeper:
     """Caches each batch's definitive rows as soon as they arrive, under the claiming register."""
 
@@ -313,20 +334,22 @@ async def _resolve(
     assert cache is not None
     answers: dict[Target, RecordRow] = {}
     pending: list[Target] = []
+    # An empty cache answers nothing: a million offline misses need not ask it one by one.
+    lookup = not settings.refresh and not cache.empty
     for target in wanted:
         if not _leg_open(settings, target.id_type):
             closed = _unanswered(target, Reason.LEG_CLOSED, RecordStatus.NOT_COVERED)
             answers[target] = _as(target, closed, None)
             continue
         first = target.register
-        cached = (
-            None if settings.refresh else cache.get(first.name, first.api_version, target.asked)
-        )
+        cached = cache.get(first.name, first.api_version, target.asked) if lookup else None
         if cached is not None:
             answers[target] = _as(target, cached, Tier.CACHE)
             continue
         pending.append(target)
     if pending and (net is None or settings.offline):
+        if not answers:
+            return _offline(pending)
         for target in pending:
             missing = _unanswered(target, Reason.OFFLINE, RecordStatus.UNREACHABLE)
             answers[target] = _as(target, missing, None)

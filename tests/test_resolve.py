@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pyarrow.parquet as pq
 import pytest
 from registers.fakenet import Call, FakeNet, reply
@@ -189,3 +191,38 @@ async def test_answers_are_cached_as_batches_arrive(tmp_path):
     rows = await resolve(table, net.settings, net)
     assert len(net.calls) == 1 and "10.5555/n20" in net.calls[0].params["filter"]
     assert rows.column("tier").to_pylist() == ["cache"] * 20 + ["live"] * 5
+
+
+def test_offline_misses_built_as_columns_are_the_rows_built_one_by_one() -> None:
+    from auditor.errors import Reason
+    from auditor.resolve import _as, _offline, _unanswered
+    from auditor.tables import RecordStatus
+
+    refs = from_rows(
+        [
+            {"row_id": 0, "id_type": "doi", "identifier": "10.1/a"},
+            {"row_id": 1, "id_type": "pmid", "identifier": "123"},
+            {"row_id": 2, "id_type": "arxiv", "identifier": "2101.00001"},
+        ],
+        REFERENCES,
+    )
+    wanted = targets(refs)
+    one_by_one = from_rows(
+        [_as(t, _unanswered(t, Reason.OFFLINE, RecordStatus.UNREACHABLE), None) for t in wanted],
+        RECORDS,
+    )
+    columns = _offline(wanted)
+    assert columns.schema == RECORDS
+    assert columns.drop_columns(["retrieved_at"]).equals(one_by_one.drop_columns(["retrieved_at"]))
+    assert columns["retrieved_at"].null_count == 0
+
+
+def test_a_cache_is_empty_until_it_holds_a_record(tmp_path: Path) -> None:
+    cache = RecordCache.open(str(tmp_path / "c"), ttl_days=30)
+    try:
+        assert cache.empty
+        row = {"register": "crossref", "id_type": "doi", "identifier": "10.1/a", "status": "found"}
+        assert cache.put("crossref", "v1", "10.1/a", row)
+        assert not cache.empty
+    finally:
+        cache.close()

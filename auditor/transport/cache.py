@@ -200,6 +200,17 @@ class RecordCache:
         """Whether the cache is working (a failure disables it for the rest of the run)."""
         return self._cache is not None
 
+    @property
+    def empty(self) -> bool:
+        """Whether no lookup can hit: the cache holds no record (only its schema marker)."""
+        if self._cache is None:
+            return True
+        try:
+            return len(self._cache) <= 1
+        except _ERRORS as exc:
+            self._fail(exc)
+            return True
+
     def _fail(self, exc: BaseException) -> None:
         if not self._warned:
             log.warning("cache at %s failed, continuing without it: %s", self.path, exc)
