@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -164,18 +165,24 @@ def _years(column: pa.ChunkedArray) -> tuple[pa.Array, pa.Array]:
     return digits.cast(pa.int32()), pc.and_(pc.is_valid(text), pc.is_null(digits))
 
 
-def _entries(raw: pa.Table, column_map: Mapping[str, str]) -> tuple[pa.Table, pa.Array]:
-    """The `ENTRY_COLUMNS` of `raw` and a mask of rows whose year cell was not a year."""
+def _entries(
+    raw: pa.Table, column_map: Mapping[str, str], pool: ThreadPoolExecutor
+) -> tuple[pa.Table, pa.Array, Future[tuple[pa.Array, pa.Array]] | None]:
+    """The `ENTRY_COLUMNS` of `raw`, a mask of rows whose year cell was not a year, and the
+    `clean_authors` job of its author column (running in `pool`; the table holds empty author
+    lists until the caller puts its result in)."""
     import pyarrow.compute as pc
 
     chosen = _columns_for(raw.column_names, column_map)
     n = raw.num_rows
     columns: dict[str, pa.Array | pa.ChunkedArray] = {}
-    bad_year = pa.array([False] * n)
+    bad_year = pa.repeat(pa.scalar(False), n)
+    authors = None
     for name, column in chosen.items():
         values = raw.column(column)
         if name == "authors":
-            columns["authors"], columns["authors_et_al"] = clean_authors(values)
+            # Arrow kernels, which let go of the GIL: they overlap the rest and `classify`.
+            authors = pool.submit(clean_authors, values)
         elif name == "year":
             columns["year"], bad_year = _years(values)
         elif name == "authors_et_al":
@@ -193,10 +200,13 @@ def _entries(raw: pa.Table, column_map: Mapping[str, str]) -> tuple[pa.Table, pa
             chunked = column if isinstance(column, pa.ChunkedArray) else pa.chunked_array([column])
             arrays.append(chunked.cast(field.type))
         elif name == "authors":
-            arrays.append(pa.array([[]] * n, field.type))
+            empty = pa.ListArray.from_arrays(
+                pa.array(np.zeros(n + 1, np.int32)), pa.array([], pa.string())
+            )
+            arrays.append(pa.chunked_array([empty.cast(field.type)]))
         else:
             arrays.append(pa.nulls(n, field.type))
-    return pa.Table.from_arrays(arrays, names=list(ENTRY_COLUMNS)), bad_year
+    return pa.Table.from_arrays(arrays, names=list(ENTRY_COLUMNS)), bad_year, authors
 
 
 def _read_jsonl(path: str) -> tuple[pa.Table, np.ndarray, list[Problem]]:
@@ -289,43 +299,86 @@ def load_tables(
     parts: list[pa.Table] = []
     problems: list[Problem] = []
     inputs: list[InputFile] = []
+    jobs: list[Future[tuple[pa.Array, pa.Array]] | None] = []
     offset = 0
-    for path in paths:
-        name = fmt or TABLE_SUFFIXES.get(Path(path).suffix.lower(), "parquet")
-        raw, lines, file_problems = _read(path, name)
-        errors = raw.column("__parse_error") if "__parse_error" in raw.column_names else None
-        entries, bad_year = _entries(raw, column_map or {})
-        n = entries.num_rows
-        line_index = entries.schema.get_field_index("source_line")
-        entries = entries.set_column(line_index, entries.schema.field(line_index), pa.array(lines))
-        if errors is not None:
-            i = entries.schema.get_field_index("parse_error")
-            entries = entries.set_column(i, entries.schema.field(i), errors.cast(pa.string()))
-        warn = pc.if_else(
-            bad_year, pa.scalar(["year is not a year"]), pa.scalar([], pa.list_(pa.string()))
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        for path in paths:
+            name = fmt or TABLE_SUFFIXES.get(Path(path).suffix.lower(), "parquet")
+            raw, lines, file_problems = _read(path, name)
+            entries, bad_year, job = _entries(raw, column_map or {}, pool)
+            jobs.append(job)
+            parts.append(_stamped(entries, raw, lines, bad_year, path, name, offset))
+            problems.extend(file_problems)
+            bad = pc.indices_nonzero(bad_year).to_pylist()
+            problems.extend(
+                Problem(path, int(lines[j]), "year is not a year", "warning") for j in bad[:5]
+            )
+            inputs.append(InputFile(path, _digest(path), name, entries.num_rows))
+            offset += entries.num_rows
+        table = pa.concat_tables(parts) if parts else pa.table({})
+        table = pa.Table.from_arrays(
+            [
+                table.column(f.name).cast(f.type)
+                if f.name in table.column_names
+                else pa.nulls(table.num_rows, f.type)
+                for f in tables.REFERENCES
+            ],
+            schema=tables.REFERENCES,
         )
-        i = entries.schema.get_field_index("warnings")
-        entries = entries.set_column(i, entries.schema.field(i), warn)
-        problems.extend(file_problems)
-        bad = pc.indices_nonzero(bad_year).to_pylist()
-        problems.extend(
-            Problem(path, int(lines[j]), "year is not a year", "warning") for j in bad[:5]
-        )
-        parts.append(
-            entries.append_column("row_id", pa.array(np.arange(offset, offset + n, dtype=np.int64)))
-            .append_column("source_path", pa.array([path] * n, pa.string()))
-            .append_column("source_format", pa.array([name] * n, pa.string()))
-        )
-        inputs.append(InputFile(path, _digest(path), name, n))
-        offset += n
-    table = pa.concat_tables(parts) if parts else pa.table({})
-    table = pa.Table.from_arrays(
-        [
-            table.column(f.name).cast(f.type)
-            if f.name in table.column_names
-            else pa.nulls(table.num_rows, f.type)
-            for f in tables.REFERENCES
-        ],
-        schema=tables.REFERENCES,
+        classified = classify(table, closed_legs=closed_legs)
+        classified = _with_authors(classified, parts, jobs)
+    return LoadOutcome(classified, tuple(problems), tuple(inputs))
+
+
+def _stamped(
+    entries: pa.Table,
+    raw: pa.Table,
+    lines: np.ndarray,
+    bad_year: pa.Array,
+    path: str,
+    name: str,
+    offset: int,
+) -> pa.Table:
+    """`entries` with its line numbers, parse errors, warnings, row ids and source columns."""
+    import pyarrow.compute as pc
+
+    n = entries.num_rows
+    line_index = entries.schema.get_field_index("source_line")
+    entries = entries.set_column(line_index, entries.schema.field(line_index), pa.array(lines))
+    if "__parse_error" in raw.column_names:
+        i = entries.schema.get_field_index("parse_error")
+        errors = raw.column("__parse_error").cast(pa.string())
+        entries = entries.set_column(i, entries.schema.field(i), errors)
+    warn = pc.if_else(
+        bad_year, pa.scalar(["year is not a year"]), pa.scalar([], pa.list_(pa.string()))
     )
-    return LoadOutcome(classify(table, closed_legs=closed_legs), tuple(problems), tuple(inputs))
+    i = entries.schema.get_field_index("warnings")
+    entries = entries.set_column(i, entries.schema.field(i), warn)
+    return (
+        entries.append_column("row_id", pa.array(np.arange(offset, offset + n, dtype=np.int64)))
+        .append_column("source_path", pa.repeat(pa.scalar(path, pa.string()), n))
+        .append_column("source_format", pa.repeat(pa.scalar(name, pa.string()), n))
+    )
+
+
+def _with_authors(
+    table: pa.Table, parts: list[pa.Table], jobs: list[Future[tuple[pa.Array, pa.Array]] | None]
+) -> pa.Table:
+    """`table` with the cleaned author lists of each part (empty where a part had none)."""
+    authors, et_al = [], []
+    for part, job in zip(parts, jobs, strict=True):
+        if job is None:
+            authors.append(part.column("authors"))
+            et_al.append(part.column("authors_et_al"))
+        else:
+            names, flags = job.result()
+            authors.append(pa.chunked_array([names]))
+            et_al.append(pa.chunked_array([flags]))
+    for name, pieces in (("authors", authors), ("authors_et_al", et_al)):
+        i = table.schema.get_field_index(name)
+        field = table.schema.field(i)
+        column = pa.chunked_array(
+            [c.cast(field.type) for p in pieces for c in p.chunks], field.type
+        )
+        table = table.set_column(i, field, column)
+    return table
