@@ -119,13 +119,21 @@ async def run_audit(
     references = loaded.table
     async with _net_for(settings, net, progress) as net:
         records = await resolve(references, settings, net)
+        # Duplicates need only the references and their records: found in a thread (NumPy
+        # sorts, which let go of the GIL) while the compare stage runs; again below only when
+        # the title search adds records.
+        early = asyncio.get_running_loop().run_in_executor(
+            None, find_duplicates, references, records
+        )
         verdicts = compare(references, records, settings.criteria)
         waterfall = await run_waterfall(references, verdicts, records, settings, net)
         searched = await title_search(
             references, waterfall.verdicts, settings, net, settings.criteria
         )
-    records = pa.concat_tables([records, searched.records])
-    duplicates = find_duplicates(references, records)
+    duplicates = await early
+    if searched.records.num_rows:
+        records = pa.concat_tables([records, searched.records])
+        duplicates = find_duplicates(references, records)
     verdicts = attach_groups(searched.verdicts, duplicates)
     extra = pa.concat_tables([waterfall.items, duplicate_items(duplicates, references)])
     checklist = build_checklist(references, verdicts, records, extra=extra)
