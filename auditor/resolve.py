@@ -2,7 +2,8 @@
 
 Input is the `REFERENCES` table after classify; output is the `RECORDS` table with one row per
 distinct `(id_type, identifier)` among rows that have no `row_state`: the snapshot's answers,
-then the others, each part in first-seen order. Each row carries its `tier` and `retrieved_at`.
+then the others, each part in first-seen order (a very large snapshot part in the join's order:
+`join_snapshots`). Each row carries its `tier` and `retrieved_at`.
 Which register answers an identifier first is the registry's word (`registers/registry.py`);
 registers run concurrently, each batched and paced by the run's `Net`. A failure to look is a row
 with `status="unreachable"` and a reason, never `not_found`. A row a register refers on
@@ -319,8 +320,8 @@ async def resolve(references: pa.Table, settings: Settings, net: Net | None) -> 
         if own_cache is not None:
             own_cache.close()
     others = others.append_column("first", pa.array(positions, pa.int64()))
-    # Each part is in first-seen order already (the join keeps the order of `keys`); putting
-    # the few others among a million hits would cost a take of every row.
+    # Each part is in its order already (`join_snapshots`); putting the few others among a
+    # million hits would cost a take of every row.
     merged = pa.concat_tables([found.select(others.column_names), others])
     return merged.select(RECORDS.names).cast(RECORDS)
 

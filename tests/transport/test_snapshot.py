@@ -134,3 +134,33 @@ def test_istic_rows_are_found_by_lowercased_doi_and_never_shadow(tmp_path):
         lookup_snapshots([str(snap)], [("doi", "10.1/ab")])[("doi", "10.1/ab")]["register"] == "doi"
     )
     assert lookup_istic([str(snap)], ["10.1/other"]) == {}
+
+
+@pytest.mark.parametrize("ordered_rows", [1 << 17, 3])
+def test_each_hit_names_the_key_it_answers_in_order_or_not(
+    tmp_path, monkeypatch: pytest.MonkeyPatch, ordered_rows: int
+):
+    from auditor.transport import snapshot
+
+    monkeypatch.setattr(snapshot, "ORDERED_ROWS", ordered_rows)
+    path = tmp_path / "snap.parquet"
+    # Written in another order than the keys ask, a repeated identifier among them.
+    rows = [
+        {"register": "crossref", "id_type": "doi", "identifier": f"10.1/{k}", "status": "found",
+         "title": f"T{k}"}
+        for k in (7, 3, 9, 1, 5, 3)
+    ]  # fmt: skip
+    write_snapshot(rows, str(path))
+    keys = pa.table(
+        {"id_type": ["doi"] * 6, "identifier": [f"10.1/{k}" for k in (1, 2, 3, 5, 7, 9)]}
+    )
+    found, at = join_snapshots([str(path)], keys)
+    assert found.schema == RECORDS
+    pairs = sorted(zip(at.to_pylist(), found["identifier"].to_pylist(), strict=True))
+    assert pairs == [(0, "10.1/1"), (2, "10.1/3"), (3, "10.1/5"), (4, "10.1/7"), (5, "10.1/9")]
+    assert all(
+        t == f"T{i.rsplit('/', 1)[1]}"
+        for t, i in zip(found["title"].to_pylist(), found["identifier"].to_pylist(), strict=True)
+    )
+    if ordered_rows > found.num_rows:
+        assert at.to_pylist() == [0, 2, 3, 4, 5]
