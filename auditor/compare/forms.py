@@ -118,21 +118,25 @@ def _clean(s: str | None) -> str:
     if "\\" in out or "$" in out:
         out = _TEX_CHARS.sub("", _TEX_COMMAND.sub(_tex_command, out))
     out = out.replace("&", " and ")
-    return out.translate(_ASCII_JOINERS) if out.isascii() else _JOINERS.sub(" ", out)
+    if out.isascii():
+        return out.replace("-", " ").replace("/", " ")
+    return _JOINERS.sub(" ", out)
 
 
-# On ASCII text the two substitutions are byte maps, done by `str.translate` in one C pass:
-# the joiners (`-`, `/`) become spaces; what is not a letter, digit or `str.isspace` is deleted.
-_ASCII_JOINERS = {ord("-"): " ", ord("/"): " "}
-_ASCII_NOT_KEPT = {c: None for c in range(128) if not (chr(c).isalnum() or chr(c).isspace())}
+# On ASCII text the joiners (`-`, `/`) are two plain replacements, and what is not a letter,
+# digit or `str.isspace` is deleted by one `bytes.translate`: C loops, not regular expressions.
+_ASCII_NOT_KEPT = bytes(c for c in range(128) if not (chr(c).isalnum() or chr(c).isspace()))
 
 
 @lru_cache(maxsize=65536)
 def title_words(s: str | None) -> tuple[str, ...]:
     """The title's words in order: folded, punctuation removed, American spelling."""
     folded = _fold(_clean(s))
-    text = folded.translate(_ASCII_NOT_KEPT) if folded.isascii() else _NOT_KEPT.sub("", folded)
-    return tuple(_american(w) for w in text.split())
+    if folded.isascii():
+        text = folded.encode("ascii").translate(None, _ASCII_NOT_KEPT).decode("ascii")
+    else:
+        text = _NOT_KEPT.sub("", folded)
+    return tuple(map(_american, text.split()))
 
 
 def title_tokens(s: str | None) -> frozenset[str]:
@@ -145,6 +149,19 @@ def title_tokens(s: str | None) -> frozenset[str]:
 _SUBTITLE = re.compile(r"\s*(?::|\s[\u2013\u2014-]\s|\?(?=\s+\w)|\.\s+(?=[A-Z]))\s*")
 
 
+def _may_have_subtitle(clean: str) -> bool:
+    """Whether `clean` holds a character `_SUBTITLE` needs (six substring tests in C, far
+    cheaper than the search they spare)."""
+    return (
+        ":" in clean
+        or "-" in clean
+        or "." in clean
+        or "?" in clean
+        or "\u2013" in clean
+        or "\u2014" in clean
+    )
+
+
 # A trailing bracketed note (`(Student Abstract)`, `[Extended Version]`) is read as a subtitle too.
 _TRAILING_NOTE = re.compile(r"\s*[(\[][^()\[\]]+[)\]]\s*\.?\s*$")
 
@@ -154,9 +171,13 @@ def title_main(s: str | None) -> str | None:
     if not s:
         return None
     clean = strip_markup(s) or ""
-    note = _TRAILING_NOTE.search(clean)
-    if note is not None and note.start() > 0:
-        return clean[: note.start()]
+    # Each pattern needs one of a few characters: most titles have none and skip the search.
+    if ")" in clean or "]" in clean:
+        note = _TRAILING_NOTE.search(clean)
+        if note is not None and note.start() > 0:
+            return clean[: note.start()]
+    if not _may_have_subtitle(clean):
+        return None
     match = _SUBTITLE.search(clean)
     if match is None or match.start() == 0 or not clean[match.end() :].strip():
         return None

@@ -43,7 +43,8 @@ _TERMINALS = ("。", ".")
 
 def has_han(s: str | None) -> bool:
     """True when `s` contains at least one Han ideograph (a null or empty string has none)."""
-    return bool(s) and _HAN.search(s) is not None  # type: ignore[arg-type]
+    # An ASCII string (most titles) holds none: `isascii` is a flag read, the search a scan.
+    return s is not None and not s.isascii() and _HAN.search(s) is not None
 
 
 def _strip_wrapper(s: str) -> str:

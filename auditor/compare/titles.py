@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from rapidfuzz.distance import Levenshtein
 
-from auditor.compare.forms import title_main, title_tokens, title_words
+from auditor.compare.forms import title_main, title_words
 from auditor.compare.text import han_title_form, has_han
 
 __all__ = ["NEAR_MISS_MAX_WORDS", "TitleAgreement", "compare_titles", "word_distance"]
@@ -51,7 +51,7 @@ def compare_titles(claimed: str | None, register: str | None) -> tuple[TitleAgre
     wa, wb = title_words(claimed), title_words(register)
     if not wa or not wb:
         return TitleAgreement.EMPTY, 0.0
-    ta, tb = title_tokens(claimed), title_tokens(register)
+    ta, tb = frozenset(wa), frozenset(wb)  # `title_tokens`, without looking the words up again
     score = len(ta & tb) / len(ta | tb)
     if has_han(claimed) and has_han(register):
         same = han_title_form(claimed) == han_title_form(register)
