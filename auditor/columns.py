@@ -47,23 +47,30 @@ def array(values: pa.Array | pa.ChunkedArray) -> pa.Array:
 
 
 def holding(values: pa.Array | pa.ChunkedArray, chars: bytes) -> np.ndarray:
-    """Positions of the strings that hold any of the few ASCII bytes `chars` (nulls hold none):
-    a comparison per byte over the character data, four times faster than a regular expression
-    per string when the bytes are rare (`<`, `&` in titles)."""
+    """Positions of the strings that hold any of the few ASCII bytes `chars` (nulls hold none),
+    found in the character data: a `bytes.find` (memchr) per byte settles the usual case of a
+    column that holds none, a comparison per byte finds the strings otherwise. Both are far
+    cheaper than a regular expression per string."""
     values = array(values)
+    none = np.zeros(0, np.int64)
     if len(values) == 0 or values.null_count == len(values):
-        return np.zeros(0, np.int64)
+        return none
     if not pa.types.is_string(values.type):
         values = values.cast(pa.string())
     offsets = np.frombuffer(
         values.buffers()[1], np.int32, count=len(values) + 1, offset=values.offset * 4
     )
-    data = np.frombuffer(values.buffers()[2], np.uint8)[offsets[0] : offsets[-1]]
+    lo, hi = int(offsets[0]), int(offsets[-1])
+    raw = values.buffers()[2]
+    text = raw.to_pybytes() if raw is not None else b""
+    if all(text.find(bytes([byte]), lo, hi) < 0 for byte in chars):
+        return none
+    data = np.frombuffer(text, np.uint8)[lo:hi]
     found = np.zeros(len(data), bool)
     for byte in chars:
         found |= data == byte
     # UTF-8 never uses an ASCII byte inside a multi-byte character, so a byte is that character.
-    at = np.flatnonzero(found) + offsets[0]
+    at = np.flatnonzero(found) + lo
     rows = np.searchsorted(offsets, at, side="right") - 1  # ascending: duplicates side by side
     rows = rows[np.r_[True, rows[1:] != rows[:-1]]] if rows.size else rows
     kept: np.ndarray = rows[pc.is_valid(values).to_numpy(zero_copy_only=False)[rows]]
