@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 import pyarrow as pa
 
@@ -72,3 +73,11 @@ class AuditResult:
         from auditor.report.rows import build_report_verdicts
 
         return build_report_verdicts(self)
+
+    @cached_property
+    def report_totals(self) -> dict[str, Any]:
+        """`auditor.report.rows.totals` of this result, counted once for every summary (read
+        it, do not change it)."""
+        from auditor.report.rows import count_totals
+
+        return count_totals(self)

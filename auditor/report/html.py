@@ -198,7 +198,7 @@ def _update_badge(updates: list[dict[str, Any]]) -> str:
 def _view(result: AuditResult) -> dict[str, Any]:
     """The whole template context."""
     verdicts = report_verdicts(result)
-    counts = totals(result, verdicts)
+    counts = totals(result)
     records = {
         (r["register"], r["id_type"], r["identifier"]): r for r in result.records.to_pylist()
     }

@@ -59,7 +59,7 @@ def report_dict(result: AuditResult) -> dict[str, Any]:
         "schema_version": SCHEMA_VERSION,
         "criteria_id": result.run.criteria_id if result.run else tables.CRITERIA_ID,
         "run": _clean(run),
-        "totals": totals(result, verdicts),
+        "totals": totals(result),
         "verdicts": _rows(verdicts),
         "records": _rows(result.records),
         "checklist": _rows(result.checklist),
@@ -70,7 +70,6 @@ def report_dict(result: AuditResult) -> dict[str, Any]:
 def large_report_dict(result: AuditResult) -> dict[str, Any]:
     """The JSON report of a run too large to list row by row: run, totals and the tiers' as-of
     range; the rows themselves are in `verdicts.parquet`/`.csv` and `checklist.parquet`/`.csv`."""
-    verdicts = report_verdicts(result)
     run = dataclasses.asdict(result.run) if result.run else None
     stamps = result.records.group_by("tier").aggregate(
         [("retrieved_at", "min"), ("retrieved_at", "max"), ("retrieved_at", "count")]
@@ -87,7 +86,7 @@ def large_report_dict(result: AuditResult) -> dict[str, Any]:
         "schema_version": SCHEMA_VERSION,
         "criteria_id": result.run.criteria_id if result.run else tables.CRITERIA_ID,
         "run": _clean(run),
-        "totals": totals(result, verdicts),
+        "totals": totals(result),
         "rows_listed": False,
         "rows_in": ["verdicts.parquet", "verdicts.csv", "checklist.parquet", "checklist.csv"],
         "records_as_of": as_of,

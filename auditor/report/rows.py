@@ -24,6 +24,7 @@ __all__ = [
     "REPORT_EXTRA",
     "REPORT_VERDICTS",
     "build_report_verdicts",
+    "count_totals",
     "report_verdicts",
     "totals",
 ]
@@ -161,14 +162,19 @@ def _count(values: pa.ChunkedArray | pa.Array, order: tuple[str, ...] = ()) -> d
     return out
 
 
-def totals(result: AuditResult, verdicts: pa.Table | None = None) -> dict[str, Any]:
+def totals(result: AuditResult) -> dict[str, Any]:
     """Counts for the summaries: by verdict, register, priority, UNCHECKED reason and file.
 
     Keys and their order are stable (verdicts in `tables.OUTCOMES` order, priorities P0…P3, the
-    rest sorted), so two runs' JSON diff cleanly. `verdicts` is `report_verdicts(result)` when the
-    caller already has it.
+    rest sorted), so two runs' JSON diff cleanly. Counted once per result
+    (`AuditResult.report_totals`), however many summaries ask.
     """
-    table = report_verdicts(result) if verdicts is None else verdicts
+    return result.report_totals
+
+
+def count_totals(result: AuditResult) -> dict[str, Any]:
+    """`totals`, counted."""
+    table = report_verdicts(result)
     table = table.select(["source_path", "verdict", "reason", "register"])
     inputs = [i.path for i in result.run.inputs] if result.run else []
     seen = pc.unique(table["source_path"]).to_pylist()
