@@ -142,13 +142,15 @@ def _nonempty_same(claimed: pa.Array, register: pa.Array | None) -> np.ndarray:
     return same
 
 
-def _titles(claimed: pa.Array, register: pa.Array) -> FieldColumn:
+def _titles(claimed: pa.Array, register: pa.Array, rows: np.ndarray) -> FieldColumn:
     # Started first, so that their start-up overlaps the column checks below.
     with title_pool.TitlePool(None if len(claimed) >= title_pool.MIN_ROWS else 0) as pool:
-        return _titles_with(claimed, register, pool)
+        return _titles_with(claimed, register, rows, pool)
 
 
-def _titles_with(claimed: pa.Array, register: pa.Array, pool: title_pool.TitlePool) -> FieldColumn:
+def _titles_with(
+    claimed: pa.Array, register: pa.Array, rows: np.ndarray, pool: title_pool.TitlePool
+) -> FieldColumn:
     n = len(claimed)
     # An exact copy of the register's title (most rows of a large run) needs no comparing, only
     # the check that it is not empty once normalized: equal strings normalize alike.
@@ -157,14 +159,14 @@ def _titles_with(claimed: pa.Array, register: pa.Array, pool: title_pool.TitlePo
     # deletion of what is not a word character: it is not empty once normalized.
     alnum = pc.fill_null(pc.match_substring_regex(claimed, "[A-Za-z0-9]"), False)
     plain = copied & alnum.to_numpy(zero_copy_only=False)
-    copies, other = np.flatnonzero(copied & ~plain), np.flatnonzero(~copied)
+    copies, other = np.flatnonzero(copied & ~plain & rows), np.flatnonzero(~copied & rows)
     same = plain.copy()
     same[copies] = _nonempty_same(_rows(claimed, copies), None)
     same[other] = _nonempty_same(_rows(claimed, other), _rows(register, other))
     # Two Han titles compare by their exact Chinese-aware form, which normalizing may hide.
     same &= ~(han_mask(claimed) & han_mask(register))
     out = FieldColumn(n, Field(True, True, None, 1.0))
-    rest = np.flatnonzero(~same)
+    rest = np.flatnonzero(~same & rows)
     pairs = list(zip(_pylist(claimed, rest), _pylist(register, rest), strict=True))
     index: dict[tuple[str | None, str | None], int] = {}
     slots = [index.setdefault(pair, len(index)) for pair in pairs]
@@ -179,13 +181,15 @@ def _rows(column: pa.Array, rows: np.ndarray) -> pa.Array:
     return picked
 
 
-def _authors(claimed: pa.Array, et_al: pa.Array, register: pa.Array) -> FieldColumn:
+def _authors(
+    claimed: pa.Array, et_al: pa.Array, register: pa.Array, rows: np.ndarray
+) -> FieldColumn:
     n = len(claimed)
     plain = same_surname_sequences(claimed, register)
     plain &= ~pc.fill_null(et_al, False).to_numpy(zero_copy_only=False)
     plain &= pc.fill_null(pc.list_value_length(claimed), 0).to_numpy(zero_copy_only=False) > 0
     out = FieldColumn(n, Field(True, True))
-    rest = np.flatnonzero(~plain)
+    rest = np.flatnonzero(~plain & rows)
     keys = [
         (tuple(c or ()), bool(e), tuple(r or ()))
         for c, e, r in zip(
@@ -203,6 +207,7 @@ def _years(
     register_years: pa.Array,
     arxiv: np.ndarray,
     current_year: int,
+    rows: np.ndarray,
 ) -> FieldColumn:
     n = len(claimed)
     c = pc.fill_null(claimed, -1).to_numpy(zero_copy_only=False)
@@ -212,7 +217,7 @@ def _years(
     out = FieldColumn(n, Field(True, True))
     out.compared[absent] = False
     out.matched[absent] = False
-    rest = np.flatnonzero(~plain & ~absent)
+    rest = np.flatnonzero(~plain & ~absent & rows)
     keys = [
         (cy, ry, tuple(ys or ()), bool(a))
         for cy, ry, ys, a in zip(
@@ -234,10 +239,11 @@ def _venues(
     preprint: np.ndarray,
     by_title: np.ndarray,
     journal_ref: np.ndarray,
+    rows: np.ndarray,
 ) -> FieldColumn:
     n = len(claimed)
     out = FieldColumn(n, Field(False, None))
-    rest = np.flatnonzero(pc.is_valid(claimed).to_numpy(zero_copy_only=False))
+    rest = np.flatnonzero(pc.is_valid(claimed).to_numpy(zero_copy_only=False) & rows)
     keys = list(
         zip(
             _pylist(claimed, rest),
@@ -260,9 +266,12 @@ def _venues(
     return out
 
 
-def _arxiv(cited: pa.Array, version: pa.Array, is_arxiv: np.ndarray) -> FieldColumn:
+def _arxiv(
+    cited: pa.Array, version: pa.Array, is_arxiv: np.ndarray, rows: np.ndarray
+) -> FieldColumn:
     out = FieldColumn(len(cited), Field(False, None))
-    rest = np.flatnonzero(is_arxiv & pc.is_valid(version).to_numpy(zero_copy_only=False))
+    valid = pc.is_valid(version).to_numpy(zero_copy_only=False)
+    rest = np.flatnonzero(is_arxiv & valid & rows)
     pairs = zip(_pylist(cited, rest), _pylist(version, rest), strict=True)
     out.set(rest.tolist(), [v2.arxiv_version_rule(c, v) for c, v in pairs])
     return out
@@ -283,8 +292,11 @@ def _preprint(register: pa.Array, work_type: pa.Array, venue: pa.Array) -> np.nd
     return result
 
 
-def v2_fields(columns: dict[str, pa.Array], current_year: int | None = None) -> V2Fields:
-    """The v2 decisions of aligned columns of found rows.
+def v2_fields(
+    columns: dict[str, pa.Array], current_year: int | None = None, rows: np.ndarray | None = None
+) -> V2Fields:
+    """The v2 decisions of aligned columns, for the rows `rows` marks (all when `None`); the
+    other rows get each field's default and mean nothing.
 
     `columns` holds: title_claimed, title_register (markup removed), authors_claimed,
     authors_et_al, surnames_register, year_claimed, year_register, years_register,
@@ -292,6 +304,8 @@ def v2_fields(columns: dict[str, pa.Array], current_year: int | None = None) -> 
     """
     year = current_year if current_year is not None else datetime.now(UTC).year
     c = columns
+    if rows is None:
+        rows = np.ones(len(c["title_claimed"]), dtype=bool)
     register = pc.fill_null(c["register"], "")
     is_arxiv = pc.equal(register, "arxiv").to_numpy(zero_copy_only=False)
     by_title = pc.fill_null(pc.equal(c["id_type"], v2.SEARCH_ID_TYPE), False).to_numpy(
@@ -302,20 +316,25 @@ def v2_fields(columns: dict[str, pa.Array], current_year: int | None = None) -> 
     # Python rules: in two threads they overlap.
     with ThreadPoolExecutor(max_workers=1) as pool:
         authors = pool.submit(
-            _authors, c["authors_claimed"], c["authors_et_al"], c["surnames_register"]
+            _authors, c["authors_claimed"], c["authors_et_al"], c["surnames_register"], rows
         )
-        titles = _titles(c["title_claimed"], c["title_register"])
+        titles = _titles(c["title_claimed"], c["title_register"], rows)
         authors_decided = authors.result()
     return V2Fields(
         {
             "title": titles,
             "authors": authors_decided,
             "venue": _venues(
-                c["venue_claimed"], c["venue_register"], preprint, by_title, is_arxiv & ~by_title
+                c["venue_claimed"],
+                c["venue_register"],
+                preprint,
+                by_title,
+                is_arxiv & ~by_title,
+                rows,
             ),
             "year": _years(
-                c["year_claimed"], c["year_register"], c["years_register"], is_arxiv, year
+                c["year_claimed"], c["year_register"], c["years_register"], is_arxiv, year, rows
             ),
-            "arxiv": _arxiv(c["id_raw"], c["version"], is_arxiv & ~by_title),
+            "arxiv": _arxiv(c["id_raw"], c["version"], is_arxiv & ~by_title, rows),
         }
     )

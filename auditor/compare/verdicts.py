@@ -211,66 +211,57 @@ def _field_columns(
 def _field_columns_v2(
     references: pa.Table, records: pa.Table, idx: np.ndarray, found_mask: np.ndarray
 ) -> tuple[dict[str, pa.Array], np.ndarray, pa.Array]:
-    """auditor/v2's per-field columns for the found rows, their codes and reasons."""
-    n = len(idx)
+    """auditor/v2's per-field columns for the found rows, their codes and reasons.
+
+    The rules run over whole columns in input order (each record column taken once, null where
+    no record was found) and decide only the found rows: no reference column is picked apart
+    and no result scattered back, which cost more than the few rows it spared.
+    """
     found = np.flatnonzero(found_mask)
-    at = pa.array(idx[found], pa.int64())
 
     def record(name: str) -> pa.Array:
-        """The found rows' record column, aligned with `found` (one take, no scatter)."""
-        column = _as_array(records[name])
-        return pc.take(column, at) if len(column) else pa.nulls(found.size, column.type)
+        return _take(records[name], idx, found_mask)
 
     register_title = strip_markup_column(record("title"))
     surnames, years, venues = record("surnames"), record("year"), record("container_title")
     cols = {
-        "title_register": _scatter_objects(register_title, found, n, register_title.type),
-        "authors_register": _scatter_objects(surnames, found, n, surnames.type),
-        "year_register": _scatter_objects(years, found, n, years.type),
-        "venue_claimed": _as_array(references["container_title"]),
-        "venue_register": _scatter_objects(venues, found, n, venues.type),
-    }
-    pick = _picker(found)
-    inputs = {
-        "title_claimed": pick(strip_markup_column(references["title"])),
         "title_register": register_title,
-        "authors_claimed": pick(_as_array(references["authors"])),
-        "authors_et_al": pick(_as_array(references["authors_et_al"])),
+        "authors_register": surnames,
+        "year_register": years,
+        "venue_claimed": _as_array(references["container_title"]),
+        "venue_register": venues,
+    }
+    inputs = {
+        "title_claimed": strip_markup_column(references["title"]),
+        "title_register": register_title,
+        "authors_claimed": _as_array(references["authors"]),
+        "authors_et_al": _as_array(references["authors_et_al"]),
         "surnames_register": surnames,
-        "year_claimed": pick(_as_array(references["year"])),
+        "year_claimed": _as_array(references["year"]),
         "year_register": years,
         "years_register": record("years"),
-        "venue_claimed": pick(cols["venue_claimed"]),
+        "venue_claimed": cols["venue_claimed"],
         "venue_register": venues,
         "register": record("register"),
         "work_type": record("work_type"),
-        "id_type": pick(_as_array(references["id_type"])),
-        "id_raw": pick(_as_array(references["id_raw"])),
+        "id_type": _as_array(references["id_type"]),
+        "id_raw": _as_array(references["id_raw"]),
         "version": record("version"),
     }
-    decided = v2_fields(inputs)
-    for name, column in (("title", "title_match"), ("authors", "authors_match")):
-        cols[column] = _scatter_objects(decided.match(name), found, n, pa.bool_())
-    cols["year_match"] = _scatter_objects(decided.match("year"), found, n, pa.bool_())
-    cols["venue_match"] = _scatter_objects(decided.match("venue"), found, n, pa.bool_())
-    scores = decided.fields["title"].scores()
-    cols["title_score"] = _scatter_objects(scores, found, n, pa.float64())
+    decided = v2_fields(inputs, rows=found_mask)
+    keep = pa.array(found_mask)
+
+    def found_only(values: pa.Array, type_: pa.DataType) -> pa.Array:
+        return pc.if_else(keep, values.cast(type_), pa.scalar(None, type_))
+
+    for name in ("title", "authors", "year", "venue"):
+        cols[f"{name}_match"] = found_only(decided.match(name), pa.bool_())
+    cols["title_score"] = found_only(decided.fields["title"].scores(), pa.float64())
     findings_type = tables.VERDICTS.field("findings").type
-    cols["findings"] = _scatter_objects(
-        decided.findings().cast(findings_type), found, n, findings_type
-    )
+    cols["findings"] = found_only(decided.findings(), findings_type)
     differs, reasons = decided.first_finding()
-    codes = np.where(differs, _DIFFERS, _MATCHES).astype(np.int64)
-    return cols, codes, reasons
-
-
-def _scatter_objects(values: pa.Array, at: np.ndarray, n: int, type_: pa.DataType) -> pa.Array:
-    """A length-`n` column holding `values` at positions `at` and null elsewhere."""
-    slot = np.full(n, -1, dtype=np.int64)
-    slot[at] = np.arange(at.size)
-    if len(values) == 0:
-        return pa.nulls(n, type_)
-    return pc.take(values, pa.array(slot, mask=slot < 0)).cast(type_)
+    codes = np.where(differs[found], _DIFFERS, _MATCHES).astype(np.int64)
+    return cols, codes, pc.take(reasons, pa.array(found, pa.int64()))
 
 
 def _scatter_where(values: np.ndarray, compared: np.ndarray, at: np.ndarray, n: int) -> pa.Array:
