@@ -23,6 +23,10 @@ _HAN_REGEX = f"[{HAN_CLASS}]"
 
 
 def _han(column: pa.ChunkedArray) -> pa.ChunkedArray:
+    # A column of ASCII text (most large runs) holds no ideograph: one byte check, no regex.
+    ascii_only = pc.fill_null(pc.string_is_ascii(column), True)
+    if pc.all(ascii_only).as_py():
+        return pc.invert(ascii_only)
     return pc.fill_null(pc.match_substring_regex(column, _HAN_REGEX), False)
 
 
