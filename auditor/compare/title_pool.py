@@ -82,7 +82,9 @@ class TitlePool:
 
     def __init__(self, workers: int | None = None) -> None:
         self._procs: list[subprocess.Popen[bytes]] = []
-        for _ in range(_workers() if workers is None else workers):
+        count = _workers() if workers is None else workers
+        # An embedded interpreter may not know its executable: then no workers, no failure.
+        for _ in range(count if sys.executable else 0):
             try:
                 proc = subprocess.Popen(
                     _command(),

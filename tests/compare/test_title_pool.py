@@ -171,3 +171,11 @@ def test_verdicts_with_and_without_workers_are_equal(
     assert answered and all(answered)
     assert shared == alone
     assert any(row["verdict"] == "RESOLVES-BUT-DIFFERS" for row in alone)
+
+
+def test_no_executable_means_no_workers(monkeypatch: pytest.MonkeyPatch, few_pairs: None) -> None:
+    monkeypatch.setattr(title_pool.sys, "executable", "")
+    claimed, register = _pairs(40)
+    with TitlePool(2) as pool:
+        assert pool._procs == []
+        assert pool.decide(claimed, register) == _here(claimed, register)
