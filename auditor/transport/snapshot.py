@@ -144,11 +144,6 @@ def _join(
 def _newest(found: pa.Table, files: list[str], key: list[str]) -> pa.Table:
     """`found` with one row per `key`: the later file, then the later row, wins (the key
     columns stay; `conform` drops them)."""
-    at = pc.index_in(found["filename"], value_set=pa.array(files, pa.string()))
-    order = pc.add(
-        pc.multiply(at.cast(pa.int64()), pa.scalar(1 << 40, pa.int64())),
-        found["file_row_number"].cast(pa.int64()),
-    )
     rows = found.drop_columns(["filename", "file_row_number"])
     if found.num_rows == 0:
         return rows
@@ -157,6 +152,11 @@ def _newest(found: pa.Table, files: list[str], key: list[str]) -> pa.Table:
     # key column alone being distinct rules that out (one hash pass, no grouping).
     if pc.count_distinct(keys.column(key[-1])).as_py() == found.num_rows:
         return rows
+    at = pc.index_in(found["filename"], value_set=pa.array(files, pa.string()))
+    order = pc.add(
+        pc.multiply(at.cast(pa.int64()), pa.scalar(1 << 40, pa.int64())),
+        found["file_row_number"].cast(pa.int64()),
+    )
     ranked = keys.append_column("order", order).append_column(
         "position", pa.array(np.arange(found.num_rows, dtype=np.int64))
     )
