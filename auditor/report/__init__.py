@@ -16,11 +16,17 @@ if TYPE_CHECKING:
     from auditor.report.interface import ReportFormat
     from auditor.result import AuditResult
 
-__all__ = ["FORMATS", "LARGE_FORMATS", "LISTED_ROWS", "write_reports"]
+__all__ = ["FORMATS", "LARGE_FORMATS", "LISTED_ROWS", "row_list", "write_reports"]
 
 #: Above this many rows a page or a JSON list of every row helps nobody (a million rows make a
 #: page no browser opens): the tables carry every row, `report.json` the totals.
 LISTED_ROWS = 50_000
+
+
+def row_list(result: AuditResult) -> str:
+    """The report file that lists every row for a reader: `report.html`, or `verdicts.csv` for
+    a run of more than `LISTED_ROWS` rows (which gets no page)."""
+    return "verdicts.csv" if result.verdicts.num_rows > LISTED_ROWS else "report.html"
 
 
 @cache

@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from auditor import tables
+from auditor.report import LISTED_ROWS, row_list
 from auditor.report.findings import safe_text
 from auditor.report.interface import ReportFormat
 from auditor.report.rows import totals
@@ -101,9 +102,12 @@ def print_summary(result: AuditResult, out_dir: Path, *, quiet: bool, console: C
     if summary["offline"]:
         console.print("[dim]Offline run: only snapshots and the cache were consulted.[/]")
     _print_load_problems(summary["load_problems"], console)
-    console.print(
-        f"Reports in [bold]{safe_text(out_dir)}[/] (report.html, verdicts.csv, checklist.csv, …)"
+    files = (
+        "report.html, verdicts.csv, checklist.csv, …"
+        if row_list(result) == "report.html"
+        else f"verdicts.csv, verdicts.parquet, …; no report.html above {LISTED_ROWS:,} rows"
     )
+    console.print(f"Reports in [bold]{safe_text(out_dir)}[/] ({files})")
 
 
 def _print_load_problems(problems: list[dict[str, Any]], console: Console) -> None:

@@ -25,6 +25,7 @@ import pyarrow.compute as pc
 from rich.console import Console
 from rich.markup import escape
 
+from auditor.report import row_list
 from auditor.report.interface import ReportFormat
 from auditor.report.words import reason_text
 from auditor.result import AuditResult
@@ -246,7 +247,7 @@ class FindingsList(ReportFormat):
                 soft_wrap=True,
             )
         if more:
-            report = safe_text(out_dir / "report.html")
+            report = safe_text(out_dir / row_list(result))
             self.console.print(f"… {more} more in {report}", highlight=False, soft_wrap=True)
         return []
 

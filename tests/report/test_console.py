@@ -37,3 +37,16 @@ def test_quiet_prints_nothing(result: AuditResult) -> None:
     buffer = io.StringIO()
     print_summary(result, Path("x"), quiet=True, console=Console(file=buffer))
     assert buffer.getvalue() == ""
+
+
+def test_a_run_too_large_for_a_page_names_no_page(result: AuditResult, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import auditor.report
+
+    buffer = io.StringIO()
+    print_summary(result, Path("reports/big"), quiet=False, console=Console(file=buffer, width=200))
+    assert "(report.html, verdicts.csv" in buffer.getvalue()
+    monkeypatch.setattr(auditor.report, "LISTED_ROWS", 1)
+    buffer = io.StringIO()
+    print_summary(result, Path("reports/big"), quiet=False, console=Console(file=buffer, width=200))
+    text = buffer.getvalue()
+    assert "report.html, " not in text and "no report.html above" in text

@@ -211,3 +211,11 @@ def _row_by_row(result: AuditResult) -> list[Finding]:
         elif row["verdict"] in SEVERITY:
             out.append(_finding(row, str(row["verdict"]), reason_text(row.get("reason"))))
     return sorted(out, key=lambda f: (f.severity, f.path, f.line or 0, f.key))
+
+
+def test_a_run_too_large_for_a_page_points_at_the_csv(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import auditor.report
+
+    monkeypatch.setattr(auditor.report, "LISTED_ROWS", 3)
+    lines = _print(_result(ROWS), limit=2).splitlines()
+    assert lines[2] == "… 2 more in reports/x/verdicts.csv"
