@@ -118,24 +118,36 @@ class TitlePool:
             return _decide(claimed, register)
         shares = len(procs) + 1
         bounds = [len(claimed) * k // shares for k in range(shares + 1)]
-        with tempfile.TemporaryDirectory(prefix="auditor-titles-") as folder:
+        try:
+            folder = tempfile.TemporaryDirectory(prefix="auditor-titles-")
+        except OSError:  # no temporary folder to share through: all decided here
+            for proc in procs:
+                _end(proc, "")
+            return _decide(claimed, register)
+        with folder:
             asked: list[tuple[subprocess.Popen[bytes], Path, int, int]] = []
             for k, proc in enumerate(procs, start=1):
                 lo, hi = bounds[k], bounds[k + 1]
-                given, answer = Path(folder) / f"{k}.in", Path(folder) / f"{k}.out"
-                table = pa.table(
-                    {"claimed": list(claimed[lo:hi]), "register": list(register[lo:hi])},
-                    schema=PAIRS,
-                )
-                with pa.OSFile(str(given), "wb") as sink, pa.ipc.new_file(sink, PAIRS) as w:
-                    w.write_table(table)
-                _end(proc, f"{given}\n{answer}\n", wait=False)
+                given, answer = Path(folder.name) / f"{k}.in", Path(folder.name) / f"{k}.out"
+                task = _hand_over(given, claimed[lo:hi], register[lo:hi])
+                _end(proc, f"{given}\n{answer}\n" if task else "", wait=not task)
                 asked.append((proc, answer, lo, hi))
             out = _decide(claimed[: bounds[1]], register[: bounds[1]])
             for proc, answer, lo, hi in asked:
                 got = _answer(proc, answer, hi - lo)
                 out.extend(got if got is not None else _decide(claimed[lo:hi], register[lo:hi]))
         return out
+
+
+def _hand_over(path: Path, claimed: Sequence[str | None], register: Sequence[str | None]) -> bool:
+    """Write a worker's pairs to `path`; `False` when they cannot be written (a full disk)."""
+    table = pa.table({"claimed": list(claimed), "register": list(register)}, schema=PAIRS)
+    try:
+        with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_file(sink, PAIRS) as writer:
+            writer.write_table(table)
+    except OSError:
+        return False
+    return True
 
 
 def _answer(proc: subprocess.Popen[bytes], path: Path, rows: int) -> list[Field] | None:

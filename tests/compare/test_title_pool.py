@@ -179,3 +179,28 @@ def test_no_executable_means_no_workers(monkeypatch: pytest.MonkeyPatch, few_pai
     with TitlePool(2) as pool:
         assert pool._procs == []
         assert pool.decide(claimed, register) == _here(claimed, register)
+
+
+def test_no_temporary_folder_means_all_decided_here(
+    monkeypatch: pytest.MonkeyPatch, few_pairs: None, answered: list[bool]
+) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(title_pool.tempfile, "TemporaryDirectory", refuse)
+    claimed, register = _pairs(60)
+    with TitlePool(2) as pool:
+        procs = list(pool._procs)
+        assert pool.decide(claimed, register) == _here(claimed, register)
+    assert answered == []
+    assert all(p.returncode is not None for p in procs)
+
+
+def test_pairs_that_cannot_be_written_are_decided_here(
+    monkeypatch: pytest.MonkeyPatch, few_pairs: None, answered: list[bool]
+) -> None:
+    monkeypatch.setattr(title_pool, "_hand_over", lambda *args: False)
+    claimed, register = _pairs(60)
+    with TitlePool(2) as pool:
+        assert pool.decide(claimed, register) == _here(claimed, register)
+    assert answered == [False, False]
