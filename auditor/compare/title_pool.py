@@ -17,6 +17,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -32,8 +33,9 @@ __all__ = ["DECISIONS", "MIN_PAIRS", "MIN_ROWS", "PAIRS", "TitlePool", "decide_t
 MIN_ROWS = 100_000
 #: Distinct pairs from which the workers are used; fewer are decided here, faster than a hand-off.
 MIN_PAIRS = 20_000
-#: How long a worker may take beyond this process's own share before its pairs are decided here.
-WAIT_SECONDS = 600.0
+#: How long a worker may take beyond ten times this process's own share (its start-up included)
+#: before it is stopped and its pairs are decided here.
+WAIT_SECONDS = 30.0
 
 PAIRS = pa.schema([pa.field("claimed", pa.string()), pa.field("register", pa.string())])
 DECISIONS = pa.schema(
@@ -132,9 +134,12 @@ class TitlePool:
                 task = _hand_over(given, claimed[lo:hi], register[lo:hi])
                 _end(proc, f"{given}\n{answer}\n" if task else "", wait=not task)
                 asked.append((proc, answer, lo, hi))
+            started = time.monotonic()
             out = _decide(claimed[: bounds[1]], register[: bounds[1]])
+            # A worker's share is as large as this process's: one ten times slower has hung.
+            deadline = time.monotonic() + WAIT_SECONDS + 10 * (time.monotonic() - started)
             for proc, answer, lo, hi in asked:
-                got = _answer(proc, answer, hi - lo)
+                got = _answer(proc, answer, hi - lo, deadline)
                 out.extend(got if got is not None else _decide(claimed[lo:hi], register[lo:hi]))
         return out
 
@@ -150,15 +155,19 @@ def _hand_over(path: Path, claimed: Sequence[str | None], register: Sequence[str
     return True
 
 
-def _answer(proc: subprocess.Popen[bytes], path: Path, rows: int) -> list[Field] | None:
-    """The worker's decisions, or `None` when it failed, timed out or answered otherwise."""
+def _answer(
+    proc: subprocess.Popen[bytes], path: Path, rows: int, deadline: float
+) -> list[Field] | None:
+    """The worker's decisions, or `None` when it failed, missed `deadline` (`time.monotonic`)
+    or answered otherwise."""
     try:
-        if proc.wait(timeout=WAIT_SECONDS) != 0:
+        if proc.wait(timeout=max(0.0, deadline - time.monotonic())) != 0:
             return None
         with pa.memory_map(str(path)) as source:
             table = pa.ipc.open_file(source).read_all()
     except (OSError, pa.ArrowException, ValueError, subprocess.TimeoutExpired):
         proc.kill()
+        proc.wait()
         return None
     if not table.schema.equals(DECISIONS) or table.num_rows != rows:
         return None

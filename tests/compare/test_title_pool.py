@@ -204,3 +204,20 @@ def test_pairs_that_cannot_be_written_are_decided_here(
     with TitlePool(2) as pool:
         assert pool.decide(claimed, register) == _here(claimed, register)
     assert answered == [False, False]
+
+
+def test_a_hung_worker_is_stopped_and_its_pairs_decided_here(
+    monkeypatch: pytest.MonkeyPatch, few_pairs: None
+) -> None:
+    import time
+
+    monkeypatch.setattr(title_pool, "WAIT_SECONDS", 0.5)
+    hang = [sys.executable, "-c", "import time; time.sleep(120)"]
+    monkeypatch.setattr(title_pool, "_command", lambda: hang)
+    claimed, register = _pairs(60)
+    started = time.monotonic()
+    with TitlePool(1) as pool:
+        procs = list(pool._procs)
+        assert pool.decide(claimed, register) == _here(claimed, register)
+    assert time.monotonic() - started < 30
+    assert all(p.returncode is not None and p.returncode != 0 for p in procs)
