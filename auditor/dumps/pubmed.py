@@ -7,7 +7,11 @@ are the same row: `ArticleTitle`, `AuthorList` (`LastName Initials`, or `Collect
 `MedlineDate`), the DOI in `ArticleIdList`, `Language`, `PublicationType`s and
 `CommentsCorrections` (retractions, errata, expressions of concern). Parsed with defusedxml,
 element by element (each article is cleared once read): no entity expansion, no DTD fetched,
-memory of one article. `DeleteCitation` lists of update files are not applied.
+memory of one article.
+
+An update file's `DeleteCitation` list names PMIDs PubMed has removed: each becomes a
+`not_found` row, what esummary answers for it now. Imported after the baseline (inputs are
+parts in the order given), it wins over the baseline's record, as a later snapshot file does.
 """
 
 from __future__ import annotations
@@ -21,9 +25,11 @@ from defusedxml import DefusedXmlException
 
 from auditor.dumps import xmlstream
 from auditor.dumps.interface import DumpReader, Skipped
-from auditor.errors import RegisterError
+from auditor.errors import Reason, RegisterError
 from auditor.registers.interface import RecordRow
-from auditor.registers.pubmed import summary_row
+from auditor.registers.pubmed import PubmedRegister, summary_row
+from auditor.registers.records import row
+from auditor.tables import IdType, RecordStatus
 
 __all__ = ["PubmedDump"]
 
@@ -111,11 +117,35 @@ class PubmedDump(DumpReader):
         """One row per `PubmedArticle`; a broken file ends with one `Skipped` naming it."""
         count = 0
         try:
-            for element in xmlstream.records(stream, ("PubmedArticle",)):
+            tags = ("PubmedArticle", "DeleteCitation", "PubmedBookArticle")
+            for element in xmlstream.records(stream, tags):
+                if element.tag == "DeleteCitation":
+                    yield from self._deleted(element, path)
+                    continue
                 count += 1
+                if element.tag == "PubmedBookArticle":
+                    yield Skipped(f"{path}: article {count}", "a Bookshelf record is not read")
+                    continue
                 yield self._row(element, f"{path}: article {count}")
         except (ParseError, DefusedXmlException) as exc:
             yield Skipped(f"{path}: after article {count}", f"unreadable XML ({exc})")
+
+    @staticmethod
+    def _deleted(element: Element, path: str) -> Iterator[RecordRow | Skipped]:
+        """One `not_found` row per PMID of a `DeleteCitation` list."""
+        for n, node in enumerate(element.findall("PMID"), 1):
+            pmid = _text(node)
+            if not pmid or not pmid.isascii() or not pmid.isdigit():
+                yield Skipped(f"{path}: deleted citation {n}", f"no PMID ({pmid!r})")
+                continue
+            yield row(
+                PubmedRegister.name,
+                IdType.PMID,
+                pmid,
+                RecordStatus.NOT_FOUND,
+                Reason.NOT_FOUND,
+                body_digest=xmlstream.digest(node),
+            )
 
     @staticmethod
     def _row(element: Element, where: str) -> RecordRow | Skipped:

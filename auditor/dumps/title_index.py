@@ -143,10 +143,11 @@ def title_candidates(folder: str, title: str, *, limit: int = 5) -> list[dict[st
 
     keys = [(h[0], h[1]) for h in hits]
     records = lookup_snapshots([str(Path(folder) / "records")], keys)
+    # The index was made from found rows; a later row (a PubMed deletion) may say otherwise.
     return [
         {**records[key], "shared_tokens": int(shared), "title_tokens": len(tokens)}
         for (*key_parts, shared) in hits
-        if (key := (key_parts[0], key_parts[1])) in records
+        if (key := (key_parts[0], key_parts[1])) in records and records[key]["status"] == "found"
     ]
 
 

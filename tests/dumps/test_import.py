@@ -391,3 +391,72 @@ def test_an_import_killed_mid_way_resumes_to_the_same_dataset(tmp_path: Path, wh
     order = [("token", "ascending"), ("identifier", "ascending")]
     index = pq.read_table(resumed / "title_index" / "tokens.parquet").sort_by(order)
     assert index.equals(pq.read_table(clean / "title_index" / "tokens.parquet").sort_by(order))
+
+
+def test_an_update_file_s_deleted_citations_do_not_resolve(tmp_path: Path) -> None:
+    baseline = _write(tmp_path, "pubmed25n0001.xml.gz", PUBMED_XML)
+    update = _write(
+        tmp_path,
+        "pubmed25n1275.xml.gz",
+        b"""<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE PubmedArticleSet PUBLIC "-//NLM//DTD PubMedArticle, 1st January 2025//EN" "https://dtd.nlm.nih.gov/ncbi/pubmed/out/pubmed_250101.dtd">
+<PubmedArticleSet>
+<PubmedBookArticle><BookDocument><PMID Version="1">20301295</PMID></BookDocument>
+</PubmedBookArticle>
+<DeleteCitation>
+<PMID Version="1">1</PMID>
+<PMID Version="1">not-a-pmid</PMID>
+</DeleteCitation>
+</PubmedArticleSet>
+""",
+    )
+    summary = import_dump(KINDS["pubmed"](), [baseline, update], str(tmp_path / "snap"))
+    assert summary.skipped_count == 2
+    assert "Bookshelf" in summary.skipped[0].why
+    assert "deleted citation 2" in summary.skipped[1].where
+    rows = lookup_snapshots(
+        [str(tmp_path / "snap" / "records")], [("pmid", "1"), ("pmid", "26017442")]
+    )
+    assert rows[("pmid", "1")]["status"] == "not_found"
+    assert rows[("pmid", "1")]["reason"] == "not_found"
+    assert rows[("pmid", "26017442")]["status"] == "found"
+    # Given before the baseline, the deletion is older than the record: the record stands.
+    again = import_dump(KINDS["pubmed"](), [update, baseline], str(tmp_path / "other"))
+    assert again.records == summary.records
+    rows = lookup_snapshots([str(tmp_path / "other" / "records")], [("pmid", "1")])
+    assert rows[("pmid", "1")]["status"] == "found"
+    # The title index holds found records only.
+    assert title_candidates(str(tmp_path / "snap"), "Formate assay in body fluids") == []
+
+
+def test_a_citation_of_a_deleted_pmid_does_not_resolve_offline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in list(os.environ):
+        if name.startswith("AUDITOR_") or name.endswith("_LEG"):
+            monkeypatch.delenv(name)
+    baseline = _write(tmp_path, "pubmed25n0001.xml.gz", PUBMED_XML)
+    update = _write(
+        tmp_path,
+        "pubmed25n1275.xml",
+        b"<PubmedArticleSet><DeleteCitation><PMID Version='1'>1</PMID></DeleteCitation>"
+        b"</PubmedArticleSet>",
+    )
+    out = tmp_path / "snap"
+    result = CliRunner().invoke(
+        app, ["snapshot", "import", "pubmed", baseline, update, "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    bib = tmp_path / "refs.bib"
+    bib.write_text(
+        "@article{formate, title = {Formate assay in body fluids}, author = {{Study Group}},\n"
+        "  year = {1975}, pmid = {1}}\n",
+        encoding="utf-8",
+    )
+    report = tmp_path / "report"
+    args = ["audit", str(bib), "--offline", "--snapshot", str(out), "--out", str(report)]
+    args += ["--quiet", "--cache-dir", str(tmp_path / "cache"), "--fail-on", "none"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    verdicts = pd.read_parquet(report / "verdicts.parquet")
+    assert verdicts["verdict"].tolist() == ["DOES-NOT-RESOLVE"]
