@@ -193,14 +193,42 @@ def join_snapshots(paths: Sequence[str], keys: pa.Table) -> tuple[pa.Table, pa.A
             "want_at": pa.array(np.arange(keys.num_rows, dtype=np.int64)),
         }
     )
-    side = ", ".join(f"'{name}'" for name in sorted(SIDE_REGISTERS))
-    found = _join(
-        files,
-        wanted,
-        on="s.identifier = w.want_id AND s.id_type = w.want_type",
-        where=f"s.register NOT IN ({side})",
-        key=["want_at"],
-    )
+    statuses = ", ".join(f"'{status}'" for status in _DEFINITIVE)
+    # `<>` is pushed into the Parquet scan, `NOT IN` is not (twice the scan's time).
+    primary = " AND ".join(f"s.register <> '{name}'" for name in sorted(SIDE_REGISTERS))
+    # One file: its row numbers alone name a row (a join on one column is a fifth cheaper).
+    row_of = "s.file_row_number = h.hit_row"
+    if len(files) > 1:
+        row_of = f"s.file_index = h.hit_file AND {row_of}"
+    con = _connect()
+    try:
+        con.register("wanted", wanted)
+        # Which row of which file answers which key, reading the identity columns alone; then
+        # the record columns of those rows only, so DuckDB skips every row group (and file)
+        # without a hit: a server's handful of identifiers reads a few row groups, not the dump.
+        hits = con.sql(
+            f"""
+            SELECT s.file_index AS hit_file, s.file_row_number AS hit_row, w.want_at
+            FROM read_parquet($files, union_by_name = true, file_row_number = true) AS s
+            JOIN wanted AS w ON s.identifier = w.want_id AND s.id_type = w.want_type
+            WHERE s.status IN ({statuses}) AND {primary}
+            """,
+            params={"files": files},
+        ).to_arrow_table()
+        con.register("hits", _newest_hits(hits))
+        found = con.sql(
+            f"""
+            SELECT s.*, h.want_at
+            FROM read_parquet($files, union_by_name = true, file_row_number = true) AS s
+            JOIN hits AS h ON {row_of}
+            """,
+            params={"files": files},
+        ).to_arrow_table()
+    except duckdb.Error as exc:
+        raise InputError(f"snapshot {', '.join(files)}: {exc}") from None
+    finally:
+        con.close()
+    found = _as_asked(found, wanted)
     if found.num_rows <= ORDERED_ROWS:
         found = found.take(pc.sort_indices(found["want_at"]))
     at = found["want_at"].combine_chunks()
@@ -208,6 +236,30 @@ def join_snapshots(paths: Sequence[str], keys: pa.Table) -> tuple[pa.Table, pa.A
     tier = pa.repeat(pa.scalar(str(Tier.SNAPSHOT)), table.num_rows)
     tiered = table.set_column(RECORDS.get_field_index("tier"), RECORDS.field("tier"), tier)
     return tiered, at
+
+
+def _newest_hits(hits: pa.Table) -> pa.Table:
+    """One hit per key: the later file, then the later row, wins (a snapshot rarely repeats a
+    key, so the distinct case costs one hash pass)."""
+    if hits.num_rows == 0 or pc.count_distinct(hits["want_at"]).as_py() == hits.num_rows:
+        return hits
+    key = hits["want_at"].to_numpy()
+    order = np.lexsort((hits["hit_row"].to_numpy(), hits["hit_file"].to_numpy(), key))
+    last = np.r_[key[order][1:] != key[order][:-1], True]
+    return hits.take(pa.array(order[last]))
+
+
+def _as_asked(found: pa.Table, wanted: pa.Table) -> pa.Table:
+    """`found` without a row whose key is not the one it was fetched for (a file replaced
+    between the two reads): such a key is then simply not in the snapshot."""
+    at = found["want_at"]
+    same = pc.and_(
+        pc.equal(found["identifier"], wanted["want_id"].take(at)),
+        pc.equal(found["id_type"], wanted["want_type"].take(at)),
+    )
+    if pc.all(pc.fill_null(same, False)).as_py():
+        return found
+    return found.filter(pc.fill_null(same, False))
 
 
 def lookup_snapshots(

@@ -164,3 +164,26 @@ def test_each_hit_names_the_key_it_answers_in_order_or_not(
     )
     if ordered_rows > found.num_rows:
         assert at.to_pylist() == [0, 2, 3, 4, 5]
+
+
+def test_a_row_fetched_for_another_key_is_no_answer():
+    # Between the two reads a file may be replaced: a fetched row must be the key's own.
+    from auditor.transport.snapshot import _as_asked, _newest_hits
+
+    wanted = pa.table(
+        {"want_type": ["doi", "doi"], "want_id": ["10.1/a", "10.1/b"], "want_at": [0, 1]}
+    )
+    found = pa.table(
+        {"id_type": ["doi", "doi"], "identifier": ["10.1/a", "10.1/zzz"], "want_at": [0, 1]}
+    )
+    assert _as_asked(found, wanted)["identifier"].to_pylist() == ["10.1/a"]
+    hits = pa.table({"hit_file": [0, 1, 1, 0], "hit_row": [5, 2, 9, 7], "want_at": [3, 3, 3, 4]})
+    newest = _newest_hits(hits)
+    assert sorted(
+        zip(
+            newest["want_at"].to_pylist(),
+            newest["hit_file"].to_pylist(),
+            newest["hit_row"].to_pylist(),
+            strict=True,
+        )
+    ) == [(3, 1, 9), (4, 0, 7)]
