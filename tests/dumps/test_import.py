@@ -283,13 +283,18 @@ def test_each_format_imports_to_its_golden_records_and_title_index(
     check_golden("dump-imports.json", text, update_golden)
 
 
-def test_an_import_of_each_format_gives_records_the_offline_audit_matches(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A bibliography citing one record of each dump, audited from the imports alone."""
+@pytest.fixture
+def no_auditor_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The audits below see no `AUDITOR_*` setting or leg switch of the environment."""
     for name in list(os.environ):
         if name.startswith("AUDITOR_") or name.endswith("_LEG"):
             monkeypatch.delenv(name)
+
+
+def test_an_import_of_each_format_gives_records_the_offline_audit_matches(
+    tmp_path: Path, no_auditor_env: None
+) -> None:
+    """A bibliography citing one record of each dump, audited from the imports alone."""
     dumps = {
         "crossref": ("works.jsonl.gz", json.dumps(CROSSREF_WORK).encode()),
         "pubmed": ("pubmed25n0001.xml.gz", PUBMED_XML),
@@ -430,11 +435,8 @@ def test_an_update_file_s_deleted_citations_do_not_resolve(tmp_path: Path) -> No
 
 
 def test_a_citation_of_a_deleted_pmid_does_not_resolve_offline(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, no_auditor_env: None
 ) -> None:
-    for name in list(os.environ):
-        if name.startswith("AUDITOR_") or name.endswith("_LEG"):
-            monkeypatch.delenv(name)
     baseline = _write(tmp_path, "pubmed25n0001.xml.gz", PUBMED_XML)
     update = _write(
         tmp_path,
