@@ -165,13 +165,13 @@ def _answer(
             return None
         with pa.memory_map(str(path)) as source:
             table = pa.ipc.open_file(source).read_all()
+            if not table.schema.equals(DECISIONS) or table.num_rows != rows:
+                return None
+            columns = [table.column(name).to_pylist() for name in DECISIONS.names]
     except (OSError, pa.ArrowException, ValueError, subprocess.TimeoutExpired):
         proc.kill()
         proc.wait()
         return None
-    if not table.schema.equals(DECISIONS) or table.num_rows != rows:
-        return None
-    columns = [table.column(name).to_pylist() for name in DECISIONS.names]
     return [Field(c, m, f, s) for c, m, f, s in zip(*columns, strict=True)]
 
 
@@ -188,3 +188,4 @@ def _end(proc: subprocess.Popen[bytes], message: str, *, wait: bool = True) -> N
             proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             proc.kill()
+            proc.wait()
