@@ -29,6 +29,7 @@ __all__ = [
     "build_title_index",
     "index_candidates",
     "title_candidates",
+    "title_candidates_many",
     "title_tokens",
 ]
 
@@ -114,41 +115,70 @@ def title_candidates(folder: str, title: str, *, limit: int = 5) -> list[dict[st
     plus `shared_tokens` and `title_tokens` (how many the query has). `[]` when no token is
     shared. Raises `InputError` when `folder` has no title index.
     """
+    return title_candidates_many(folder, [title], limit=limit).get(title, [])
+
+
+#: Titles asked of the index in one query: their (title, record) pairs are counted together.
+TITLES_PER_QUERY = 2_000
+
+
+def title_candidates_many(
+    folder: str, titles: Sequence[str], *, limit: int = 5
+) -> dict[str, list[dict[str, Any]]]:
+    """`title_candidates` of each of `titles`, asked together: one index query per
+    `TITLES_PER_QUERY` titles and one snapshot join for all their candidates; titles without a
+    candidate are absent."""
     index = Path(folder) / INDEX / "tokens.parquet"
     if not index.is_file():
         raise InputError(f"{folder}: no title index (run auditor snapshot import)")
-    tokens = title_tokens(title)
-    if not tokens:
-        return []
+    asked = list(dict.fromkeys(titles))
+    hits: list[tuple[int, str, str, int, int]] = []
     con = _connect()
     try:
-        con.register("wanted", pa.table({"token": pa.array(tokens, pa.string())}))
-        hits = con.execute(
-            """
-            SELECT id_type, identifier, count(*) AS shared_tokens
-            FROM read_parquet($index) JOIN wanted USING (token)
-            GROUP BY id_type, identifier
-            ORDER BY shared_tokens DESC, identifier
-            LIMIT $limit
-            """,
-            {"index": str(index), "limit": limit},
-        ).fetchall()
+        for lo in range(0, len(asked), TITLES_PER_QUERY):
+            part = asked[lo : lo + TITLES_PER_QUERY]
+            numbers = pa.array(range(lo, lo + len(part)), pa.int64())
+            con.register("asked", pa.table({"asked_at": numbers, "title": part}))
+            hits += con.execute(
+                f"""
+                WITH tokens AS (
+                    SELECT asked_at, unnest(toks) AS token, len(toks) AS title_tokens
+                    FROM (SELECT asked_at, {_TOKENS.format(col="title")} AS toks FROM asked)
+                ), counted AS (
+                    SELECT t.asked_at, i.id_type, i.identifier, count(*) AS shared_tokens,
+                           any_value(t.title_tokens) AS title_tokens
+                    FROM read_parquet($index) AS i JOIN tokens AS t USING (token)
+                    GROUP BY t.asked_at, i.id_type, i.identifier
+                )
+                SELECT asked_at, id_type, identifier, shared_tokens, title_tokens FROM counted
+                QUALIFY row_number() OVER (
+                    PARTITION BY asked_at ORDER BY shared_tokens DESC, identifier
+                ) <= $limit
+                ORDER BY asked_at, shared_tokens DESC, identifier
+                """,
+                {"index": str(index), "limit": limit, "stop": list(STOP_WORDS)},
+            ).fetchall()
+            con.unregister("asked")
     except duckdb.Error as exc:
         raise InputError(f"{index}: {exc}") from None
     finally:
         con.close()
     if not hits:
-        return []
+        return {}
     from auditor.transport.snapshot import lookup_snapshots
 
-    keys = [(h[0], h[1]) for h in hits]
-    records = lookup_snapshots([str(Path(folder) / "records")], keys)
-    # The index was made from found rows; a later row (a PubMed deletion) may say otherwise.
-    return [
-        {**records[key], "shared_tokens": int(shared), "title_tokens": len(tokens)}
-        for (*key_parts, shared) in hits
-        if (key := (key_parts[0], key_parts[1])) in records and records[key]["status"] == "found"
-    ]
+    records = lookup_snapshots(
+        [str(Path(folder) / "records")], dict.fromkeys((h[1], h[2]) for h in hits)
+    )
+    out: dict[str, list[dict[str, Any]]] = {}
+    for at, id_type, identifier, shared, count in hits:
+        record = records.get((id_type, identifier))
+        # The index was made from found rows; a later row (a PubMed deletion) may say otherwise.
+        if record is not None and record["status"] == "found":
+            out.setdefault(asked[at], []).append(
+                {**record, "shared_tokens": int(shared), "title_tokens": int(count)}
+            )
+    return out
 
 
 #: Which imported dump answers which title-search register.
@@ -182,8 +212,11 @@ def index_candidates(
     kind = SEARCH_KINDS.get(register)
     folders = _datasets(snapshots, kind) if kind else []
     out: dict[str, list[dict[str, Any]]] = {}
-    for title in dict.fromkeys(titles):
-        found = [c for folder in folders for c in title_candidates(folder, title, limit=limit)]
-        if found:
-            out[title] = sorted(found, key=lambda c: -int(c["shared_tokens"]))[:limit]
-    return out
+    for folder in folders:
+        for title, found in title_candidates_many(folder, titles, limit=limit).items():
+            out.setdefault(title, []).extend(found)
+    return {
+        title: sorted(out[title], key=lambda c: -int(c["shared_tokens"]))[:limit]
+        for title in dict.fromkeys(titles)
+        if out.get(title)
+    }

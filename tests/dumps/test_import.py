@@ -221,6 +221,42 @@ def test_title_index_finds_candidates_and_the_dataset_is_a_snapshot(tmp_path: Pa
     assert hit[("doi", "10.1038/nature14539")]["title"] == "Deep learning"
 
 
+def test_titles_asked_together_get_what_each_gets_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from auditor.dumps import title_index
+
+    words = ["deep", "learning", "graph", "neural", "protein", "folding", "quantum", "network"]
+    works = [
+        {**CROSSREF_WORK, "DOI": f"10.5555/w{k}", "title": [" ".join(words[k % 5 : k % 5 + 3])]}
+        for k in range(12)
+    ]
+    path = _write(tmp_path, "works.jsonl", "\n".join(map(json.dumps, works)).encode())
+    out = tmp_path / "snap"
+    import_dump(KINDS["crossref"](), [path], str(out))
+    titles = ["Deep learning", "graph neural network", "zzz", "", "protein folding", "the and"]
+    # The oracle: each title's tokens counted against the index rows, in Python.
+    index = pq.read_table(out / "title_index" / "tokens.parquet").to_pylist()
+    expected = {}
+    for title in titles:
+        tokens = set(title_index.title_tokens(title))
+        shared: dict[str, int] = {}
+        for row in index:
+            if row["token"] in tokens:
+                shared[row["identifier"]] = shared.get(row["identifier"], 0) + 1
+        best = sorted(shared.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
+        if best:
+            expected[title] = [(ident, n, len(tokens)) for ident, n in best]
+    monkeypatch.setattr(title_index, "TITLES_PER_QUERY", 2)  # several queries, one answer
+    got = title_index.title_candidates_many(str(out), titles, limit=3)
+    assert {
+        t: [(c["identifier"], c["shared_tokens"], c["title_tokens"]) for c in found]
+        for t, found in got.items()
+    } == expected
+    for title in titles:
+        assert title_index.title_candidates(str(out), title, limit=3) == got.get(title, [])
+
+
 def test_unknown_kind_and_missing_file_exit_2(tmp_path: Path) -> None:
     runner = CliRunner()
     bad = runner.invoke(app, ["snapshot", "import", "nope", "x", "--out", str(tmp_path)])
