@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -116,6 +117,8 @@ def _client() -> Iterator[Any]:
     import dask
     from distributed import Client, LocalCluster
 
+    # Dask logs every scheduler and worker event at INFO on stderr: noise beside our summary.
+    logging.getLogger("distributed").setLevel(logging.WARNING)
     address = dask.config.get("scheduler-address", None)
     if address:
         with Client(address) as client:  # type: ignore[no-untyped-call]
@@ -180,7 +183,9 @@ def run_audit_on_dask(
 
 
 def _map(client: Any, parts: list[pa.Table], settings: Settings) -> list[PartitionResult]:
-    futures = client.map(audit_partition, parts, settings=settings, pure=False)
+    # Scattered first: the partitions travel to the workers as data, not inside the task graph.
+    scattered = client.scatter(parts)
+    futures = client.map(audit_partition, scattered, settings=settings, pure=False)
     return list(client.gather(futures))
 
 
