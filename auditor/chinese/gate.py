@@ -14,20 +14,16 @@ from collections.abc import Mapping
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from auditor.compare.text import HAN_CLASS
+from auditor.compare.columns import han_mask
 from auditor.tables import RowState
 
 LANGUAGES = ("zh", "zh-cn", "zh-tw", "zh-hans", "zh-hant", "chi", "zho", "chinese")
 CHINESE_AGENCIES = frozenset({"istic", "cnki"})
-_HAN_REGEX = f"[{HAN_CLASS}]"
 
 
-def _han(column: pa.ChunkedArray) -> pa.ChunkedArray:
-    # A column of ASCII text (most large runs) holds no ideograph: one byte check, no regex.
-    ascii_only = pc.fill_null(pc.string_is_ascii(column), True)
-    if pc.all(ascii_only).as_py():
-        return pc.invert(ascii_only)
-    return pc.fill_null(pc.match_substring_regex(column, _HAN_REGEX), False)
+def _han(column: pa.ChunkedArray) -> pa.Array:
+    # Only a non-ASCII title can hold an ideograph: `han_mask` runs its regex on those alone.
+    return pa.array(han_mask(column))
 
 
 def chinese_signal(

@@ -107,65 +107,29 @@ def _connect() -> duckdb.DuckDBPyConnection:
     return con
 
 
-def _join(
-    files: list[str], wanted: pa.Table, on: str, where: str, key: list[str], order: str = ""
-) -> pa.Table:
-    """Newest definitive row of `files` per `key` of `wanted` (distinct keys) present in them.
+def _join(files: list[str], wanted: pa.Table, on: str, where: str, key: str) -> pa.Table:
+    """Newest definitive row of `files` per `key` (a column of `wanted`, distinct) present in
+    them, with `wanted`'s columns.
 
-    `on` is the join condition between the snapshot `s` and `wanted` `w`; `key` names columns
-    of `wanted` that identify its row (one integer column is cheapest); `wanted`'s columns come
-    along with each row.
+    `on` is the join condition between the snapshot `s` and `wanted` `w`. For the few rows the
+    side lookups ask (title-search answers, ISTIC rows): one pass reads every column.
     """
     con = _connect()
     try:
         con.register("wanted", wanted)
         statuses = ", ".join(f"'{status}'" for status in _DEFINITIVE)
-        # A semi join on plain columns: the hash table is built on the wanted keys and the
-        # snapshot streams through it. Which duplicate wins is settled afterwards, in Arrow, and
-        # only when a key was found twice (a snapshot rarely repeats one): a window over every
-        # hit cost more than the scan it follows.
         query = f"""
-            SELECT s.*, w.*
-            FROM read_parquet(
-                $files, union_by_name = true, filename = true, file_row_number = true
-            ) AS s
+            SELECT s.*, w.*, s.file_index AS hit_file, s.file_row_number AS hit_row
+            FROM read_parquet($files, union_by_name = true) AS s
             JOIN wanted AS w ON {on}
             WHERE s.status IN ({statuses}) AND {where}
-            {f"ORDER BY {order}" if order else ""}
         """
         found = con.sql(query, params={"files": files}).to_arrow_table()
     except duckdb.Error as exc:
         raise InputError(f"snapshot {', '.join(files)}: {exc}") from None
     finally:
         con.close()
-    return _newest(found, files, key)
-
-
-def _newest(found: pa.Table, files: list[str], key: list[str]) -> pa.Table:
-    """`found` with one row per `key`: the later file, then the later row, wins (the key
-    columns stay; `conform` drops them)."""
-    rows = found.drop_columns(["filename", "file_row_number"])
-    if found.num_rows == 0:
-        return rows
-    keys = found.select(key)
-    # The wanted keys are distinct, so a repeat means the snapshot holds a key twice; the last
-    # key column alone being distinct rules that out (one hash pass, no grouping).
-    if pc.count_distinct(keys.column(key[-1])).as_py() == found.num_rows:
-        return rows
-    at = pc.index_in(found["filename"], value_set=pa.array(files, pa.string()))
-    order = pc.add(
-        pc.multiply(at.cast(pa.int64()), pa.scalar(1 << 40, pa.int64())),
-        found["file_row_number"].cast(pa.int64()),
-    )
-    ranked = keys.append_column("order", order).append_column(
-        "position", pa.array(np.arange(found.num_rows, dtype=np.int64))
-    )
-    newest = ranked.group_by(key, use_threads=False).aggregate([("order", "max")])
-    winners = ranked.join(
-        newest, keys=[*key, "order"], right_keys=[*key, "order_max"], join_type="inner"
-    )
-    positions = winners["position"].combine_chunks()
-    return rows.take(positions.take(pc.array_sort_indices(positions)))
+    return _newest_hits(found, key)
 
 
 #: Up to this many hits come in the order of the keys; more come in the join's order. Nothing
@@ -238,14 +202,14 @@ def join_snapshots(paths: Sequence[str], keys: pa.Table) -> tuple[pa.Table, pa.A
     return tiered, at
 
 
-def _newest_hits(hits: pa.Table) -> pa.Table:
-    """One hit per key: the later file, then the later row, wins (a snapshot rarely repeats a
-    key, so the distinct case costs one hash pass)."""
-    if hits.num_rows == 0 or pc.count_distinct(hits["want_at"]).as_py() == hits.num_rows:
+def _newest_hits(hits: pa.Table, key: str = "want_at") -> pa.Table:
+    """One row per `key`: the later file (`hit_file`), then the later row (`hit_row`), wins. A
+    snapshot rarely repeats a key, so the distinct case costs one hash pass."""
+    if hits.num_rows == 0 or pc.count_distinct(hits[key]).as_py() == hits.num_rows:
         return hits
-    key = hits["want_at"].to_numpy()
-    order = np.lexsort((hits["hit_row"].to_numpy(), hits["hit_file"].to_numpy(), key))
-    last = np.r_[key[order][1:] != key[order][:-1], True]
+    codes = pc.dictionary_encode(hits[key].combine_chunks()).indices.to_numpy()
+    order = np.lexsort((hits["hit_row"].to_numpy(), hits["hit_file"].to_numpy(), codes))
+    last = np.r_[codes[order][1:] != codes[order][:-1], True]
     return hits.take(pa.array(order[last]))
 
 
@@ -293,7 +257,7 @@ def lookup_searches(
         pa.table({"want_key": pa.array(wanted, pa.string())}),
         on="(s.register || chr(31) || regexp_extract(s.identifier, '^[^#]*#[0-9]+')) = w.want_key",
         where="s.id_type = 'title_search'",
-        key=["want_key"],
+        key="want_key",
     )
     rows = conform(found).to_pylist()
     return [{**row, "tier": str(Tier.SNAPSHOT)} for row in rows]
@@ -311,7 +275,7 @@ def lookup_istic(paths: Sequence[str], dois: Iterable[str]) -> dict[str, dict[st
         snapshot_files(paths),
         pa.table({"want_doi": pa.array(wanted, pa.string())}),
         on="lower(s.identifier) = w.want_doi",
-        key=["want_doi"],
+        key="want_doi",
         where=(
             f"s.register = 'istic' AND s.id_type = 'doi' AND s.status IN "
             f"('{RecordStatus.FOUND}', '{RecordStatus.NOT_FOUND}')"
