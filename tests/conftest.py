@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 
 
@@ -42,3 +45,15 @@ def _no_internet(monkeypatch: pytest.MonkeyPatch) -> None:
         return real(host, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(socket, "getaddrinfo", guarded)
+
+
+@pytest.fixture
+def isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """No `AUDITOR_*` setting or leg switch from the developer's shell, a private cache, and the
+    working directory in `tmp_path` (returned)."""
+    for name in list(os.environ):
+        if name.startswith("AUDITOR_") or name.endswith("_LEG"):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("AUDITOR_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.chdir(tmp_path)
+    return tmp_path

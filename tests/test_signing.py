@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import stat
 from pathlib import Path
 
@@ -107,12 +106,8 @@ def test_verify_command_with_pem_and_text_keys(tmp_path: Path) -> None:
     assert not (tmp_path / "absent.pem").exists()
 
 
-def test_audit_sign_signs_report_json(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_audit_sign_signs_report_json(isolated: Path, tmp_path: Path) -> None:
     root = Path(__file__).resolve().parents[1]
-    for name in list(os.environ):
-        if name.startswith("AUDITOR_") or name.endswith("_LEG"):
-            monkeypatch.delenv(name)
-    monkeypatch.setenv("AUDITOR_CACHE_DIR", str(tmp_path / "cache"))
     key_path = tmp_path / "key.pem"
     out = tmp_path / "out"
     args = ["audit", str(root / "sample_bibs" / "thesis.bib"), "--offline", "--quiet"]

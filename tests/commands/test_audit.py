@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
@@ -17,12 +16,7 @@ SAMPLES = Path(__file__).resolve().parents[2] / "sample_bibs"
 
 
 @pytest.fixture
-def sample(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    for name in list(os.environ):
-        if name.startswith("AUDITOR_") or name.endswith("_LEG"):
-            monkeypatch.delenv(name)
-    monkeypatch.setenv("AUDITOR_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.chdir(tmp_path)
+def sample(isolated: Path, tmp_path: Path) -> Path:
     shutil.copytree(SAMPLES, tmp_path, dirs_exist_ok=True)
     return tmp_path
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -27,12 +26,7 @@ WORK = {
 
 
 @pytest.fixture
-def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    for name in list(os.environ):
-        if name.startswith("AUDITOR_") or name.endswith("_LEG"):
-            monkeypatch.delenv(name)
-    monkeypatch.setenv("AUDITOR_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.chdir(tmp_path)
+def env(isolated: Path, tmp_path: Path) -> Path:
     return tmp_path
 
 

@@ -319,16 +319,8 @@ def test_each_format_imports_to_its_golden_records_and_title_index(
     check_golden("dump-imports.json", text, update_golden)
 
 
-@pytest.fixture
-def no_auditor_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The audits below see no `AUDITOR_*` setting or leg switch of the environment."""
-    for name in list(os.environ):
-        if name.startswith("AUDITOR_") or name.endswith("_LEG"):
-            monkeypatch.delenv(name)
-
-
 def test_an_import_of_each_format_gives_records_the_offline_audit_matches(
-    tmp_path: Path, no_auditor_env: None
+    tmp_path: Path, isolated: Path
 ) -> None:
     """A bibliography citing one record of each dump, audited from the imports alone."""
     dumps = {
@@ -471,7 +463,7 @@ def test_an_update_file_s_deleted_citations_do_not_resolve(tmp_path: Path) -> No
 
 
 def test_a_citation_of_a_deleted_pmid_does_not_resolve_offline(
-    tmp_path: Path, no_auditor_env: None
+    tmp_path: Path, isolated: Path
 ) -> None:
     baseline = _write(tmp_path, "pubmed25n0001.xml.gz", PUBMED_XML)
     update = _write(

@@ -6,7 +6,6 @@ records with real `updated-by`/`update-to` shapes and PubMed `pubtype`/`referenc
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -248,12 +247,7 @@ EXPECTED = {
 
 
 @pytest.fixture
-def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    for name in list(os.environ):
-        if name.startswith("AUDITOR_") or name.endswith("_LEG"):
-            monkeypatch.delenv(name)
-    monkeypatch.setenv("AUDITOR_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.chdir(tmp_path)
+def env(isolated: Path, tmp_path: Path) -> Path:
     return tmp_path
 
 

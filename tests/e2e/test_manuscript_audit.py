@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
 import pandas as pd
-import pytest
 from typer.testing import CliRunner
 
 from auditor.cli import app
@@ -15,14 +13,7 @@ from auditor.cli import app
 FIXTURES = Path(__file__).resolve().parents[1] / "load" / "fixtures" / "manuscript"
 
 
-def test_manuscript_audit_names_the_missing_key_and_fails(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    for name in list(os.environ):
-        if name.startswith("AUDITOR_") or name.endswith("_LEG"):
-            monkeypatch.delenv(name)
-    monkeypatch.setenv("AUDITOR_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.chdir(tmp_path)
+def test_manuscript_audit_names_the_missing_key_and_fails(isolated: Path, tmp_path: Path) -> None:
     shutil.copytree(FIXTURES, tmp_path / "paper")
     result = CliRunner().invoke(
         app, ["audit", "paper/paper.tex", "--offline", "--out", "out", "--quiet"]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from pathlib import Path
 
@@ -18,13 +17,8 @@ SAMPLES = Path(__file__).resolve().parents[2] / "sample_bibs"
 
 
 @pytest.fixture
-def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+def clean_env(isolated: Path, tmp_path: Path) -> Path:
     """No AUDITOR_* or leg variables from the developer's shell; a private cache; cwd in tmp."""
-    for name in list(os.environ):
-        if name.startswith("AUDITOR_") or name.endswith("_LEG"):
-            monkeypatch.delenv(name)
-    monkeypatch.setenv("AUDITOR_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.chdir(tmp_path)
     return tmp_path
 
 

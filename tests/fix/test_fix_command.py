@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pandas as pd
@@ -18,12 +17,7 @@ from .fixtures import BIB, RECORDS, write_snapshot
 
 
 @pytest.fixture
-def workdir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    for name in list(os.environ):
-        if name.startswith("AUDITOR_") or name.endswith("_LEG"):
-            monkeypatch.delenv(name)
-    monkeypatch.setenv("AUDITOR_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.chdir(tmp_path)
+def workdir(isolated: Path, tmp_path: Path) -> Path:
     (tmp_path / "refs.bib").write_text(BIB, encoding="utf-8")
     write_snapshot(tmp_path / "snap.parquet")
     return tmp_path

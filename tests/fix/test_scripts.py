@@ -3,7 +3,6 @@ unromanized CJK family name over a romanized one, or the reverse); other fields 
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -83,12 +82,7 @@ RECORDS = [
 
 
 @pytest.fixture
-def workdir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    for name in list(os.environ):
-        if name.startswith("AUDITOR_") or name.endswith("_LEG"):
-            monkeypatch.delenv(name)
-    monkeypatch.setenv("AUDITOR_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.chdir(tmp_path)
+def workdir(isolated: Path, tmp_path: Path) -> Path:
     (tmp_path / "refs.bib").write_text(BIB, encoding="utf-8")
     pq.write_table(tables.from_rows(RECORDS, tables.RECORDS), tmp_path / "snap.parquet")
     return tmp_path
