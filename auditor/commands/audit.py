@@ -23,6 +23,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from auditor.commands.consoles import console
 from auditor.commands.errors import fail
 from auditor.commands.load import parse_map
 from auditor.commands.options import AUDIT_FLAGS, given, settings_flags
@@ -104,7 +105,7 @@ def audit(
     from auditor.report.junit import JunitReport
     from auditor.signing import SigningError
 
-    err = Console(stderr=True)
+    err = console(stderr=True)
     try:
         run = load_settings(given(settings), config=config, pipeline=pipeline, inputs=paths)
         policy.parse_fail_on(run.fail_on, fail_on_unchecked=run.fail_on_unchecked)
@@ -186,7 +187,7 @@ def _outputs(
     elif not quiet:
         outputs.append(ConsoleSummary(err))
         if style is OutputStyle.TEXT:
-            outputs.append(FindingsList(Console(), max_findings))
+            outputs.append(FindingsList(console(), max_findings))
     return outputs
 
 

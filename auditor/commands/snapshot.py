@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn
 
+from auditor.commands.consoles import console
 from auditor.dumps import KINDS
 from auditor.dumps.importer import import_dump
 from auditor.errors import InputError
@@ -33,7 +33,7 @@ def import_(
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
     """Import dump files of KIND into the snapshot dataset --out (resumable)."""
-    err = Console(stderr=True)
+    err = console(stderr=True)
     reader = KINDS.get(kind.lower())
     if reader is None:
         err.print(f"[bold red]error:[/] unknown dump kind {kind!r} (choose {', '.join(KINDS)})")
