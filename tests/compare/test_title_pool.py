@@ -137,7 +137,9 @@ def test_unused_workers_end() -> None:
     pool = TitlePool(2)
     procs = list(pool._procs)
     pool.close()
-    assert [p.returncode for p in procs] == [0, 0]
+    # Ended, not "exited 0": a worker still importing on a busy machine is killed after its grace
+    # period, and that is the behaviour wanted; what must never happen is one left running.
+    assert all(p.poll() is not None for p in procs)
 
 
 def test_verdicts_with_and_without_workers_are_equal(
