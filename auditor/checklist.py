@@ -487,19 +487,17 @@ def _as_checklist(table: pa.Table) -> pa.Table:
 def build_checklist(
     references: pa.Table,
     verdicts: pa.Table,
-    records: pa.Table,
     extra: pa.Table | None = None,
 ) -> pa.Table:
     """The CHECKLIST table: items for ordinary outcomes merged with `extra`, sorted.
 
-    `references`, `verdicts` and `records` have the `tables` schemas; `extra` holds CHECKLIST items
-    already made by other stages (the Chinese waterfall, duplicate groups). A row whose verdict
-    another stage decided (an `extra` item whose `reason_code` equals the verdict's reason) gets no
-    second, ordinary item. Items are sorted by priority (P0 first), then input order, stably.
-    `human_result` is always null. `records` is accepted for the stage contract; the verdicts
-    already carry the register, tier and as-of time relied on. Never raises on data.
+    `references` and `verdicts` have the `tables` schemas (a verdict row names the register, tier
+    and as-of time of the record relied on, so no records are needed); `extra` holds CHECKLIST
+    items already made by other stages (the Chinese waterfall, duplicate groups). A row whose
+    verdict another stage decided (an `extra` item whose `reason_code` equals the verdict's reason)
+    gets no second, ordinary item. Items are sorted by priority (P0 first), then input order, stably.
+    `human_result` is always null. Never raises on data.
     """
-    del records  # the verdict row names the register record relied on
     others = _other_items(extra)
     due = _only(verdicts, tables.VERDICTS, _VERDICT_COLUMNS).filter(_maybe_due(verdicts))
     due = due.filter(pc.invert(_decided_elsewhere(due, others)))

@@ -80,9 +80,7 @@ def audit_partition(references: pa.Table, settings: Settings) -> PartitionResult
             references, waterfall.verdicts, offline, None, offline.criteria
         )
         all_records = pa.concat_tables([records, searched.records])
-        checklist = build_checklist(
-            references, searched.verdicts, all_records, extra=waterfall.items
-        )
+        checklist = build_checklist(references, searched.verdicts, extra=waterfall.items)
         return PartitionResult(all_records, searched.verdicts, checklist)
 
     return asyncio.run(stages())

@@ -136,7 +136,7 @@ async def run_audit(
         duplicates = find_duplicates(references, records)
     verdicts = attach_groups(searched.verdicts, duplicates)
     extra = pa.concat_tables([waterfall.items, duplicate_items(duplicates, references)])
-    checklist = build_checklist(references, verdicts, records, extra=extra)
+    checklist = build_checklist(references, verdicts, extra=extra)
     base_urls = {r.name: r.host.base_url(settings) for r in registry.REGISTERS}
     run = run_info(loaded, records, settings, started, base_urls=base_urls)
     return AuditResult(

@@ -50,8 +50,9 @@ class RunInfo:
     """Register name → base URL used (the emulator's in tests)."""
     tiers_used: tuple[str, ...]
     """Which of snapshot / cache / live answered at least one record."""
+    criteria_id: str
+    """The criteria the verdicts were decided under (`--criteria`)."""
     offline: bool = False
-    criteria_id: str = tables.CRITERIA_ID
     load_problems: tuple[LoadProblem, ...] = ()
     """What the loader reported, in file order (repeated kinds already counted on one line)."""
 
@@ -66,6 +67,15 @@ class AuditResult:
     checklist: pa.Table
     duplicates: pa.Table = field(default_factory=lambda: tables.empty(tables.DUPLICATES))
     run: RunInfo | None = None
+
+    @property
+    def criteria_id(self) -> str | None:
+        """The criteria of this run: the run's own, else the one the verdict rows name (`None`
+        when there is neither a run nor a verdict, so nothing was decided under any)."""
+        if self.run is not None:
+            return self.run.criteria_id
+        named = self.verdicts["criteria_id"].drop_null()
+        return str(named[0]) if len(named) else None
 
     @cached_property
     def report_rows(self) -> pa.Table:

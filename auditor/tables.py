@@ -19,8 +19,6 @@ CRITERIA_V2 = "auditor/v2"
 CRITERIA_IDS: tuple[str, ...] = (CRITERIA_V1, CRITERIA_V2)
 #: The criteria `auditor audit` and `auditor check` apply unless told otherwise.
 DEFAULT_CRITERIA = CRITERIA_V2
-#: Kept for callers that mean v1 by name.
-CRITERIA_ID = CRITERIA_V1
 
 
 class Verdict(StrEnum):

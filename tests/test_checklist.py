@@ -9,14 +9,12 @@ import pytest
 
 from auditor import tables
 from auditor.checklist import build_checklist, duplicate_items, links_for
-from auditor.tables import CRITERIA_ID
+from auditor.tables import CRITERIA_V1
 
 FABRICATION_WORDS = ("fabricat", "fake", "invent", "hallucinat", "does not exist", "bogus")
 
 
-def _tables(
-    rows: list[tuple[str, str | None]], **ref_extra: Any
-) -> tuple[pa.Table, pa.Table, pa.Table]:
+def _tables(rows: list[tuple[str, str | None]], **ref_extra: Any) -> tuple[pa.Table, pa.Table]:
     refs, verdicts = [], []
     for i, (verdict, reason) in enumerate(rows):
         refs.append(
@@ -47,13 +45,12 @@ def _tables(
                 "identifier": f"10.1000/{i}",
                 "register": "crossref",
                 "tier": "live",
-                "criteria_id": CRITERIA_ID,
+                "criteria_id": CRITERIA_V1,
             }
         )
     return (
         tables.from_rows(refs, tables.REFERENCES),
         tables.from_rows(verdicts, tables.VERDICTS),
-        tables.empty(tables.RECORDS),
     )
 
 
@@ -118,11 +115,11 @@ def test_links_encode_untrusted_identifiers() -> None:
 
 
 def test_item_links_cover_every_identifier_checked_one_first() -> None:
-    refs, verdicts, records = _tables([("DOES-NOT-RESOLVE", "not_found")], pmid="777")
+    refs, verdicts = _tables([("DOES-NOT-RESOLVE", "not_found")], pmid="777")
     verdicts = verdicts.set_column(
         verdicts.schema.get_field_index("id_type"), "id_type", pa.array(["pmid"])
     ).set_column(verdicts.schema.get_field_index("identifier"), "identifier", pa.array(["777"]))
-    [item] = build_checklist(refs, verdicts, records).to_pylist()
+    [item] = build_checklist(refs, verdicts).to_pylist()
     assert item["links"] == [
         "https://pubmed.ncbi.nlm.nih.gov/777/",
         "https://doi.org/10.1000/0",
@@ -147,9 +144,9 @@ def test_extra_items_merge_sorted_by_priority_then_input_order() -> None:
         ("RESOLVES-BUT-DIFFERS", "title_differs"),  # P1
         ("DOES-NOT-RESOLVE", "not_found"),  # P1
     ]
-    refs, verdicts, records = _tables(rows)
+    refs, verdicts = _tables(rows)
     extra = tables.from_rows([_extra(2, "P0", "DOI_REFUTED")], tables.CHECKLIST)
-    checklist = build_checklist(refs, verdicts, records, extra=extra)
+    checklist = build_checklist(refs, verdicts, extra=extra)
     got = list(zip(checklist["priority"].to_pylist(), checklist["row_id"].to_pylist(), strict=True))
     assert got == [("P0", 2), ("P1", 3), ("P1", 4), ("P2", 1), ("P3", 0)]
     assert checklist["human_result"].null_count == checklist.num_rows
@@ -157,15 +154,15 @@ def test_extra_items_merge_sorted_by_priority_then_input_order() -> None:
 
 def test_out_of_scope_waterfall_item_keeps_the_rows_own_item() -> None:
     """A DOI_RA_OUT_OF_SCOPE item leaves the Crossref verdict; its finding still gets an item."""
-    refs, verdicts, records = _tables([("RESOLVES-BUT-DIFFERS", "title_differs")])
+    refs, verdicts = _tables([("RESOLVES-BUT-DIFFERS", "title_differs")])
     extra = tables.from_rows([_extra(0, "P3", "DOI_RA_OUT_OF_SCOPE")], tables.CHECKLIST)
-    checklist = build_checklist(refs, verdicts, records, extra=extra)
+    checklist = build_checklist(refs, verdicts, extra=extra)
     assert checklist["reason_code"].to_pylist() == ["title_differs", "DOI_RA_OUT_OF_SCOPE"]
 
 
 def test_invalid_item_repeats_the_parse_error() -> None:
-    refs, verdicts, records = _tables([("INVALID", "parse_error")], parse_error="unclosed brace")
-    [item] = build_checklist(refs, verdicts, records).to_pylist()
+    refs, verdicts = _tables([("INVALID", "parse_error")], parse_error="unclosed brace")
+    [item] = build_checklist(refs, verdicts).to_pylist()
     assert "unclosed brace" in item["text"]
     assert item["sources_tried"] == ["crossref (live)"]
 
@@ -177,7 +174,7 @@ def test_empty_run_gives_empty_checklist() -> None:
 
 
 def test_duplicate_items_name_the_first_key_and_merge() -> None:
-    refs, verdicts, records = _tables([("RESOLVES-AND-MATCHES", None)] * 3)
+    refs, verdicts = _tables([("RESOLVES-AND-MATCHES", None)] * 3)
     duplicates = tables.from_rows(
         [
             {"group_id": 1, "row_id": 2, "key": "k2", "basis": "doi", "value": "10.1000/0"},
@@ -193,7 +190,7 @@ def test_duplicate_items_name_the_first_key_and_merge() -> None:
     )
     assert "k0" in item["text"] and "pending human check" in item["text"]
     assert item["links"] == ["https://doi.org/10.1000/0"]
-    merged = build_checklist(refs, verdicts, records, extra=duplicate_items(duplicates, refs))
+    merged = build_checklist(refs, verdicts, extra=duplicate_items(duplicates, refs))
     assert merged["row_id"].to_pylist() == [2]
     assert duplicate_items(tables.empty(tables.DUPLICATES), refs).num_rows == 0
 
@@ -209,7 +206,7 @@ def test_columns_built_items_on_nulls_files_and_rows_without_findings() -> None:
         ],
         tables.REFERENCES,
     )
-    verdict = {"source_path": "", "criteria_id": CRITERIA_ID, "id_type": "doi"}
+    verdict = {"source_path": "", "criteria_id": CRITERIA_V1, "id_type": "doi"}
     update = {"type": "retraction", "relation": "updated_by", "date": None, "doi": "10.9/n"}
     verdicts = tables.from_rows(
         [
@@ -231,7 +228,7 @@ def test_columns_built_items_on_nulls_files_and_rows_without_findings() -> None:
         tables.DUPLICATES,
     )
     extra = duplicate_items(duplicates, refs)
-    items = build_checklist(refs, verdicts, tables.empty(tables.RECORDS), extra=extra).to_pylist()
+    items = build_checklist(refs, verdicts, extra=extra).to_pylist()
     # Row 0 matches and has no updates: no item. P0 first, then input order.
     assert [(i["row_id"], i["priority"], i["reason_code"]) for i in items] == [
         (1, "P0", "work_retracted"),

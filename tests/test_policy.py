@@ -11,12 +11,12 @@ from auditor import tables
 from auditor.errors import ConfigError
 from auditor.exitcodes import ExitCode
 from auditor.policy import DEFAULT_FAIL_ON, exit_code, failing_rows, parse_fail_on
-from auditor.tables import CRITERIA_ID
+from auditor.tables import CRITERIA_V1
 
 
 def _verdicts(*verdicts: str) -> pa.Table:
     rows = [
-        {"row_id": i, "source_path": "r.bib", "verdict": v, "criteria_id": CRITERIA_ID}
+        {"row_id": i, "source_path": "r.bib", "verdict": v, "criteria_id": CRITERIA_V1}
         for i, v in enumerate(verdicts)
     ]
     return tables.from_rows(rows, tables.VERDICTS)
@@ -46,13 +46,13 @@ def test_default_fails_on_does_not_resolve_differs_and_p0() -> None:
 
 def test_reason_codes_fail_rows_with_that_reason() -> None:
     rows = [
-        {"row_id": 0, "source_path": "p.tex", "verdict": "INVALID", "criteria_id": CRITERIA_ID},
+        {"row_id": 0, "source_path": "p.tex", "verdict": "INVALID", "criteria_id": CRITERIA_V1},
         {
             "row_id": 1,
             "source_path": "p.tex",
             "verdict": "INVALID",
             "reason": "missing_entry",
-            "criteria_id": CRITERIA_ID,
+            "criteria_id": CRITERIA_V1,
         },
     ]
     table = tables.from_rows(rows, tables.VERDICTS)

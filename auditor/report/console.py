@@ -14,7 +14,6 @@ from typing import Any, TextIO
 from rich.console import Console
 from rich.table import Table
 
-from auditor import tables
 from auditor.report import LISTED_ROWS, row_list
 from auditor.report.findings import safe_text
 from auditor.report.interface import ReportFormat
@@ -42,7 +41,7 @@ def summary_dict(result: AuditResult) -> dict[str, Any]:
     """The run's totals (see `auditor.report.rows.totals`) with the criteria id and inputs."""
     run = result.run
     return {
-        "criteria_id": run.criteria_id if run else tables.CRITERIA_ID,
+        "criteria_id": result.criteria_id,
         "inputs": [i.path for i in run.inputs] if run else [],
         "offline": run.offline if run else False,
         "tiers_used": list(run.tiers_used) if run else [],

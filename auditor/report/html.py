@@ -242,7 +242,7 @@ def _view(result: AuditResult) -> dict[str, Any]:
     ]
     return {
         "run": result.run,
-        "criteria_id": result.run.criteria_id if result.run else tables.CRITERIA_ID,
+        "criteria_id": result.criteria_id,
         "totals": counts,
         "chart": chart,
         "registers": counts["by_register"],

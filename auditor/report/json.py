@@ -16,7 +16,6 @@ from typing import Any
 import pyarrow as pa
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from auditor import tables
 from auditor.report.interface import ReportFormat, atomic_write_text
 from auditor.report.rows import report_verdicts, totals
 from auditor.result import AuditResult
@@ -57,7 +56,7 @@ def report_dict(result: AuditResult) -> dict[str, Any]:
     run = dataclasses.asdict(result.run) if result.run else None
     return {
         "schema_version": SCHEMA_VERSION,
-        "criteria_id": result.run.criteria_id if result.run else tables.CRITERIA_ID,
+        "criteria_id": result.criteria_id,
         "run": _clean(run),
         "totals": totals(result),
         "verdicts": _rows(verdicts),
@@ -84,7 +83,7 @@ def large_report_dict(result: AuditResult) -> dict[str, Any]:
     }
     return {
         "schema_version": SCHEMA_VERSION,
-        "criteria_id": result.run.criteria_id if result.run else tables.CRITERIA_ID,
+        "criteria_id": result.criteria_id,
         "run": _clean(run),
         "totals": totals(result),
         "rows_listed": False,

@@ -196,11 +196,6 @@ class RecordCache:
         return cls(cache, path, ttl_days=ttl_days, now=now)
 
     @property
-    def usable(self) -> bool:
-        """Whether the cache is working (a failure disables it for the rest of the run)."""
-        return self._cache is not None
-
-    @property
     def empty(self) -> bool:
         """Whether no lookup can hit: the cache holds no record (only its schema marker)."""
         if self._cache is None:

@@ -141,8 +141,6 @@ class Net:
     retry_budget: float | None = None
     """Seconds one host may lose to failed attempts and retry waits within one register batch
     (`settings.retry_budget` when `None`); past it, that host's requests are not retried."""
-    waited: float = 0.0
-    """Seconds lost so far, over every host and batch (for reports and tests)."""
     lost: dict[str, float] = field(default_factory=dict)
     """Seconds lost per host outside any `retry_batch` (a request made directly on the `Net`)."""
 
@@ -226,7 +224,6 @@ class Net:
                 return outcome
             # A failed attempt's own time (a timeout, a trickling body) is spent on the budget too.
             spent = max(0.0, self.clock() - began)
-            self.waited += spent
             lost[host.name] = lost.get(host.name, 0.0) + spent
             budget = self.settings.max_retries if retries is None else retries
             delay = retry.decide(outcome, attempt, budget, rand=self.rand)
@@ -243,7 +240,6 @@ class Net:
                 reason = _fault_reason(outcome)
                 cls = RateLimited if reason is Reason.RATE_LIMITED else Unreachable
                 raise cls(f"{register}: {request.url} failed after {attempt + 1} attempts", reason)
-            self.waited += delay
             lost[host.name] += delay
             if outcome.status == 429:
                 # We were too fast for the server's clock: slow this host down for the rest

@@ -37,7 +37,7 @@ def verdicts_for(references: pa.Table, verdict: str = "NOT COVERED") -> pa.Table
             "key": r["key"],
             "verdict": verdict,
             "reason": "no_identifier" if not r["doi"] else "not_in_crossref",
-            "criteria_id": tables.CRITERIA_ID,
+            "criteria_id": tables.CRITERIA_V1,
         }
         for r in references.to_pylist()
     ]

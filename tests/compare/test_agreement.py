@@ -220,7 +220,7 @@ def test_vectorized_core_agrees_with_oracle(batch: list[tuple[dict[str, Any], An
         assert g["title_score"] == want.title_score, (ref, rec)
         assert g["authors_match"] == want.authors_match, (ref, rec)
         assert g["year_match"] == want.year_match, (ref, rec)
-        assert g["criteria_id"] == tables.CRITERIA_ID
+        assert g["criteria_id"] == tables.CRITERIA_V1
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])

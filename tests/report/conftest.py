@@ -9,7 +9,7 @@ import pytest
 from auditor import tables
 from auditor.checklist import build_checklist
 from auditor.result import AuditResult, InputFile, RunInfo
-from auditor.tables import CRITERIA_ID
+from auditor.tables import CRITERIA_V1
 
 EVIL_TITLE = '<script>document.title="pwned"</script><img src=x onerror=alert(1)> Deep nets'
 
@@ -206,7 +206,7 @@ def _verdict(ref: dict[str, Any], verdict: str, **kw: Any) -> dict[str, Any]:
     row = {k: ref.get(k) for k in ("row_id", "source_path", "source_line", "key")}
     row.update(
         verdict=verdict,
-        criteria_id=CRITERIA_ID,
+        criteria_id=CRITERIA_V1,
         id_type=ref.get("id_type"),
         identifier=ref.get("identifier"),
         title_claimed=ref.get("title"),
@@ -347,6 +347,7 @@ RUN = RunInfo(
     ),
     base_urls={"crossref": "http://127.0.0.1:1/crossref", "pubmed": "http://127.0.0.1:1/eutils"},
     tiers_used=("cache", "live", "snapshot"),
+    criteria_id=CRITERIA_V1,
 )
 
 
@@ -356,7 +357,7 @@ def make_result() -> AuditResult:
     records = tables.from_rows(RECORDS, tables.RECORDS)
     verdicts = tables.from_rows(VERDICTS, tables.VERDICTS)
     extra = tables.from_rows(WATERFALL_ITEMS, tables.CHECKLIST)
-    checklist = build_checklist(references, verdicts, records, extra=extra)
+    checklist = build_checklist(references, verdicts, extra=extra)
     return AuditResult(
         references=references,
         records=records,

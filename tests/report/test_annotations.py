@@ -7,7 +7,7 @@ import re
 from auditor import tables
 from auditor.report.annotations import escape_data, escape_property, github_annotations
 from auditor.result import AuditResult
-from auditor.tables import CRITERIA_ID
+from auditor.tables import CRITERIA_V1
 
 _LINE = re.compile(r"^::(error|warning) file=([^,]+),line=(\d+),title=[^:]+::(.+)$")
 
@@ -41,7 +41,7 @@ def test_nothing_to_say_is_empty() -> None:
                 "row_id": 0,
                 "source_path": "a.bib",
                 "verdict": "RESOLVES-AND-MATCHES",
-                "criteria_id": CRITERIA_ID,
+                "criteria_id": CRITERIA_V1,
             }
         ],
         tables.VERDICTS,
@@ -64,7 +64,7 @@ def test_untrusted_text_cannot_inject_a_command() -> None:
                 "source_line": 3,
                 "key": "k\n::error file=x::owned",
                 "verdict": "DOES-NOT-RESOLVE",
-                "criteria_id": CRITERIA_ID,
+                "criteria_id": CRITERIA_V1,
             }
         ],
         tables.VERDICTS,
@@ -92,7 +92,7 @@ def test_terminal_control_characters_never_reach_the_log() -> None:
                 "source_line": 3,
                 "key": hostile,
                 "verdict": "DOES-NOT-RESOLVE",
-                "criteria_id": CRITERIA_ID,
+                "criteria_id": CRITERIA_V1,
             }
         ],
         tables.VERDICTS,

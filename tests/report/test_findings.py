@@ -22,7 +22,7 @@ from auditor.result import AuditResult
 
 
 def _result(rows: list[dict[str, object]]) -> AuditResult:
-    base = {"criteria_id": tables.CRITERIA_ID}
+    base = {"criteria_id": tables.CRITERIA_V1}
     verdicts = tables.from_rows([{**base, **r} for r in rows], tables.VERDICTS)
     empty = tables.empty
     return AuditResult(

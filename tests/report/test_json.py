@@ -20,7 +20,7 @@ def test_contents(result: AuditResult, tmp_path: Path) -> None:
     write_reports(result, tmp_path)
     data = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     assert data["schema_version"] == SCHEMA_VERSION
-    assert data["criteria_id"] == tables.CRITERIA_ID
+    assert data["criteria_id"] == tables.CRITERIA_V1
     assert data["run"]["inputs"][0] == {
         "path": "thesis.bib",
         "sha256": "0" * 64,

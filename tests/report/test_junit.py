@@ -9,7 +9,7 @@ from auditor import tables
 from auditor.policy import failing_rows, parse_fail_on
 from auditor.report.junit import write_junit
 from auditor.result import AuditResult
-from auditor.tables import CRITERIA_ID
+from auditor.tables import CRITERIA_V1
 
 
 def test_counts_match_the_policy(result: AuditResult, tmp_path: Path) -> None:
@@ -46,7 +46,7 @@ def test_hostile_text_stays_well_formed(tmp_path: Path) -> None:
                 "key": 'k\x00<x>"]]>',
                 "verdict": "DOES-NOT-RESOLVE",
                 "title_claimed": "</failure><!--",
-                "criteria_id": CRITERIA_ID,
+                "criteria_id": CRITERIA_V1,
             }
         ],
         tables.VERDICTS,

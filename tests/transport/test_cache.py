@@ -62,7 +62,6 @@ def test_broken_cache_costs_speed_not_the_run(tmp_path, caplog):
     blocker.write_text("not a folder")
     with caplog.at_level(logging.WARNING, logger="auditor.cache"):
         cache = RecordCache.open(str(blocker / "c"), ttl_days=1)
-    assert not cache.usable
     assert cache.get("crossref", "v1", "x") is None
     assert not cache.put("crossref", "v1", "x", FOUND)
     assert cache.stats().entries == 0
@@ -121,7 +120,10 @@ def test_a_cache_of_the_old_pickled_version_is_cleared(tmp_path):
     _plant(folder, "crossref|v1|10.1/a", {"stored_at": 0.0, "row": FOUND})
     _plant(folder, "crossref|v1|10.1/b", _Payload(str(marker)))
     cache = RecordCache.open(str(folder), ttl_days=1)
-    assert cache.usable and cache.stats().entries == 0
+    assert cache.stats().entries == 0
+    # still working after the clearing: a fresh answer is stored and found
+    assert cache.put("crossref", "v1", "10.1/a", FOUND)
+    assert cache.get("crossref", "v1", "10.1/a") is not None
     assert not marker.exists()
 
 
