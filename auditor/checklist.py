@@ -495,8 +495,8 @@ def build_checklist(
     and as-of time of the record relied on, so no records are needed); `extra` holds CHECKLIST
     items already made by other stages (the Chinese waterfall, duplicate groups). A row whose
     verdict another stage decided (an `extra` item whose `reason_code` equals the verdict's reason)
-    gets no second, ordinary item. Items are sorted by priority (P0 first), then input order, stably.
-    `human_result` is always null. Never raises on data.
+    gets no second, ordinary item. Items are sorted by priority (P0 first), then input order,
+    stably. `human_result` is always null. Never raises on data.
     """
     others = _other_items(extra)
     due = _only(verdicts, tables.VERDICTS, _VERDICT_COLUMNS).filter(_maybe_due(verdicts))
