@@ -125,7 +125,9 @@ async def run_audit(
         early = asyncio.get_running_loop().run_in_executor(
             None, find_duplicates, references, records
         )
-        verdicts = compare(references, records, settings.criteria)
+        verdicts = compare(
+            references, records, settings.criteria, title_workers=settings.title_workers
+        )
         waterfall = await run_waterfall(references, verdicts, records, settings, net)
         searched = await title_search(
             references, waterfall.verdicts, settings, net, settings.criteria

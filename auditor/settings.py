@@ -98,6 +98,9 @@ class Settings:
     encoding: str | None = None
     # comparison: which criteria document decides the verdicts (see `auditor criteria`)
     criteria: str = DEFAULT_CRITERIA
+    # Worker processes (one per core beside this one) for the title rule of a large compare
+    # (100k rows or more): opt-in, since they compete with everything else on the machine.
+    title_workers: bool = False
     # policy and output
     fail_on: tuple[str, ...] = ()
     fail_on_unchecked: bool = False

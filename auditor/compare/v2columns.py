@@ -9,7 +9,6 @@ distinct input (a title pair, a venue pair, an author list pair) is decided once
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -33,28 +32,18 @@ FIELD_ORDER = ("title", "authors", "venue", "year", "arxiv")
 K = TypeVar("K", bound=Hashable)
 
 
-#: Every finding code seen, numbered in order of first use: a row's findings are codes, not
-#: Python lists, until the one `ListArray` of the column is built.
-_CODES: dict[str, int] = {}
-
-
-_CODES_LOCK = threading.Lock()
-
-
-def _code(finding: str | None) -> int:
-    if finding is None:
-        return -1
-    with _CODES_LOCK:  # fields are decided in two threads (`v2_fields`)
-        return _CODES.setdefault(str(finding), len(_CODES))
-
-
 class FieldColumn:
-    """One field's decisions for every row: a default for all, the rules' answers for some."""
+    """One field's decisions for every row: a default for all, the rules' answers for some.
+
+    A row's finding is a code into this column's own `codes` (numbered in order of first use;
+    -1: none), not a Python list, until the one `ListArray` of the findings is built. Each column
+    numbers its own, so the two threads of `v2_fields` share nothing."""
 
     def __init__(self, n: int, default: Field) -> None:
+        self.codes: dict[str, int] = {}
         self.matched = np.full(n, bool(default.match), dtype=bool)
         self.compared = np.full(n, default.match is not None, dtype=bool)
-        self.finding = np.full(n, _code(default.finding), dtype=np.int64)
+        self.finding = np.full(n, self._code(default.finding), dtype=np.int64)
         self.score = np.full(n, np.nan if default.score is None else default.score)
 
     def set(self, rows: list[int], decided: list[Field]) -> None:
@@ -64,8 +53,13 @@ class FieldColumn:
         at = np.array(rows, dtype=np.int64)
         self.matched[at] = [bool(f.match) for f in decided]
         self.compared[at] = [f.match is not None for f in decided]
-        self.finding[at] = [_code(f.finding) for f in decided]
+        self.finding[at] = [self._code(f.finding) for f in decided]
         self.score[at] = [np.nan if f.score is None else f.score for f in decided]
+
+    def _code(self, finding: str | None) -> int:
+        if finding is None:
+            return -1
+        return self.codes.setdefault(str(finding), len(self.codes))
 
     def match(self) -> pa.Array:
         return pa.array(self.matched, mask=~self.compared, type=pa.bool_())
@@ -83,28 +77,35 @@ class V2Fields:
     def match(self, name: str) -> pa.Array:
         return self.fields[name].match()
 
-    def _codes(self) -> np.ndarray:
-        """Rows × fields finding codes, in `FIELD_ORDER` (-1: no finding)."""
-        return np.stack([self.fields[name].finding for name in FIELD_ORDER], axis=1)
+    def _codes(self) -> tuple[np.ndarray, pa.Array]:
+        """Rows × fields finding codes, in `FIELD_ORDER` (-1: no finding), and the names they
+        index: each field's own codes, shifted past the fields before it."""
+        columns: list[np.ndarray] = []
+        names: list[str] = []
+        shift = 0
+        for name in FIELD_ORDER:
+            column = self.fields[name]
+            columns.append(np.where(column.finding >= 0, column.finding + shift, -1))
+            names.extend(column.codes)
+            shift += len(column.codes)
+        return np.stack(columns, axis=1), pa.array(names, pa.string())
 
     def findings(self) -> pa.ListArray:
         """Each row's findings as reason codes, in `FIELD_ORDER`."""
-        codes = self._codes()
+        codes, names = self._codes()
         present = codes >= 0
         offsets = np.zeros(len(codes) + 1, dtype=np.int32)
         np.cumsum(present.sum(axis=1), out=offsets[1:])
-        names = pa.array(list(_CODES), pa.string())
         # Row-major order keeps each row's findings together and in field order.
         values = names.take(pa.array(codes[present], pa.int64()))
         return pa.ListArray.from_arrays(pa.array(offsets), values)
 
     def first_finding(self) -> tuple[np.ndarray, pa.Array]:
         """`(differs, reason)`: rows with any finding, and the first finding (null if none)."""
-        codes = self._codes()
+        codes, names = self._codes()
         present = codes >= 0
         differs: np.ndarray = np.asarray(present.any(axis=1))
         first = codes[np.arange(len(codes)), np.argmax(present, axis=1)]
-        names = pa.array(list(_CODES), pa.string())
         picked = pa.array(np.maximum(first, 0), mask=~differs, type=pa.int64())
         return differs, names.take(picked) if len(names) else pa.nulls(len(codes), pa.string())
 
@@ -142,9 +143,11 @@ def _nonempty_same(claimed: pa.Array, register: pa.Array | None) -> np.ndarray:
     return same
 
 
-def _titles(claimed: pa.Array, register: pa.Array, rows: np.ndarray) -> FieldColumn:
-    # Started first, so that their start-up overlaps the column checks below.
-    with title_pool.TitlePool(None if len(claimed) >= title_pool.MIN_ROWS else 0) as pool:
+def _titles(claimed: pa.Array, register: pa.Array, rows: np.ndarray, workers: bool) -> FieldColumn:
+    # Started first, so that their start-up overlaps the column checks below. Only when asked
+    # (`title_workers`): a Dask partition or a service request must not start cores-1 more.
+    wanted = workers and len(claimed) >= title_pool.MIN_ROWS
+    with title_pool.TitlePool(None if wanted else 0) as pool:
         return _titles_with(claimed, register, rows, pool)
 
 
@@ -293,10 +296,14 @@ def _preprint(register: pa.Array, work_type: pa.Array, venue: pa.Array) -> np.nd
 
 
 def v2_fields(
-    columns: dict[str, pa.Array], current_year: int | None = None, rows: np.ndarray | None = None
+    columns: dict[str, pa.Array],
+    current_year: int | None = None,
+    rows: np.ndarray | None = None,
+    title_workers: bool = False,
 ) -> V2Fields:
     """The v2 decisions of aligned columns, for the rows `rows` marks (all when `None`); the
-    other rows get each field's default and mean nothing.
+    other rows get each field's default and mean nothing. `title_workers`: a column of
+    `title_pool.MIN_ROWS` or more decides its titles in worker processes too.
 
     `columns` holds: title_claimed, title_register (markup removed), authors_claimed,
     authors_et_al, surnames_register, year_claimed, year_register, years_register,
@@ -318,7 +325,7 @@ def v2_fields(
         authors = pool.submit(
             _authors, c["authors_claimed"], c["authors_et_al"], c["surnames_register"], rows
         )
-        titles = _titles(c["title_claimed"], c["title_register"], rows)
+        titles = _titles(c["title_claimed"], c["title_register"], rows, title_workers)
         authors_decided = authors.result()
     return V2Fields(
         {

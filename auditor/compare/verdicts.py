@@ -209,7 +209,11 @@ def _field_columns(
 
 
 def _field_columns_v2(
-    references: pa.Table, records: pa.Table, idx: np.ndarray, found_mask: np.ndarray
+    references: pa.Table,
+    records: pa.Table,
+    idx: np.ndarray,
+    found_mask: np.ndarray,
+    title_workers: bool = False,
 ) -> tuple[dict[str, pa.Array], np.ndarray, pa.Array]:
     """auditor/v2's per-field columns for the found rows, their codes and reasons.
 
@@ -248,7 +252,7 @@ def _field_columns_v2(
         "id_raw": _as_array(references["id_raw"]),
         "version": record("version"),
     }
-    decided = v2_fields(inputs, rows=found_mask)
+    decided = v2_fields(inputs, rows=found_mask, title_workers=title_workers)
     keep = pa.array(found_mask)
 
     def found_only(values: pa.Array, type_: pa.DataType) -> pa.Array:
@@ -289,9 +293,16 @@ def _outcome_and_reason(
 
 
 def compare(
-    references: pa.Table, records: pa.Table, criteria: str = tables.DEFAULT_CRITERIA
+    references: pa.Table,
+    records: pa.Table,
+    criteria: str = tables.DEFAULT_CRITERIA,
+    *,
+    title_workers: bool = False,
 ) -> pa.Table:
     """Verdicts for every reference, in input order, under the criteria `criteria`.
+
+    `title_workers`: a large v2 compare may decide its titles in worker processes
+    (`auditor.compare.title_pool`; the `title_workers` setting); the verdicts are the same.
 
     `references` has the `tables.REFERENCES` schema; `records` the `tables.RECORDS` schema with one
     row per distinct `(id_type, identifier)` (if a key repeats, its first record is used). Returns a
@@ -305,8 +316,12 @@ def compare(
     idx = _record_index(references, records)
     codes, pre, reason = _outcome_and_reason(references, records, idx)
     found_mask = codes == -1
-    fields = _field_columns_v2 if criteria == tables.CRITERIA_V2 else _field_columns
-    cols, found_codes, found_reasons = fields(references, records, idx, found_mask)
+    if criteria == tables.CRITERIA_V2:
+        cols, found_codes, found_reasons = _field_columns_v2(
+            references, records, idx, found_mask, title_workers
+        )
+    else:
+        cols, found_codes, found_reasons = _field_columns(references, records, idx, found_mask)
     found = np.flatnonzero(found_mask)
     codes[found] = found_codes
     if found.size:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import dataclasses
 import html
 import re
 import secrets
@@ -312,7 +313,9 @@ async def post_audit(request: web.Request) -> web.Response:
         del uploads
         try:
             async with state.audits:
-                result = await run_audit(list(names), state.settings, net=state.net)
+                # No title worker processes in the service: its requests share the cores.
+                run = dataclasses.replace(state.settings, title_workers=False)
+                result = await run_audit(list(names), run, net=state.net)
         except (InputError, ConfigError) as exc:
             message = str(exc)
             for written, name in names.items():

@@ -157,19 +157,19 @@ def test_verdicts_with_and_without_workers_are_equal(
         fail_on=("none",),
     )
 
-    def verdicts() -> list[dict[str, object]]:
-        result = asyncio.run(run_audit([str(refs_path)], dataclasses.replace(settings)))
+    def verdicts(workers: bool) -> list[dict[str, object]]:
+        run = dataclasses.replace(settings, title_workers=workers)
+        result = asyncio.run(run_audit([str(refs_path)], run))
         return [
             {k: v for k, v in row.items() if k != "retrieved_at"}
             for row in result.verdicts.to_pylist()
         ]
 
-    monkeypatch.setattr(title_pool, "MIN_ROWS", 10**9)
-    alone = verdicts()
-    assert answered == []
     monkeypatch.setattr(title_pool, "MIN_ROWS", 1)
     monkeypatch.setattr(title_pool, "MIN_PAIRS", 1)
-    shared = verdicts()
+    alone = verdicts(workers=False)
+    assert answered == []  # opt-in: large enough, but not asked for
+    shared = verdicts(workers=True)
     assert answered and all(answered)
     assert shared == alone
     assert any(row["verdict"] == "RESOLVES-BUT-DIFFERS" for row in alone)
