@@ -20,7 +20,7 @@ from typing import Any
 
 from auditor.errors import ConfigError
 from auditor.settings_check import check_settings
-from auditor.tables import CRITERIA_IDS, DEFAULT_CRITERIA
+from auditor.vocabulary import CRITERIA_IDS, DEFAULT_CRITERIA
 
 #: Settings whose values are filesystem paths (resolved against the config file's folder).
 _PATH_KEYS = frozenset({"cache_dir", "snapshots", "journal_map", "out", "signing_key"})

@@ -1,85 +1,58 @@
 """The Arrow schemas of the tables that pass between stages, defined once.
 
+The values their columns hold (verdicts, states, tiers, …) are defined in `auditor.vocabulary`
+and re-exported here.
+
 Every stage takes one of these tables and returns one; the Parquet outputs use the same schemas
 and column names, so a user reading `verdicts.parquet` sees exactly what is documented here.
 """
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Any
 
 import pyarrow as pa
 
-#: The published criteria, implemented literally (rules, decisions and known issues of v1).
-CRITERIA_V1 = "reference-resolution/v1"
-#: Our criteria: v1's vocabulary with the rules v1 lacks (see `auditor criteria --id auditor/v2`).
-CRITERIA_V2 = "auditor/v2"
-#: Every criteria id `--criteria` accepts.
-CRITERIA_IDS: tuple[str, ...] = (CRITERIA_V1, CRITERIA_V2)
-#: The criteria `auditor audit` and `auditor check` apply unless told otherwise.
-DEFAULT_CRITERIA = CRITERIA_V2
+from auditor.vocabulary import (
+    CRITERIA_IDS,
+    CRITERIA_V1,
+    CRITERIA_V2,
+    DEFAULT_CRITERIA,
+    OUTCOMES,
+    REGISTER_FOR_ID_TYPE,
+    IdType,
+    RecordStatus,
+    RowState,
+    Tier,
+    UpdateRelation,
+    Verdict,
+)
 
-
-class Verdict(StrEnum):
-    """The four verdicts of the criteria, spelled as the criteria spell them."""
-
-    MATCHES = "RESOLVES-AND-MATCHES"
-    DIFFERS = "RESOLVES-BUT-DIFFERS"
-    DOES_NOT_RESOLVE = "DOES-NOT-RESOLVE"
-    NOT_COVERED = "NOT COVERED"
-
-
-class RowState(StrEnum):
-    """The states that are not verdicts of the criteria and are never counted as one."""
-
-    UNCHECKED = "UNCHECKED"
-    INVALID = "INVALID"
-    NOT_FOUND = "NOT FOUND"
-    """A title search asked its indexes and none holds a work matching the reference (a
-    finding; never DOES-NOT-RESOLVE, which is a register's "no such record" for an identifier)."""
-
-
-#: Everything that may stand in the `verdict` column, verdicts first.
-OUTCOMES: tuple[str, ...] = (*(v.value for v in Verdict), *(s.value for s in RowState))
-
-
-class IdType(StrEnum):
-    """Identifier types the criteria cover."""
-
-    DOI = "doi"
-    PMID = "pmid"
-    ARXIV = "arxiv"
-
-
-class RecordStatus(StrEnum):
-    """What a register said about one identifier."""
-
-    FOUND = "found"
-    NOT_FOUND = "not_found"
-    UNREACHABLE = "unreachable"
-    NOT_COVERED = "not_covered"
-
-
-class Tier(StrEnum):
-    """Where a record came from, disclosed in every report."""
-
-    SNAPSHOT = "snapshot"
-    CACHE = "cache"
-    LIVE = "live"
-
+__all__ = [
+    "CHECKLIST",
+    "CRITERIA_IDS",
+    "CRITERIA_V1",
+    "CRITERIA_V2",
+    "DEFAULT_CRITERIA",
+    "DUPLICATES",
+    "IdType",
+    "OUTCOMES",
+    "RECORDS",
+    "REFERENCES",
+    "REGISTER_FOR_ID_TYPE",
+    "RecordStatus",
+    "RowState",
+    "Tier",
+    "UPDATE",
+    "UpdateRelation",
+    "VERDICTS",
+    "Verdict",
+    "empty",
+    "from_rows",
+]
 
 _str = pa.string()
 _strs = pa.list_(pa.string())
-
-
-class UpdateRelation(StrEnum):
-    """Which way an update points, seen from the record it was read from."""
-
-    UPDATED_BY = "updated_by"
-    """The cited work received the update (a retraction notice names it)."""
-    UPDATE_TO = "update_to"
-    """The record is itself the notice: it updates (retracts, corrects) another work."""
 
 
 #: One update of a record (Crossref `updated-by`/`update-to`, PubMed `pubtype`/`references`,

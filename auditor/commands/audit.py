@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, assert_never
+from typing import TYPE_CHECKING, Annotated, Any, assert_never
 
 import typer
 from rich.console import Console
@@ -28,8 +28,10 @@ from auditor.commands.errors import fail
 from auditor.commands.load import parse_map
 from auditor.commands.options import AUDIT_FLAGS, given, settings_flags
 from auditor.errors import ConfigError, InputError
-from auditor.report.interface import ReportFormat
 from auditor.settings import Settings, load_settings
+
+if TYPE_CHECKING:
+    from auditor.report.interface import ReportFormat
 
 
 class OutputStyle(StrEnum):

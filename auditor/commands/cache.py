@@ -7,15 +7,16 @@ The cache holds definitive register answers across runs (see `auditor.transport.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from auditor.errors import ConfigError
 from auditor.exitcodes import ExitCode
 from auditor.settings import Settings, load_settings
-from auditor.transport.cache import RecordCache
-from auditor.transport.snapshot import write_snapshot
+
+if TYPE_CHECKING:
+    from auditor.transport.cache import RecordCache
 
 _USAGE = ExitCode.USAGE
 
@@ -40,6 +41,8 @@ def _settings(cache_dir: str | None, config: str | None) -> Settings:
 
 
 def _open(settings: Settings) -> RecordCache:
+    from auditor.transport.cache import RecordCache  # pyarrow, only when a command runs
+
     return RecordCache.open(settings.cache_dir, ttl_days=settings.cache_ttl_days)
 
 
@@ -85,6 +88,8 @@ def export_snapshot(
         # Create an output file only when there is something to write.
         typer.echo("the cache is empty: nothing exported", err=True)
         raise typer.Exit(ExitCode.FINDINGS)
+    from auditor.transport.snapshot import write_snapshot
+
     count = write_snapshot(rows, out)
     typer.echo(f"wrote {count} records to {out}")
 

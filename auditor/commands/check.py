@@ -1,213 +1,25 @@
 """`auditor check`: check one reference from the command line and print the field-by-field report.
 
-The reference is built into a one-row `references` table and classified by `auditor.classify`; a
-`RecordSource` turns it into a `records` table; `auditor.compare.compare` decides. The source is
-the resolve stage (snapshot → cache → live registers, as in `auditor audit`, with the same
-settings), or `--record FILE` (a JSON object of `records` columns) to compare with a record you
-already have.
+The steps (record sources, the report's wording, the exit code) are in
+`auditor.commands.check_steps`, imported when the command runs: `auditor --help` needs neither
+pyarrow nor the registers.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-import unicodedata
-from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
-import pyarrow as pa
 import typer
 
-from auditor import tables
-from auditor.classify import classify
 from auditor.commands.options import CHECK_FLAGS, given, settings_flags
-from auditor.compare import compare
-from auditor.compare.registers import arxiv_surnames
-from auditor.errors import ConfigError, MalformedBody
+from auditor.errors import ConfigError
 from auditor.exitcodes import ExitCode
-from auditor.registers.updates import RETRACTION_TYPES
 from auditor.report.terminal import json_for_terminal, printable
-from auditor.report.words import update_text
-from auditor.resolve import resolve
-from auditor.search import title_search
-from auditor.settings import Settings, load_settings
-from auditor.single import check_report, reference_rows, reference_table, title_search_report
-from auditor.tables import RowState, UpdateRelation, Verdict
-from auditor.transport import safejson
-from auditor.transport.net import open_net
+from auditor.settings import load_settings
 
-#: A resolution step: classified one-row `references` → `records` (any number of rows).
-RecordSource = Callable[[pa.Table], pa.Table]
-
-_OK, _FINDINGS, _USAGE, _INCOMPLETE = (
-    ExitCode.OK,
-    ExitCode.FINDINGS,
-    ExitCode.USAGE,
-    ExitCode.INCOMPLETE,
-)
-_MAX_RECORD_BYTES = 1 << 20
-
-__all__ = ["check_reference", "record_from_json", "reference_table", "resolver_source"]
-
-
-def _surnames_for(register: str, authors: list[str]) -> list[str]:
-    """Register surnames from full names where the criteria's register rule allows it."""
-    if register == "pubmed":
-        return [a.split()[0] if a.split() else "" for a in authors]
-    if register == "arxiv":
-        return arxiv_surnames(authors)
-    raise ValueError(
-        f"record of register {register!r} gives 'authors' without 'surnames' "
-        "(Crossref surnames are author.family and cannot be derived from full names)"
-    )
-
-
-def record_from_json(data: object) -> RecordSource:
-    """A `RecordSource` answering with the record `data` (a JSON object of `records` columns).
-
-    `id_type` and `identifier` default to the classified reference's, `status` to `found`,
-    `tier` to `snapshot`. Raises `ValueError` on a wrong shape or unknown column.
-    """
-    if not isinstance(data, dict):
-        raise ValueError("the record must be a JSON object")
-    unknown = set(data) - set(tables.RECORDS.names)
-    if unknown:
-        raise ValueError(f"unknown record fields: {sorted(unknown)}")
-    record: dict[str, Any] = {"status": "found", "tier": "snapshot", **data}
-    if record.get("surnames") is None and isinstance(record.get("authors"), list):
-        record["surnames"] = _surnames_for(str(record.get("register")), record["authors"])
-
-    def source(references: pa.Table) -> pa.Table:
-        ref = references.slice(0, 1).to_pylist()[0]
-        filled = {"id_type": ref["id_type"] or "", "identifier": ref["identifier"] or ""}
-        filled.update({k: v for k, v in record.items() if v is not None or k not in filled})
-        try:
-            return tables.from_rows([filled], tables.RECORDS)
-        except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError) as exc:
-            raise ValueError(f"record fields of the wrong type: {exc}") from None
-
-    return source
-
-
-def resolver_source(settings: Settings) -> RecordSource:
-    """A `RecordSource` asking the resolve stage (snapshot → cache → live) under `settings`."""
-
-    async def lookup(references: pa.Table) -> pa.Table:
-        async with open_net(settings) as net:
-            return await resolve(references, settings, net)
-
-    def source(references: pa.Table) -> pa.Table:
-        return asyncio.run(lookup(references))
-
-    return source
-
-
-def check_reference(
-    references: pa.Table, source: RecordSource, criteria: str = tables.DEFAULT_CRITERIA
-) -> dict[str, Any]:
-    """Resolve and compare the one-row `references`; the report as a JSON-ready dict."""
-    return check_report(references, source(references), criteria)
-
-
-def _safe(value: object) -> str:
-    """Printable text for a terminal: control characters from untrusted data are escaped."""
-    if value is None:
-        return "-"
-    text = "; ".join(map(str, value)) if isinstance(value, list) else str(value)
-    return "".join(
-        ch if unicodedata.category(ch)[0] != "C" else ch.encode("unicode_escape").decode()
-        for ch in text
-    )
-
-
-def render_text(report: dict[str, Any]) -> str:
-    """The human form of a `check_reference` report."""
-    reason = f" ({_safe(report['reason'])})" if report["reason"] else ""
-    lines = [
-        f"reference  {_safe(report['id_type'])} {_safe(report['identifier'] or report['id'])}",
-        f"verdict    {report['verdict']}{reason}",
-        f"register   {_safe(report['register'])} (tier {_safe(report['tier'])}, "
-        f"as of {_safe(report['retrieved_at'])})",
-        f"criteria   {report['criteria_id']}",
-    ]
-    if report.get("queried_by") == "title":
-        found = f"{_safe(report['id_type'])} {_safe(report['identifier'])}"
-        lines[0] = f"reference  found by title search: {found if report['identifier'] else '-'}"
-        lines.append(f"searched   {_safe(report['searched'])}")
-        lines.extend(f"nearest    {_safe(n)}" for n in report["nearest"])
-    if report.get("findings"):
-        lines.append(f"findings   {_safe(report['findings'])}")
-    lines.extend(f"update     {_safe(update_text(u))}" for u in report.get("updates") or [])
-    marks = {True: "yes", False: "NO", None: "not compared"}
-    for f in report["fields"]:
-        score = f" (score {f['score']:.3f})" if f.get("score") is not None else ""
-        lines.append(f"{f['field']:<8} {marks[f['match']]}{score}")
-        lines.append(f"  claimed:  {_safe(f['claimed'])}")
-        lines.append(f"  register: {_safe(f['register'])}")
-    return "\n".join(lines)
-
-
-def exit_code(verdict: str, updates: list[dict[str, Any]] | None = None) -> int:
-    """0 for a match or NOT COVERED, 1 for a finding, 3 when the check could not be made.
-
-    A cited work that was retracted, withdrawn or removed is a finding whatever the verdict (the
-    P0 of an audit's default `--fail-on`).
-    """
-    if any(
-        u.get("type") in RETRACTION_TYPES and u.get("relation") == UpdateRelation.UPDATED_BY
-        for u in updates or []
-    ):
-        return _FINDINGS
-    if verdict in (
-        Verdict.DIFFERS,
-        Verdict.DOES_NOT_RESOLVE,
-        RowState.INVALID,
-        RowState.NOT_FOUND,
-    ):
-        return _FINDINGS
-    if verdict == RowState.UNCHECKED:
-        return _INCOMPLETE
-    return _OK
-
-
-def _load_record(path: Path) -> RecordSource:
-    try:
-        with path.open("rb") as fh:
-            raw = fh.read(_MAX_RECORD_BYTES + 1)
-        if len(raw) > _MAX_RECORD_BYTES:
-            raise ValueError(f"larger than {_MAX_RECORD_BYTES} bytes")
-        try:
-            # Bounded like a register body: deep nesting, NaN and lone surrogates never escape.
-            data = safejson.loads(raw, "record")
-        except MalformedBody as exc:
-            raise ValueError(str(exc)) from None
-        return record_from_json(data)
-    except (OSError, ValueError) as exc:
-        typer.echo(f"error: --record {path}: {exc}", err=True)
-        raise typer.Exit(_USAGE) from None
-
-
-def title_search_check(
-    title: str, authors: list[str], year: int | None, venue: str | None, settings: Settings
-) -> dict[str, Any]:
-    """Check a reference that has no identifier: the title search of `auditor audit`.
-
-    The reference counts as a journal or proceedings paper (`article`), so a miss is NOT FOUND
-    unless its title or year say the indexes would not hold it. Searches go snapshot → cache →
-    live like an audit's (`--offline` never searches live).
-    """
-    row = reference_rows("", None, title, authors, year)
-    row.update(id_raw=None, entry_type="article", container_title=venue)
-    references = classify(tables.from_rows([row], tables.REFERENCES))
-
-    async def run() -> dict[str, Any]:
-        async with open_net(settings) as net:
-            verdicts = compare(references, tables.empty(tables.RECORDS), settings.criteria)
-            found = await title_search(references, verdicts, settings, net, settings.criteria)
-        return title_search_report(found.verdicts.to_pylist()[0], found.records)
-
-    return asyncio.run(run())
+__all__ = ["check", "register"]
 
 
 @settings_flags(CHECK_FLAGS)
@@ -241,31 +53,37 @@ def check(
     then the live register; `--offline` stops before the network). Without `--id`, the reference
     is looked for by title in the indexes, as `auditor audit` does for a reference without one.
     """
+    from auditor.commands import check_steps as steps  # the comparison stack, only when run
+
     try:
         settings = load_settings(given(flags), config=config)
     except ConfigError as exc:
         typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(_USAGE) from None
+        raise typer.Exit(ExitCode.USAGE) from None
     if ident is None and record is not None:
         typer.echo(
             "error: --record needs --id (without --id the title search finds the record)", err=True
         )
-        raise typer.Exit(_USAGE)
+        raise typer.Exit(ExitCode.USAGE)
     if ident is None:
-        report = title_search_check(title, list(author or []), year, venue, settings)
+        report = steps.title_search_check(title, list(author or []), year, venue, settings)
     else:
-        source = _load_record(record) if record is not None else resolver_source(settings)
-        references = reference_table(ident, id_type, title, list(author or []), year, venue=venue)
+        source = (
+            steps.load_record(record) if record is not None else steps.resolver_source(settings)
+        )
+        references = steps.reference_table(
+            ident, id_type, title, list(author or []), year, venue=venue
+        )
         try:
-            report = check_reference(references, source, settings.criteria)
+            report = steps.check_reference(references, source, settings.criteria)
         except ValueError as exc:
             typer.echo(f"error: --record {record}: {exc}", err=True)
-            raise typer.Exit(_USAGE) from None
+            raise typer.Exit(ExitCode.USAGE) from None
     if as_json:
         typer.echo(json_for_terminal(json.dumps(report, indent=2, ensure_ascii=False)))
     else:
-        typer.echo(printable(render_text(report)))
-    raise typer.Exit(exit_code(report["verdict"], report.get("updates")))
+        typer.echo(printable(steps.render_text(report)))
+    raise typer.Exit(steps.exit_code(report["verdict"], report.get("updates")))
 
 
 def register(app: typer.Typer) -> None:

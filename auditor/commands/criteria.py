@@ -7,21 +7,23 @@ from typing import Annotated
 
 import typer
 
-from auditor.compare.decisions import DOCUMENTS, criteria_document
 from auditor.exitcodes import ExitCode
-from auditor.tables import DEFAULT_CRITERIA
+from auditor.vocabulary import CRITERIA_IDS, DEFAULT_CRITERIA
 
 
 def criteria(
     criteria_id: Annotated[
         str,
-        typer.Option("--id", help=f"Criteria id: {', '.join(DOCUMENTS)}."),
+        typer.Option("--id", help=f"Criteria id: {', '.join(CRITERIA_IDS)}."),
     ] = DEFAULT_CRITERIA,
 ) -> None:
     """Print a criteria document as JSON: its rules, every decided choice, known issues."""
-    if criteria_id not in DOCUMENTS:
+    # The documents are read with the comparison stack (pandas): only when one is printed.
+    from auditor.compare.decisions import criteria_document
+
+    if criteria_id not in CRITERIA_IDS:
         typer.echo(
-            f"error: unknown criteria {criteria_id!r} (known: {', '.join(DOCUMENTS)})", err=True
+            f"error: unknown criteria {criteria_id!r} (known: {', '.join(CRITERIA_IDS)})", err=True
         )
         raise typer.Exit(ExitCode.USAGE)
     typer.echo(json.dumps(criteria_document(criteria_id), indent=2, ensure_ascii=False))

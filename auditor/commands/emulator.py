@@ -8,21 +8,15 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from auditor.emulator import (
-    FAULT_KINDS,
-    PUBLISHED_LIMITS,
-    SERVICES,
-    Corpus,
-    Emulator,
-    EmulatorConfig,
-    start_emulator,
-)
-from auditor.emulator.synthetic import synthetic, to_bibtex
 from auditor.exitcodes import ExitCode
+
+# The emulator (aiohttp) is imported by the commands that run it, not by `auditor --help`.
+if TYPE_CHECKING:
+    from auditor.emulator import Corpus, EmulatorConfig
 
 _USAGE = ExitCode.USAGE
 
@@ -36,6 +30,8 @@ emulator_app = typer.Typer(
 
 def parse_rate_limit(text: str) -> tuple[str, tuple[int, float]]:
     """`crossref=10/1` → ("crossref", (10, 1.0)); `ValueError` naming the problem otherwise."""
+    from auditor.emulator import SERVICES
+
     service, sep, spec = text.partition("=")
     count, slash, per = spec.partition("/")
     if not sep or not slash or service not in SERVICES:
@@ -51,6 +47,8 @@ def parse_rate_limit(text: str) -> tuple[str, tuple[int, float]]:
 
 def parse_fault(text: str) -> tuple[str, str]:
     """`10.1/x=5xx` → ("10.1/x", "5xx"); the last `=` splits, so ids may contain `=`."""
+    from auditor.emulator import FAULT_KINDS
+
     ident, sep, kind = text.rpartition("=")
     if not sep or not ident or kind not in FAULT_KINDS:
         raise ValueError(f"--fault expects IDENTIFIER=KIND with KIND in {FAULT_KINDS}")
@@ -67,6 +65,8 @@ def build_config(
     down: list[str],
 ) -> EmulatorConfig:
     """An `EmulatorConfig` from the flags; `ValueError` naming the bad flag value."""
+    from auditor.emulator import PUBLISHED_LIMITS, EmulatorConfig
+
     limits = dict(PUBLISHED_LIMITS) if published_limits else {}
     limits.update(parse_rate_limit(r) for r in rate_limits)
     return EmulatorConfig(
@@ -80,7 +80,9 @@ def build_config(
 
 
 async def _serve(corpus: Corpus, config: EmulatorConfig, port: int, exit_after: float) -> None:
-    emu: Emulator = await start_emulator(corpus, config, port)
+    from auditor.emulator import start_emulator
+
+    emu = await start_emulator(corpus, config, port)
     try:
         for name, url in emu.base_urls.items():
             typer.echo(f"AUDITOR_{name.upper()}={url}")
@@ -120,6 +122,8 @@ def serve(
     ] = 0.0,
 ) -> None:
     """Serve the register emulator on 127.0.0.1 and print the AUDITOR_*_URL settings for it."""
+    from auditor.emulator import Corpus
+
     try:
         loaded = Corpus.from_dir(corpus)
         config = build_config(
@@ -150,6 +154,8 @@ def generate(
     if not 0.0 <= missing <= 1.0 or min(dois, pmids, arxiv_ids) < 0:
         typer.echo("error: --missing must be within 0..1 and counts non-negative", err=True)
         raise typer.Exit(_USAGE)
+    from auditor.emulator.synthetic import synthetic, to_bibtex
+
     gen = synthetic(dois, pmids, arxiv_ids, missing=missing, seed=seed)
     try:
         gen.corpus.write_dir(out)

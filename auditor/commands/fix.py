@@ -16,7 +16,7 @@ import shutil
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -25,14 +25,12 @@ from rich.prompt import Prompt
 
 from auditor.errors import ConfigError, InputError
 from auditor.exitcodes import ExitCode
-from auditor.files import atomic_write_bytes
-from auditor.fix.bibtex_edit import Applied, edit_bibtex, note_line
-from auditor.fix.changes import FIELDS, Change, Plan, plan_fixes
-from auditor.fix.csv_edit import edit_csv
-from auditor.fix.ris_edit import edit_ris
-from auditor.load import detect_format
-from auditor.load.encoding import decode_bytes
+from auditor.fix.changes import FIELDS
 from auditor.settings import load_settings
+
+if TYPE_CHECKING:
+    from auditor.fix.bibtex_edit import Applied
+    from auditor.fix.changes import Change, Plan
 
 __all__ = ["register"]
 
@@ -53,6 +51,8 @@ def _decode(data: bytes, path: str) -> tuple[str, str, bytes]:
     Latin-1, which maps every byte to one character, so an unchanged byte is written back as it
     was even in a file of mixed encodings.
     """
+    from auditor.load.encoding import decode_bytes
+
     for bom, codec in _WIDE_BOMS:
         if data.startswith(bom):
             return data[len(bom) :].decode(codec), codec, bom
@@ -112,6 +112,10 @@ def _apply(
     accept: Callable[[Change], bool],
     latex: bool | None = None,
 ) -> Applied:
+    from auditor.fix.bibtex_edit import edit_bibtex
+    from auditor.fix.csv_edit import edit_csv
+    from auditor.fix.ris_edit import edit_ris
+
     changes = [c for c in plan.changes if c.source_path == path]
     notes = [n for n in plan.notes if n.source_path == path] if comments else []
     if fmt == "ris":
@@ -166,7 +170,12 @@ def fix(
     if unknown:
         err.print(f"[bold red]error:[/] --only: unknown field {escape(unknown[0])!r}")
         raise typer.Exit(ExitCode.USAGE)
-    from auditor.pipeline import run_audit  # the whole pipeline only when there is work
+    # The whole pipeline (and the editors, the loader) only when there is work.
+    from auditor.files import atomic_write_bytes
+    from auditor.fix.bibtex_edit import note_line
+    from auditor.fix.changes import plan_fixes
+    from auditor.load import detect_format
+    from auditor.pipeline import run_audit
 
     flags = {"offline": offline, "snapshots": tuple(snapshot or ()), "cache_dir": cache_dir}
     try:

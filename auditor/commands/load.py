@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, assert_never
+from typing import TYPE_CHECKING, Annotated, assert_never
 
 import typer
 from rich.console import Console
@@ -17,8 +17,10 @@ from rich.markup import escape
 
 from auditor.errors import ConfigError, InputError
 from auditor.exitcodes import ExitCode
-from auditor.load import LoadOutcome, load_files
 from auditor.report.terminal import one_line
+
+if TYPE_CHECKING:
+    from auditor.load import LoadOutcome
 
 __all__ = ["LoadFormat", "load", "parse_map", "register", "summarize"]
 
@@ -121,6 +123,8 @@ def load(
     ] = None,
 ) -> None:
     """Load bibliographies into the references table and print what was found."""
+    from auditor.load import load_files  # pyarrow only when there is something to load
+
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     try:
         outcome = load_files(

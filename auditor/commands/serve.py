@@ -19,7 +19,6 @@ from auditor.commands.options import AUDIT_FLAGS, SettingFlag, given, settings_f
 from auditor.errors import ConfigError
 from auditor.exitcodes import ExitCode
 from auditor.settings import load_settings
-from auditor.signing import SigningError
 
 
 def _loopback(host: str) -> bool:
@@ -86,6 +85,8 @@ def serve(
     **settings: Any,
 ) -> None:
     """Serve the reference-check and citation-overlap contracts and the upload page over HTTP."""
+    from auditor.signing import SigningError  # cryptography, only when serving
+
     if not 0 <= port <= 65535:
         typer.echo(f"error: --port {port}: not a TCP port", err=True)
         raise typer.Exit(ExitCode.USAGE)

@@ -13,10 +13,12 @@ import typer
 from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn
 
 from auditor.commands.consoles import console
-from auditor.dumps import KINDS
-from auditor.dumps.importer import import_dump
 from auditor.errors import InputError
 from auditor.exitcodes import ExitCode
+
+#: The names of `auditor.dumps.KINDS` (a test keeps them equal), so that the help needs neither
+#: the readers nor pyarrow.
+KIND_NAMES: tuple[str, ...] = ("crossref", "pubmed", "arxiv", "datacite", "dblp")
 
 snapshot_app = typer.Typer(
     name="snapshot",
@@ -27,12 +29,15 @@ snapshot_app = typer.Typer(
 
 @snapshot_app.command("import")
 def import_(
-    kind: Annotated[str, typer.Argument(help=f"Dump format: {', '.join(KINDS)}.")],
+    kind: Annotated[str, typer.Argument(help=f"Dump format: {', '.join(KIND_NAMES)}.")],
     paths: Annotated[list[str], typer.Argument(help="Dump files (.gz read as they are).")],
     out: Annotated[str, typer.Option("--out", help="Snapshot dataset folder to write.")],
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
     """Import dump files of KIND into the snapshot dataset --out (resumable)."""
+    from auditor.dumps import KINDS
+    from auditor.dumps.importer import import_dump
+
     err = console(stderr=True)
     reader = KINDS.get(kind.lower())
     if reader is None:

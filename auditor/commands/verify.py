@@ -17,7 +17,6 @@ import typer
 from auditor.errors import ConfigError
 from auditor.exitcodes import ExitCode
 from auditor.settings import load_settings
-from auditor.signing import SigningError, load_existing_key, load_public_key, verify_report
 
 #: Largest report read (a signed audit report of a big bibliography is tens of MB).
 MAX_REPORT_BYTES = 512 * 1024 * 1024
@@ -36,6 +35,9 @@ def verify(
     config: Annotated[str | None, typer.Option(help="Config file (auditor.toml shape).")] = None,
 ) -> None:
     """Verify the Ed25519 signature of a report; exit non-zero on any change."""
+    # cryptography only when a report is verified, not for `auditor --help`.
+    from auditor.signing import SigningError, load_existing_key, load_public_key, verify_report
+
     try:
         if key is not None:
             public = load_public_key(key)

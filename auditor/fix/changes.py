@@ -16,12 +16,14 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pyarrow as pa
+from auditor.vocabulary import RecordStatus, RowState, Verdict
 
-from auditor.result import AuditResult
-from auditor.tables import RecordStatus, RowState, Verdict
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from auditor.result import AuditResult
 
 __all__ = ["FIELDS", "Change", "Note", "Plan", "plan_fixes"]
 

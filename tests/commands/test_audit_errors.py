@@ -189,9 +189,9 @@ def test_junit_into_a_fifo_writes_and_keeps_the_fifo(bib, tmp_path):
 def test_no_traceback_reaches_the_user_unless_debug(tmp_path):
     """The console script: an unexpected error is one line and exit 4; `--debug` shows it."""
     code = (
-        "import sys; import auditor.commands.cache as c\n"
+        "import sys; from auditor.transport.cache import RecordCache\n"
         "def boom(*a, **k): raise RuntimeError('boom')\n"
-        "c.RecordCache.open = boom\n"
+        "RecordCache.open = boom\n"
         "from auditor.cli import main; sys.argv = ['auditor', *sys.argv[1:]]; main()\n"
     )
     run = [sys.executable, "-c", code]

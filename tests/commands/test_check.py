@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from auditor.cli import app
-from auditor.commands.check import check_reference, record_from_json, reference_table
+from auditor.commands.check_steps import check_reference, record_from_json, reference_table
 
 RECORD = {
     "register": "crossref",

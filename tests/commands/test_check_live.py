@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from auditor.cli import app
-from auditor.commands import check as check_command
+from auditor.commands import check_steps as check_command
 from auditor.emulator import Corpus, EmulatorConfig, run_emulator
 from auditor.transport.net import open_net
 
