@@ -32,7 +32,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from auditor.checklist import PRIORITY_ORDER, build_checklist, duplicate_items
+from auditor.checklist import build_checklist, duplicate_items, priority_rank
 from auditor.chinese.waterfall import run_waterfall
 from auditor.compare import compare
 from auditor.files import atomic_write_parquet
@@ -101,10 +101,7 @@ def _distinct_records(records: pa.Table) -> pa.Table:
 
 def _ordered_checklist(checklist: pa.Table) -> pa.Table:
     """Items by priority (P0 first), then input order: Arrow's sort is stable, like Python's."""
-    rank = pc.fill_null(
-        pc.index_in(checklist["priority"], value_set=pa.array(PRIORITY_ORDER)), len(PRIORITY_ORDER)
-    )
-    keyed = checklist.append_column("_rank", rank)
+    keyed = checklist.append_column("_rank", priority_rank(checklist["priority"]))
     order = pc.sort_indices(keyed, sort_keys=[("_rank", "ascending"), ("row_id", "ascending")])
     return checklist.take(order)
 

@@ -259,3 +259,15 @@ def test_columns_built_items_on_nulls_files_and_rows_without_findings() -> None:
     )
     assert duplicate["text"].startswith("Same work as first (doi 10.1/x), cited under another key")
     assert (duplicate["sources_tried"], duplicate["links"]) == ([], ["https://doi.org/10.1/x"])
+
+
+def test_priority_rank_orders_p0_first_and_the_unknown_last() -> None:
+    from auditor.checklist import PRIORITY_ORDER, priority_rank
+
+    ranks = priority_rank(pa.array(["P2", "P0", None, "P9", "P3", "P1"]))
+    assert ranks.to_pylist() == [2, 0, len(PRIORITY_ORDER), len(PRIORITY_ORDER), 3, 1]
+
+
+def test_every_identifier_type_names_its_register() -> None:
+    assert set(tables.REGISTER_FOR_ID_TYPE) == set(tables.IdType)
+    assert tables.REGISTER_FOR_ID_TYPE["pmid"] == "pubmed"

@@ -15,7 +15,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from auditor import tables
-from auditor.checklist import PRIORITY_ORDER
+from auditor.checklist import PRIORITY_ORDER, priority_rank
 from auditor.result import AuditResult
 from auditor.tables import RowState
 
@@ -91,11 +91,7 @@ def _record_columns(verdicts: pa.Table, records: pa.Table) -> tuple[pa.Array, pa
 
 def _priorities(verdicts: pa.Table, checklist: pa.Table) -> tuple[pa.Array, pa.Array]:
     """`(most urgent priority, item count)` per verdict row from the checklist."""
-    ranks = {p: i for i, p in enumerate(PRIORITY_ORDER)}
-    rank = pc.fill_null(
-        pc.index_in(checklist["priority"], value_set=pa.array(PRIORITY_ORDER)), len(ranks)
-    )
-    items = pa.table({"row_id": checklist["row_id"], "rank": rank})
+    items = pa.table({"row_id": checklist["row_id"], "rank": priority_rank(checklist["priority"])})
     per_row = items.group_by("row_id").aggregate([("rank", "min"), ("rank", "count")])
     at = pc.index_in(verdicts["row_id"], value_set=per_row["row_id"])
     order = pa.array([*PRIORITY_ORDER, None], pa.string())

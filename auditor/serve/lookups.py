@@ -32,7 +32,7 @@ from auditor.registers.records import now_iso
 from auditor.resolve import resolve
 from auditor.serve.coalesce import Coalescer
 from auditor.settings import Settings
-from auditor.tables import RecordStatus
+from auditor.tables import REGISTER_FOR_ID_TYPE, RecordStatus
 from auditor.transport.net import Net
 
 __all__ = ["MAX_BATCH", "WINDOW", "SharedLookups"]
@@ -50,13 +50,10 @@ def _key(references: pa.Table) -> Key:
     return str(ref["id_type"]), str(ref["identifier"])
 
 
-#: The register that answers each identifier type (for a lookup that produced no row at all).
-_REGISTER = {"doi": "crossref", "pmid": "pubmed", "arxiv": "arxiv"}
-
-
 def _failed(key: Key) -> RecordRow:
     return {
-        "register": _REGISTER.get(key[0], key[0]),
+        # the register that answers the type (a lookup that produced no row at all)
+        "register": REGISTER_FOR_ID_TYPE.get(key[0], key[0]),
         "id_type": key[0],
         "identifier": key[1],
         "status": str(RecordStatus.UNREACHABLE),

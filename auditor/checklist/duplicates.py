@@ -1,0 +1,69 @@
+"""Items for references that repeat a work cited earlier under another key (P3)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from auditor import columns, tables
+from auditor.checklist.items import REFERENCE_COLUMNS, as_checklist, only, rows_of
+from auditor.checklist.links import link_column
+from auditor.errors import Reason
+
+__all__ = ["duplicate_items"]
+
+
+def duplicate_items(duplicates: pa.Table, references: pa.Table) -> pa.Table:
+    """P3 CHECKLIST items for references that repeat a work cited earlier under another key.
+
+    One item per group member after the first (in input order), naming the first key and what
+    they share, for `build_checklist`'s `extra`. Never raises on data.
+    """
+    if duplicates.num_rows == 0:
+        return tables.empty(tables.CHECKLIST)
+    # Members in input order (stably), groups in the order of their first member.
+    order = np.argsort(duplicates["row_id"].to_numpy(), kind="stable")
+    group = np.unique(duplicates["group_id"].to_numpy()[order], return_inverse=True)[1]
+    position = np.arange(len(order))
+    first = np.full(group.max() + 1, len(order))
+    np.minimum.at(first, group, position)
+    later = position != first[group]
+    sequence = np.lexsort((position[later], first[group][later]))
+    member = pa.array(order[later][sequence])
+    leader = pa.array(order[first[group][later][sequence]])
+    refs = rows_of(only(references, tables.REFERENCES, REFERENCE_COLUMNS), duplicates["row_id"])
+    key = columns.first_truthy(duplicates["key"].combine_chunks(), refs["key"].combine_chunks())
+    first_key = columns.first_truthy(key.take(leader), columns.constant("?", len(member)))
+    basis, value = duplicates["basis"].take(member), duplicates["value"].take(member)
+    shared = columns.strip(pc.binary_join_element_wise(basis, pc.fill_null(value, ""), " "))
+    text = pc.binary_join_element_wise(
+        "Same work as ", first_key, " (", shared,
+        "), cited under another key; pending human check that both citations are intended.", "",
+    )  # fmt: skip
+    link = pa.nulls(len(member), pa.string())
+    for kind in ("doi", "pmid", "arxiv"):
+        link = pc.if_else(
+            pc.fill_null(pc.equal(basis, kind), False), link_column(kind, value), link
+        )
+    refs = refs.take(member)
+    count = len(member)
+    return as_checklist(
+        pa.table(
+            {
+                "row_id": duplicates["row_id"].take(member),
+                "source_path": refs["source_path"],
+                "source_line": refs["source_line"],
+                "key": key.take(member),
+                "priority": columns.constant("P3", count),
+                "reason_code": columns.constant(Reason.DUPLICATE_REFERENCE.value, count),
+                "cited_title": refs["title"],
+                "cited_authors": refs["authors"],
+                "cited_year": refs["year"],
+                "cited_id": refs["id_raw"],
+                "sources_tried": columns.singletons(pa.nulls(count, pa.string())),
+                "text": text,
+                "links": columns.singletons(link),
+            }
+        )
+    )
