@@ -73,18 +73,27 @@ def build_checklist(
             others,
         ]
     )
+    return _sorted(merged, verdicts["row_id"], ordinary, rows, len(due), others.num_rows)
+
+
+def _sorted(
+    merged: pa.Table,
+    row_ids: pa.ChunkedArray,
+    ordinary: np.ndarray,
+    rows: np.ndarray,
+    due: int,
+    others: int,
+) -> pa.Table:
+    """`merged` (the `ordinary` items, the update items of `rows`, then `others` items of
+    other stages) by priority, then the verdicts' order (`row_ids`), stably."""
     # Stable order before sorting: each row's ordinary item, then its update items, row by
     # row; then the other stages' items.
-    major = np.concatenate([ordinary, rows, len(due) + np.arange(others.num_rows)])
+    major = np.concatenate([ordinary, rows, due + np.arange(others)])
     minor = np.concatenate(
-        [
-            np.zeros(len(ordinary), np.int64),
-            _ranks_within(rows),
-            np.zeros(others.num_rows, np.int64),
-        ]
+        [np.zeros(len(ordinary), np.int64), _ranks_within(rows), np.zeros(others, np.int64)]
     )
     rank = priority_rank(merged["priority"])
-    at = first_index(verdicts["row_id"], merged["row_id"])
+    at = first_index(row_ids, merged["row_id"])
     # A row the verdicts do not hold sorts by its own row id (as it always has).
     position = pc.if_else(pc.is_valid(at), pc.cast(at, pa.int64()), merged["row_id"])
     order = np.lexsort((minor, major, position.to_numpy(), rank.to_numpy()))
