@@ -86,7 +86,7 @@ async def _net_for(
     if net is not None:
         yield net
         return
-    async with open_net(settings, progress=progress) as own:
+    async with open_net(settings, registry.hosts(), progress=progress) as own:
         yield own
 
 

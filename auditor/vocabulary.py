@@ -51,6 +51,11 @@ class IdType(StrEnum):
     ARXIV = "arxiv"
 
 
+#: The `id_type` of the cached prefix → agency rows (`registers/agencies.py`): never a
+#: reference's identifier type, so never joined to one (a snapshot export leaves them out).
+PREFIX_ID_TYPE = "doi_prefix"
+
+
 class RecordStatus(StrEnum):
     """What a register said about one identifier."""
 

@@ -51,6 +51,7 @@ from auditor.emulator import Emulator, EmulatorConfig, run_emulator
 from auditor.emulator.config import PUBLISHED_LIMITS
 from auditor.emulator.synthetic import Reference, Synthetic, synthetic, to_bibtex
 from auditor.load import load_files
+from auditor.registers import registry
 from auditor.resolve import resolve
 from auditor.settings import Settings
 from auditor.transport.net import open_net
@@ -120,7 +121,7 @@ def references_table(bib: Path) -> pa.Table:
 
 
 async def _resolve(references: pa.Table, settings: Settings) -> tuple[float, pa.Table]:
-    async with open_net(settings) as net:
+    async with open_net(settings, registry.hosts()) as net:
         start = time.monotonic()
         records = await resolve(references, settings, net)
         return time.monotonic() - start, records

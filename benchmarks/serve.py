@@ -41,6 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from auditor.emulator import PUBLISHED_LIMITS, Corpus, EmulatorConfig, start_emulator  # noqa: E402
+from auditor.registers import registry  # noqa: E402
 from auditor.resolve import resolve  # noqa: E402
 from auditor.serve.app import serve  # noqa: E402
 from auditor.settings import Settings  # noqa: E402
@@ -172,7 +173,7 @@ async def naive_run(checks: int, dois: int, latency: float, absent: int) -> Run:
     with tempfile.TemporaryDirectory(prefix="bench-serve-") as folder:
         settings = settings_for(emu.base_urls, folder)
         try:
-            async with open_net(settings) as net:
+            async with open_net(settings, registry.hosts()) as net:
 
                 async def one(i: int) -> None:
                     doi = asked[i % len(asked)]

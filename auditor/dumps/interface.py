@@ -4,7 +4,7 @@ A reader turns one dump file (opened, decompressed, as a binary stream) into reg
 rows in the `RECORDS` shape, one at a time, so an import holds one record in memory, never the
 dump. A record it cannot read is a `Skipped` (with where and why), never an exception: the
 import goes on. Rows are built with `auditor.registers.records.row`, so an imported record passes
-the same checks (`registers/validate.py`) as a live one.
+the same checks (`record_check.py`) as a live one.
 """
 
 from __future__ import annotations

@@ -16,13 +16,11 @@ from collections.abc import Mapping
 
 from auditor.registers.interface import RecordRow
 from auditor.registers.records import now_iso
-from auditor.tables import RecordStatus
+from auditor.tables import PREFIX_ID_TYPE, RecordStatus
 from auditor.transport.cache import RecordCache
 
 #: Cache namespace of prefix → agency rows.
 NAMESPACE = ("doi-prefix", "agency-v1")
-#: The `id_type` of those rows (never a reference's identifier type, so never joined to one).
-PREFIX_ID_TYPE = "doi_prefix"
 
 _ANSWERED = frozenset({RecordStatus.FOUND, RecordStatus.NOT_COVERED})
 

@@ -19,7 +19,7 @@ from defusedxml.ElementTree import fromstring
 
 from auditor.compare.registers import arxiv_surnames, arxiv_version, arxiv_year
 from auditor.errors import MalformedBody, Reason, Unreachable
-from auditor.registers.interface import Host, RecordRow, Register, Sink
+from auditor.registers.interface import RecordRow, Register, Sink
 from auditor.registers.records import (
     Breaker,
     chunks,
@@ -30,6 +30,7 @@ from auditor.registers.records import (
     row,
 )
 from auditor.tables import IdType, RecordStatus
+from auditor.transport.host import Host
 
 if TYPE_CHECKING:
     from auditor.transport.net import Net, Response

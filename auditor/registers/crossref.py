@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from auditor.compare.registers import crossref_surnames, crossref_year, crossref_years
 from auditor.errors import MalformedBody, Reason
 from auditor.registers.doi_lists import DoiListRegister, rows_by_echo
-from auditor.registers.interface import Host, RecordRow
+from auditor.registers.interface import RecordRow
 from auditor.registers.records import (
     digest,
     row,
@@ -23,6 +23,7 @@ from auditor.registers.records import (
 from auditor.registers.updates import crossref_updates
 from auditor.settings import Settings
 from auditor.tables import IdType, RecordStatus
+from auditor.transport.host import Host
 
 if TYPE_CHECKING:
     from auditor.transport.net import Net, Response

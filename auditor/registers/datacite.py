@@ -18,13 +18,14 @@ from typing import TYPE_CHECKING, Any
 from auditor.compare.registers import datacite_surnames, datacite_year
 from auditor.errors import MalformedBody, Reason
 from auditor.registers.doi_lists import DoiListRegister, rows_by_echo
-from auditor.registers.interface import Host, RecordRow
+from auditor.registers.interface import RecordRow
 from auditor.registers.records import (
     digest,
     row,
 )
 from auditor.registers.updates import datacite_updates
 from auditor.tables import IdType, RecordStatus
+from auditor.transport.host import Host
 
 if TYPE_CHECKING:
     from auditor.transport.net import Net, Response

@@ -18,9 +18,10 @@ from urllib.parse import quote
 
 from auditor.errors import MalformedBody, Reason, RegisterError, Unreachable, registered_with
 from auditor.registers.handle import HandleRegister
-from auditor.registers.interface import Host, RecordRow, Register, Sink
+from auditor.registers.interface import RecordRow, Register, Sink
 from auditor.registers.records import Breaker, chunks, digest, http_reason, row
 from auditor.tables import IdType, RecordStatus
+from auditor.transport.host import Host
 
 if TYPE_CHECKING:
     from auditor.transport.net import Net, Response

@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from auditor.errors import MalformedBody, Reason, Unreachable
-from auditor.registers.interface import Host, RecordRow, Register, Sink
+from auditor.registers.interface import RecordRow, Register, Sink
 from auditor.registers.records import Breaker, digest, failed, http_reason, row, split_fetch
 from auditor.tables import IdType, RecordStatus
+from auditor.transport.host import Host
 
 if TYPE_CHECKING:
     from auditor.transport.net import Net, Response

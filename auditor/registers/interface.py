@@ -4,10 +4,11 @@ A register is one module with one class. It declares, as data, everything the re
 needs to know about it (read by `registers/registry.py`, the transport and the resolve stage):
 
 - `name`, `api_version` (the cache namespace), `title` (its row in the README registers table);
-- `host`: the `Host` it talks to, which says how the transport treats that service: the
-  `Settings` field holding its base URL, the field holding its pace, its concurrency, whether it
-  receives the user's mailto `User-Agent`, the query parameters every request carries (NCBI's
-  `tool`/`email`) and how its answers' headers lower the pace (Crossref's `X-Rate-Limit-*`).
+- `host`: the `Host` (`transport/host.py`) it talks to, which says how the transport treats
+  that service: the `Settings` field holding its base URL, the field holding its pace, its
+  concurrency, whether it receives the user's mailto `User-Agent`, the query parameters every
+  request carries (NCBI's `tool`/`email`) and how its answers' headers lower the pace
+  (Crossref's `X-Rate-Limit-*`).
   Several registers may share one host (all NCBI calls share one pace);
 - `id_type`: the identifier type it is the first register for in the resolve stage (`None` for a
   register another register or stage calls, such as the DOI system or Handle).
@@ -21,14 +22,14 @@ and a `reason` (lookup) or a `SearchAnswer` with a `reason` (search), never `not
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
     from auditor.errors import Reason
-    from auditor.settings import Settings
     from auditor.tables import IdType
+    from auditor.transport.host import Host
     from auditor.transport.net import Net
 
 #: One row of the `RECORDS` table, as a dict (`tier` is set by the resolve stage).
@@ -37,56 +38,6 @@ RecordRow = dict[str, Any]
 #: Called with the rows of each finished batch, so answers are kept as they arrive (a run killed
 #: half-way keeps what it already had).
 Sink = Callable[[dict[str, RecordRow]], None]
-
-
-def _no_params(settings: Settings) -> Mapping[str, str]:
-    return {}
-
-
-def _as_set(rate: float, settings: Settings) -> float:
-    return rate
-
-
-@dataclass(frozen=True)
-class Host:
-    """How the transport treats one register service: its URL, pace and identification."""
-
-    name: str
-    """Throttle key, and the `register` name passed to `Net.get` (`ncbi` for all E-utilities)."""
-    url_setting: str
-    """The `Settings` field holding the base URL (trusted by the redirect policy)."""
-    rate_setting: str
-    """The `Settings` field holding the pace, in requests per second."""
-    concurrency: int = 4
-    """Requests in flight at once (overridden by `concurrency_setting` when that is set)."""
-    concurrency_setting: str | None = None
-    """A `Settings` field that sets the concurrency, if the user may change it."""
-    wants_mailto: bool = False
-    """Whether requests carry `User-Agent: auditor/<v> (mailto:…)` (Crossref's etiquette)."""
-    rate: Callable[[float, Settings], float] = _as_set
-    """The pace actually used, from the setting's value (a default by mailto, a cap by key)."""
-    identify: Callable[[Settings], Mapping[str, str]] = _no_params
-    """Query parameters every request carries unless the caller set them (NCBI `tool`/`email`)."""
-    rate_from_headers: Callable[[Mapping[str, str]], float | None] | None = None
-    """The pace an answer's headers allow (lower-cased names), or `None` when they say nothing."""
-    redirect_hosts: frozenset[str] = frozenset()
-    """HTTPS hosts this service hands requests on to (doi.org's content negotiation sends each
-    agency's DOIs to that agency's metadata host): the redirect policy allows them, by exact
-    name, under its other rules (HTTPS, no port, no userinfo, no bare IP)."""
-
-    def base_url(self, settings: Settings) -> str:
-        """The configured base URL, without a trailing slash."""
-        return str(getattr(settings, self.url_setting)).rstrip("/")
-
-    def pace(self, settings: Settings) -> float:
-        """Requests per second for this run."""
-        return self.rate(float(getattr(settings, self.rate_setting)), settings)
-
-    def slots(self, settings: Settings) -> int:
-        """Requests in flight at once for this run."""
-        if self.concurrency_setting is None:
-            return self.concurrency
-        return int(getattr(settings, self.concurrency_setting))
 
 
 class Register(ABC):

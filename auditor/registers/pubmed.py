@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from auditor.compare.registers import pubmed_surnames, pubmed_year
 from auditor.errors import MalformedBody, Reason, Unreachable
-from auditor.registers.interface import Host, RecordRow, Register, Sink
+from auditor.registers.interface import RecordRow, Register, Sink
 from auditor.registers.records import (
     Breaker,
     chunks,
@@ -26,6 +26,7 @@ from auditor.registers.records import (
 from auditor.registers.updates import pubmed_updates
 from auditor.settings import Settings
 from auditor.tables import IdType, RecordStatus
+from auditor.transport.host import Host
 
 if TYPE_CHECKING:
     from auditor.transport.net import Net, Response

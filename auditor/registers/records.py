@@ -9,8 +9,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from auditor.errors import MalformedBody, Reason, RegisterError
+from auditor.record_check import check_row
 from auditor.registers.interface import RecordRow, Sink
-from auditor.registers.validate import check_row
 from auditor.tables import RecordStatus
 
 #: After this many failed requests in a row (no success between), a register is taken as down:

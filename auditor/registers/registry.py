@@ -15,10 +15,11 @@ from auditor.registers.datacite import DataciteRegister
 from auditor.registers.dblp import DblpRegister
 from auditor.registers.doi import DoiSystemRegister
 from auditor.registers.handle import HandleRegister
-from auditor.registers.interface import Host, Register, SearchRegister
+from auditor.registers.interface import Register, SearchRegister
 from auditor.registers.pubmed import PubmedRegister
 from auditor.registers.pubmed_search import PubmedSearchRegister
 from auditor.registers.s2 import SemanticScholarRegister
+from auditor.transport.host import Host
 
 #: Lookup registers. Order matters once: the first whose `claim` accepts an identifier answers
 #: it first, so arXiv (which claims arXiv DOIs) comes before Crossref (which claims every DOI).

@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 from auditor.compare.registers import arxiv_surnames
 from auditor.errors import MalformedBody, Reason, Unreachable
-from auditor.registers.interface import Host, RecordRow, TitleQuery
+from auditor.registers.interface import RecordRow, TitleQuery
 from auditor.registers.records import digest, http_reason, row
 from auditor.registers.searching import QuerySearch
 from auditor.tables import IdType, RecordStatus
+from auditor.transport.host import Host
 
 if TYPE_CHECKING:
     from auditor.transport.net import Net, Response

@@ -15,6 +15,7 @@ import pyarrow as pa
 from aiohttp import web
 
 from auditor.pipeline import closed_legs
+from auditor.registers import registry
 from auditor.serve import openapi, overlap, page, reference_check
 from auditor.serve.coalesce import Coalescer
 from auditor.serve.lookups import SharedLookups
@@ -34,7 +35,7 @@ def build_app(settings: Settings) -> web.Application:
 
     async def state(app: web.Application) -> AsyncIterator[None]:
         key = load_or_create_key(settings.signing_key)
-        async with open_net(settings) as net:
+        async with open_net(settings, registry.hosts()) as net:
             lookups = SharedLookups(settings, net)
             closed = closed_legs(settings)
 

@@ -34,7 +34,7 @@ import diskcache
 from diskcache.core import MODE_RAW
 
 from auditor.errors import MalformedBody
-from auditor.registers.validate import is_valid
+from auditor.record_check import is_valid
 from auditor.tables import RecordStatus
 from auditor.transport import safejson
 

@@ -9,7 +9,8 @@ requests of one stage, opened by `Net.retry_batch`), so a hostile register spend
 allowance and a long-lived `Net` (the server's) is not spent for good. What differs between
 hosts (pace, concurrency, the query parameters a host asks every request to carry, who receives
 the mailto `User-Agent`, headers that lower the pace) is data each register declares in its
-`Host` (`registers/interface.py`); this module has no register of its own. Failures raise
+`Host` (`transport/host.py`); the caller of `open_net` hands in the run's hosts (the
+registers' `registry.hosts()`), so the transport imports no register. Failures raise
 `RegisterError` subclasses carrying a `Reason`; non-retryable HTTP answers (200, 404, 400 …) are
 returned for the register to interpret.
 """
@@ -31,11 +32,10 @@ from yarl import URL
 
 from auditor import __version__
 from auditor.errors import MalformedBody, RateLimited, Reason, Unreachable
-from auditor.registers.interface import Host
-from auditor.registers.registry import hosts as registered_hosts
 from auditor.settings import Settings
 from auditor.transport import retry, safejson
 from auditor.transport.cache import RecordCache
+from auditor.transport.host import Host
 from auditor.transport.redirects import DEFAULT_ALLOWED_HOSTS, REDIRECT_STATUSES, RedirectPolicy
 from auditor.transport.throttle import Clock, Sleep, Throttle
 
@@ -331,33 +331,33 @@ class Net:
         return b"".join(chunks)
 
 
-def trusted_bases(settings: Settings, hosts: Mapping[str, Host] | None = None) -> list[str]:
+def trusted_bases(settings: Settings, hosts: Mapping[str, Host]) -> list[str]:
     """The configured base URL of every host, which the redirect policy trusts."""
-    return [h.base_url(settings) for h in (hosts or registered_hosts()).values()]
+    return [h.base_url(settings) for h in hosts.values()]
 
 
-def allowed_hosts(hosts: Mapping[str, Host] | None = None) -> frozenset[str]:
+def allowed_hosts(hosts: Mapping[str, Host]) -> frozenset[str]:
     """The HTTPS hosts the redirect policy allows: the protocol's own, and every host's
     `Host.redirect_hosts` (the agencies' metadata hosts doi.org hands a CSL request to)."""
-    declared = (h.redirect_hosts for h in (hosts or registered_hosts()).values())
+    declared = (h.redirect_hosts for h in hosts.values())
     return DEFAULT_ALLOWED_HOSTS.union(*declared)
 
 
 @asynccontextmanager
 async def open_net(
     settings: Settings,
+    hosts: Mapping[str, Host],
     *,
     progress: Progress | None = None,
     clock: Clock = time.monotonic,
     sleep: Sleep = asyncio.sleep,
-    hosts: Mapping[str, Host] | None = None,
 ) -> AsyncIterator[Net]:
-    """A `Net` for one run over `hosts` (default: every registered one); closed on exit.
+    """A `Net` for one run over `hosts` (`registry.hosts()` for every register); closed on exit.
 
     With `settings.offline` no session is created, so no socket can be opened. The cache is
     opened from `settings.cache_dir`; a cache that cannot be opened costs speed, not the run.
     """
-    hosts = dict(hosts or registered_hosts())
+    hosts = dict(hosts)
     cache = RecordCache.open(settings.cache_dir, ttl_days=settings.cache_ttl_days)
     session: aiohttp.ClientSession | None = None
     if not settings.offline:

@@ -32,8 +32,7 @@ import pyarrow.parquet as pq
 
 from auditor.errors import InputError
 from auditor.files import atomic_write_parquet
-from auditor.registers.agencies import PREFIX_ID_TYPE
-from auditor.tables import RECORDS, RecordStatus, Tier, from_rows
+from auditor.tables import PREFIX_ID_TYPE, RECORDS, RecordStatus, Tier, from_rows
 
 _DEFINITIVE = (RecordStatus.FOUND, RecordStatus.NOT_FOUND, RecordStatus.NOT_COVERED)
 

@@ -20,6 +20,7 @@ from aiohttp import web
 
 from auditor import tables
 from auditor.chinese.waterfall import WaterfallResult, run_waterfall
+from auditor.registers import registry
 from auditor.settings import Settings
 from auditor.transport.net import open_net
 
@@ -186,7 +187,7 @@ async def waterfall(
 ) -> WaterfallResult:
     """Run the stage through the real transport (`open_net`) with an injected clock."""
     clock = FakeClock()
-    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+    async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
         return await run_waterfall(
             references,
             verdicts,

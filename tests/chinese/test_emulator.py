@@ -18,6 +18,7 @@ from auditor import tables
 from auditor.chinese.waterfall import WaterfallResult, run_waterfall
 from auditor.emulator import Corpus, EmulatorConfig, start_emulator
 from auditor.emulator.server import Emulator
+from auditor.registers import registry
 from auditor.settings import Settings
 from auditor.transport.net import open_net
 from tests.chinese.conftest import FakeClock
@@ -140,7 +141,7 @@ async def audit(emu: Emulator, settings: Settings, rows: list[dict[str, Any]]) -
     """Run the stage through `open_net` with an injected clock."""
     references = refs(*rows)
     clock = FakeClock()
-    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+    async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
         return await run_waterfall(
             references, verdicts_for(references), tables.empty(tables.RECORDS), settings, net
         )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from auditor import tables
 from auditor.chinese.waterfall import run_waterfall
+from auditor.registers import registry
 from auditor.transport.net import open_net
 from tests.chinese.conftest import FakeClock
 from tests.chinese.helpers import JOURNAL, TA, TITLE, refs, verdicts_for
@@ -20,7 +21,7 @@ async def test_ncbi_pacing_with_api_key_and_independent_doi_throttle(registers, 
     references = refs(*rows)
     settings = registers.settings(ncbi_api_key="secret-key")
     clock = FakeClock()
-    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+    async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
         result = await run_waterfall(
             references, verdicts_for(references), tables.empty(tables.RECORDS), settings, net
         )

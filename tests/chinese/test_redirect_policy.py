@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from auditor.registers import registry
 from auditor.settings import Settings
 from auditor.transport.net import trusted_bases
 from auditor.transport.redirects import RedirectPolicy
@@ -63,7 +64,7 @@ async def test_bad_content_length_is_rejected_before_reading(registers, corpus):
     assert result.outcomes["status"].to_pylist() == ["unchecked"]
 
 
-POLICY = RedirectPolicy(trusted_bases(Settings(cache_dir="/nonexistent")))
+POLICY = RedirectPolicy(trusted_bases(Settings(cache_dir="/nonexistent"), registry.hosts()))
 
 
 @pytest.mark.parametrize(

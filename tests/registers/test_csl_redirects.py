@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from aiohttp import web
 
+from auditor.registers import registry
 from auditor.registers.csl import CslRegister
 from auditor.registers.doi import AGENCY_METADATA_HOSTS
 from auditor.settings import Settings
@@ -71,7 +72,7 @@ def lookups(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 async def _ask(base: str, tmp_path: Path) -> dict[str, object]:
     s = Settings(doi_url=base, cache_dir=str(tmp_path), max_retries=0, timeout=2.0)
-    async with open_net(s) as net:
+    async with open_net(s, registry.hosts()) as net:
         rows = await CslRegister().fetch([DOI], net)
     return rows[DOI]
 
@@ -109,8 +110,11 @@ async def test_anything_else_is_refused_before_it_is_asked(
 
 
 def test_the_run_policy_allows_exactly_the_declared_agency_hosts() -> None:
-    policy = RedirectPolicy(trusted_bases(Settings(cache_dir="/nonexistent")), allowed_hosts())
+    policy = RedirectPolicy(
+        trusted_bases(Settings(cache_dir="/nonexistent"), registry.hosts()),
+        allowed_hosts(registry.hosts()),
+    )
     for host in AGENCY_METADATA_HOSTS:
         assert policy.is_safe(f"https://{host}/{DOI}")
         assert not policy.is_safe(f"http://{host}/{DOI}")
-    assert allowed_hosts() >= AGENCY_METADATA_HOSTS
+    assert allowed_hosts(registry.hosts()) >= AGENCY_METADATA_HOSTS

@@ -12,6 +12,7 @@ import asyncio
 import pytest
 
 from auditor.emulator import Corpus, EmulatorConfig, start_emulator
+from auditor.registers import registry
 from auditor.resolve import resolve
 from auditor.settings import Settings
 from auditor.tables import REFERENCES, from_rows
@@ -149,7 +150,7 @@ def settings_for(emu, tmp_path, **kw) -> Settings:
 
 async def run(emu, settings):
     clock = InstantClock()
-    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+    async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
         table = await resolve(references(), settings, net)
     return {r["identifier"]: r for r in table.to_pylist()}, net
 

@@ -16,9 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from auditor.errors import Reason
+from auditor.record_check import check_row
 from auditor.registers.interface import TitleQuery
 from auditor.registers.registry import REGISTERS, SEARCH_REGISTERS
-from auditor.registers.validate import check_row
 from auditor.settings import Settings
 from auditor.tables import RECORDS, RecordStatus, from_rows
 from auditor.transport.net import Response

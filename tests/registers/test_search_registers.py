@@ -9,6 +9,7 @@ import pytest
 
 from auditor.emulator import Emulator, EmulatorConfig, start_emulator
 from auditor.errors import Reason
+from auditor.registers import registry
 from auditor.registers.arxiv_search import ArxivSearchRegister
 from auditor.registers.crossref_search import CrossrefSearchRegister, bibliographic
 from auditor.registers.dblp import DblpRegister
@@ -45,7 +46,7 @@ def settings(emu: Emulator, tmp_path: Path, **kw: object) -> Settings:
 
 async def ask(register: SearchRegister, s: Settings, *queries: TitleQuery) -> dict:
     clock = InstantClock()
-    async with open_net(s, clock=clock, sleep=clock.sleep) as net:
+    async with open_net(s, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
         return await register.search(list(queries), net)
 
 

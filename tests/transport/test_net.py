@@ -10,6 +10,7 @@ from aiohttp import web
 from aiohttp.test_utils import TestServer
 
 from auditor.errors import MalformedBody, RateLimited, Reason, Unreachable, UnsafeRedirect
+from auditor.registers import registry
 from auditor.settings import Settings
 from auditor.transport.net import open_net
 
@@ -116,7 +117,7 @@ def _settings(srv: TestServer, tmp_path, **kw) -> Settings:
 async def test_ok_identifies_itself(server, tmp_path, clock):
     srv, script = server
     settings = _settings(srv, tmp_path)
-    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+    async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
         resp = await net.get("ncbi", f"{settings.eutils_url}/esummary.fcgi", params={"id": "1"})
     assert resp.status == 200 and resp.json()["ok"] is True
     assert resp.content_type == "application/json"
@@ -132,7 +133,7 @@ async def test_ok_identifies_itself(server, tmp_path, clock):
 async def test_only_a_host_that_asks_for_it_receives_the_mailto(server, tmp_path, clock):
     srv, script = server
     settings = _settings(srv, tmp_path)
-    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+    async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
         for host in ("crossref", "arxiv", "doi", "handle"):
             await net.get(host, f"{settings.crossref_url}/{host}")
     agents = {r.path.strip("/"): r.headers["User-Agent"] for r in script.seen}
@@ -144,7 +145,7 @@ async def test_only_a_host_that_asks_for_it_receives_the_mailto(server, tmp_path
 async def test_post_sends_the_form_and_get_never_posts(server, tmp_path, clock):
     srv, script = server
     settings = _settings(srv, tmp_path)
-    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+    async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
         await net.post("ncbi", f"{settings.eutils_url}/esummary.fcgi", form={"id": "1,2"})
         await net.get("ncbi", f"{settings.eutils_url}/esummary.fcgi", params={"id": "3"})
     assert [r.method for r in script.seen] == ["POST", "GET"]
@@ -155,7 +156,7 @@ async def test_5xx_is_retried_then_succeeds(server, tmp_path, clock):
     srv, script = server
     script.answers["/x"] = ["503", "503", "ok"]
     settings = _settings(srv, tmp_path)
-    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+    async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
         resp = await net.get("crossref", f"{settings.crossref_url}/x")
     assert resp.status == 200
     assert len(script.seen) == 3
@@ -177,7 +178,7 @@ async def test_faults_raise_with_a_reason(server, tmp_path, clock, answer, error
     srv, script = server
     script.answers["/x"] = [answer]
     settings = _settings(srv, tmp_path, max_body_bytes=1000)
-    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+    async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
         with pytest.raises(error) as info:
             await net.get("doi", f"{settings.doi_url}/x", follow_redirects=True)
     assert info.value.reason is reason
@@ -188,7 +189,7 @@ async def test_timeout_is_unreachable_timeout(server, tmp_path, clock):
     script.answers["/x"] = ["slow"]
     # A 1e-6 s limit (httpx's idiom): the attempt times out at once, whatever phase it is in.
     settings = _settings(srv, tmp_path, timeout=1e-6, max_retries=1)
-    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+    async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
         with pytest.raises(Unreachable) as info:
             await net.get("handle", f"{settings.handle_url}/x")
         assert net.requests == {"handle": 2}  # tried, retried once, given up
@@ -199,7 +200,7 @@ async def test_timeout_bounds_one_attempt_to_the_last_byte(server, tmp_path, clo
     """`--timeout` is the whole attempt (connect to the last body byte), not twice it."""
     srv, _ = server
     settings = _settings(srv, tmp_path, timeout=7.5)
-    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+    async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
         assert net.session is not None
         assert net.session.timeout.total == 7.5
 
@@ -208,7 +209,7 @@ async def test_retry_after_paces_the_register(server, tmp_path, clock):
     srv, script = server
     script.answers["/x"] = ["429", "ok"]
     settings = _settings(srv, tmp_path)
-    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+    async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
         await net.get("arxiv", f"{settings.arxiv_url}/x")
         starts = net.throttles["arxiv"].starts
         assert net.throttles["arxiv"].rate < net.throttles["arxiv"].max_rate  # slowed down
@@ -219,7 +220,7 @@ async def test_404_is_an_answer_not_a_fault(server, tmp_path, clock):
     srv, script = server
     script.answers["/x"] = ["404"]
     settings = _settings(srv, tmp_path)
-    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+    async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
         resp = await net.get("crossref", f"{settings.crossref_url}/x")
     assert resp.status == 404 and resp.body == b"Resource not found."
     assert len(script.seen) == 1
@@ -229,7 +230,7 @@ async def test_redirect_followed_only_when_asked(server, tmp_path, clock):
     srv, script = server
     script.answers["/x"] = ["redirect_local"]
     settings = _settings(srv, tmp_path)
-    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+    async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
         hop = await net.get("doi", f"{settings.doi_url}/x")
         assert hop.status == 302
         resp = await net.get("doi", f"{settings.doi_url}/x", follow_redirects=True)
@@ -239,7 +240,7 @@ async def test_redirect_followed_only_when_asked(server, tmp_path, clock):
 async def test_unsafe_request_url_is_refused_before_sending(server, tmp_path, clock):
     srv, script = server
     settings = _settings(srv, tmp_path)
-    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+    async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
         with pytest.raises(UnsafeRedirect):
             await net.get("doi", "http://122.115.55.36:8000/doi/x")
     assert script.seen == []
@@ -247,7 +248,7 @@ async def test_unsafe_request_url_is_refused_before_sending(server, tmp_path, cl
 
 async def test_offline_opens_no_socket(tmp_path, clock):
     settings = Settings(offline=True, cache_dir=str(tmp_path / "c"))
-    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+    async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
         assert net.session is None
         with pytest.raises(Unreachable) as info:
             await net.get("crossref", "https://api.crossref.org/works/10.1/x")
@@ -258,7 +259,7 @@ async def test_crossref_headers_lower_the_pace(server, tmp_path, clock):
     srv, script = server
     script.answers["/x"] = ["crossref_headers"]
     settings = _settings(srv, tmp_path)
-    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+    async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
         assert net.throttles["crossref"].rate == 10.0  # with a mailto
         await net.get("crossref", f"{settings.crossref_url}/x")
         assert net.throttles["crossref"].rate == 4.0
@@ -266,7 +267,7 @@ async def test_crossref_headers_lower_the_pace(server, tmp_path, clock):
 
 async def test_crossref_starts_at_five_without_mailto(tmp_path, clock):
     settings = Settings(cache_dir=str(tmp_path / "c"))
-    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+    async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
         assert net.throttles["crossref"].rate == 5.0
         assert net.throttles["arxiv"].interval >= 3.0
         assert net.throttles["arxiv"].concurrency == 1
@@ -276,7 +277,7 @@ async def test_crossref_starts_at_five_without_mailto(tmp_path, clock):
 async def test_ncbi_rate_is_capped_by_the_api_key(tmp_path, clock):
     for key, asked, expected in [(None, 10.0, 3.0), ("k", 10.0, 10.0), ("k", 20.0, 10.0)]:
         settings = Settings(cache_dir=str(tmp_path / "c"), ncbi_api_key=key, ncbi_rate=asked)
-        async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+        async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
             assert net.throttles["ncbi"].rate == expected
 
 
@@ -307,7 +308,7 @@ async def test_garbage_redirect_is_unsafe_not_valueerror(server, tmp_path, clock
     srv, script = server
     script.answers["/x"] = ["redirect_garbage"]
     settings = _settings(srv, tmp_path)
-    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+    async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
         with pytest.raises(UnsafeRedirect) as info:
             await net.get("doi", f"{settings.doi_url}/x", follow_redirects=True)
     assert info.value.reason is Reason.UNSAFE_REDIRECT
@@ -317,7 +318,7 @@ async def test_deep_json_is_malformed_body(server, tmp_path, clock):
     srv, script = server
     script.answers["/x"] = ["deep"]
     settings = _settings(srv, tmp_path)
-    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+    async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
         resp = await net.get("crossref", f"{settings.crossref_url}/x")
         with pytest.raises(MalformedBody):
             resp.json()
@@ -327,7 +328,7 @@ async def test_rate_headers_cannot_slow_a_register_below_its_floor(server, tmp_p
     srv, script = server
     script.answers["/x"] = ["crossref_day"]
     settings = _settings(srv, tmp_path)
-    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+    async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
         await net.get("crossref", f"{settings.crossref_url}/x")
         throttle = net.throttles["crossref"]
         assert throttle.rate == pytest.approx(throttle.min_rate)
@@ -338,7 +339,7 @@ async def test_retry_budget_bounds_the_waits_of_a_run(server, tmp_path, clock):
     srv, script = server
     script.answers["/x"] = ["429_long"]
     settings = _settings(srv, tmp_path, max_retries=10)
-    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+    async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
         net.retry_budget = 60.0
         for _ in range(3):
             with pytest.raises(RateLimited) as info:
@@ -357,7 +358,7 @@ async def test_time_lost_to_failed_attempts_counts_toward_the_budget(server, tmp
     script.answers["/x"] = ["slow"]
     settings = _settings(srv, tmp_path, timeout=0.05, max_retries=50, retry_budget=0.2)
     # A real clock for the attempts (each times out after 0.05 s), no real backoff waits.
-    async with open_net(settings, clock=time.monotonic, sleep=clock.sleep) as net:
+    async with open_net(settings, registry.hosts(), clock=time.monotonic, sleep=clock.sleep) as net:
         with pytest.raises(Unreachable) as info:
             await net.get("handle", f"{settings.handle_url}/x")
     assert info.value.reason is Reason.TIMEOUT
@@ -372,7 +373,7 @@ async def test_a_hostile_register_spends_only_its_own_budget(server, tmp_path, c
     script.answers["/hostile"] = ["429_long"]  # Retry-After 29 s, every time
     script.answers["/flaky"] = ["503", "ok"]  # one failure, then the answer
     settings = _settings(srv, tmp_path, max_retries=10, retry_budget=60.0)
-    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+    async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
         with net.retry_batch():
             for _ in range(3):
                 with pytest.raises(RateLimited):
@@ -389,7 +390,7 @@ async def test_each_register_batch_has_a_fresh_budget(server, tmp_path, clock):
     script.answers["/hostile"] = ["429_long"]
     settings = _settings(srv, tmp_path, max_retries=10, retry_budget=60.0)
     per_batch: list[int] = []
-    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+    async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
         for _ in range(2):  # e.g. two batches of a long-lived server's Net
             before = len(script.seen)
             with net.retry_batch():
@@ -406,7 +407,7 @@ async def test_tasks_of_one_batch_share_its_budget(server, tmp_path, clock):
     srv, script = server
     script.answers["/hostile"] = ["429_long"]
     settings = _settings(srv, tmp_path, max_retries=10, retry_budget=60.0)
-    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+    async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
 
         async def ask() -> None:
             with pytest.raises(RateLimited):
@@ -434,7 +435,7 @@ async def test_every_resolve_call_is_a_batch_of_its_own(server, tmp_path, clock)
         REFERENCES,
     )
     counts = []
-    async with open_net(settings, clock=clock, sleep=clock.sleep) as net:
+    async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
         for _ in range(2):
             before = len(script.seen)
             records = await resolve(refs, settings, net)

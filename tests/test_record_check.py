@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from auditor.errors import MalformedBody, Reason
+from auditor.record_check import INT32_MAX, check_row, is_valid
 from auditor.registers.records import row
-from auditor.registers.validate import INT32_MAX, check_row, is_valid
 from auditor.tables import RECORDS, RecordStatus, from_rows
 
 GOOD = {
