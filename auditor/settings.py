@@ -173,17 +173,76 @@ def find_config(
     return None
 
 
-def _flatten(data: Mapping[str, Any], origin: str) -> dict[str, Any]:
-    """Accept top-level keys and the `[registers]`/`[run]`-style sections that hold them."""
+#: The config file's sections and the settings each holds (as `auditor.example.toml` lays them
+#: out). A key outside its section is a `ConfigError`, so `[legs] timeout = 3` is refused.
+SECTIONS: dict[str, frozenset[str]] = {
+    "registers": frozenset(
+        {name for name in _FIELDS if name.endswith("_url")}
+        | {"mailto", "ncbi_email", "ncbi_api_key", "s2_api_key"}
+    ),
+    "legs": frozenset({"pmid_leg", "doi_leg", "arxiv_leg"}),
+    "tiers": frozenset({"snapshots", "cache_dir", "cache_ttl_days", "refresh", "offline"}),
+    "search": frozenset({"search_unresolved"}),
+    "transport": frozenset(
+        {name for name in _FIELDS if name.endswith("_rate")}
+        | {"timeout", "max_retries", "retry_budget", "max_body_bytes", "batching"}
+        | {"crossref_batch_size", "crossref_concurrency", "datacite_batch_size"}
+    ),
+    "chinese": frozenset({"doira_batch_size", "journal_map"}),
+    "input": frozenset({"encoding"}),
+    "compare": frozenset({"criteria"}),
+    "policy": frozenset({"fail_on", "fail_on_unchecked"}),
+    "output": frozenset({"out"}),
+    "serve": frozenset(
+        {"signing_key", "precheck_interval", "precheck_daily", "caller_concurrency"}
+        | {"upload_max_bytes"}
+    ),
+}
+
+#: `[registers.<name>]`: one register's settings under their short names (`url`, `rate`, …),
+#: named by the prefix its settings share (`crossref_url`, `crossref_rate` → `crossref`).
+REGISTER_PREFIXES = frozenset(
+    name.removesuffix("_url") for name in SECTIONS["registers"] if name.endswith("_url")
+)
+
+
+def _setting(key: str, section: str, origin: str) -> str:
+    """The field `key` names inside `[section]` (`""` = top level), or a `ConfigError`."""
+    name = key.replace("-", "_")
+    _, _, register = section.partition(".")
+    if register:
+        # `[registers.crossref] url` or, as written at the top level, `crossref_url`.
+        for candidate in (f"{register}_{name}", name):
+            if candidate in _FIELDS and candidate.startswith(f"{register}_"):
+                return candidate
+    elif name in _FIELDS and (not section or name in SECTIONS[section]):
+        return name
+    where = f" in [{section}]" if section else ""
+    home = next((f" (it belongs in [{s}])" for s, keys in SECTIONS.items() if name in keys), "")
+    raise ConfigError(f"{origin}: unknown setting {key!r}{where}{home}")
+
+
+def _flatten(data: Mapping[str, Any], origin: str, section: str = "") -> dict[str, Any]:
+    """Top-level keys, the sections of `SECTIONS` holding their own keys, and
+    `[registers.<name>]` holding one register's; anything else is a `ConfigError`."""
     flat: dict[str, Any] = {}
     for key, value in data.items():
         if isinstance(value, Mapping):
-            flat.update(_flatten(value, origin))
-        elif key.replace("-", "_") in _FIELDS:
-            flat[key.replace("-", "_")] = value
+            flat.update(_flatten(value, origin, _section(section, key, origin)))
         else:
-            raise ConfigError(f"{origin}: unknown setting {key!r}")
+            flat[_setting(key, section, origin)] = value
     return flat
+
+
+def _section(parent: str, key: str, origin: str) -> str:
+    """The name of section `key` under `parent`, or a `ConfigError` for one we do not have."""
+    if not parent and key in SECTIONS:
+        return key
+    if parent == "registers" and key in REGISTER_PREFIXES:
+        return f"registers.{key}"
+    known = ", ".join(sorted(SECTIONS) + [f"registers.{p}" for p in sorted(REGISTER_PREFIXES)])
+    name = f"{parent}.{key}" if parent else key
+    raise ConfigError(f"{origin}: unknown section [{name}] (known: {known})")
 
 
 def find_pipeline(name: str) -> Path:
@@ -260,7 +319,7 @@ def load_settings(
         origins[name] = f"--{name.replace('_', '-')}"
     settings = dataclasses.replace(Settings(), **values)
     _check_criteria(settings.criteria)
-    check_settings(settings, origins)
+    check_settings({f: getattr(settings, f) for f in _FIELDS}, origins)
     return settings
 
 

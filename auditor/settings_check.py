@@ -12,15 +12,11 @@ import codecs
 import math
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlsplit
 
 from auditor.errors import ConfigError
-
-if TYPE_CHECKING:
-    from auditor.settings import Settings
 
 #: Seconds: a longer per-request timeout is a typo, and would overflow timers far enough out.
 MAX_TIMEOUT = 3600.0
@@ -145,21 +141,20 @@ def _rule_for(name: str) -> Rule | None:
     return None
 
 
-def check_settings(settings: Settings, origins: Mapping[str, str]) -> None:
+def check_settings(values: Mapping[str, Any], origins: Mapping[str, str]) -> None:
     """Raise `ConfigError` for the first setting that breaks its rule, naming its source.
 
-    `origins` maps a setting to where its value came from (`--timeout`, `AUDITOR_TIMEOUT`, a
-    config file path); settings left at their default are checked too (`default`).
+    `values` maps every setting to its resolved value (the fields of a `Settings`, handed in by
+    `load_settings`, so this module needs no `Settings` of its own); `origins` maps a setting to
+    where its value came from (`--timeout`, `AUDITOR_TIMEOUT`, a config file path); settings
+    left at their default are checked too (`default`).
     """
-    for spec in fields(settings):
-        rule = _rule_for(spec.name)
-        if rule is None:
-            continue
-        value = getattr(settings, spec.name)
-        why = rule(value)
+    for name, value in values.items():
+        rule = _rule_for(name)
+        why = None if rule is None else rule(value)
         if why is not None:
-            origin = origins.get(spec.name, "default")
-            raise ConfigError(f"{origin}: {spec.name} {why} (got {value!r})")
+            origin = origins.get(name, "default")
+            raise ConfigError(f"{origin}: {name} {why} (got {value!r})")
 
 
 __all__ = ["MAX_TIMEOUT", "RULES", "check_settings"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -96,3 +97,47 @@ def test_unknown_pipeline_is_a_config_error(
 def test_settings_are_frozen() -> None:
     with pytest.raises(AttributeError):
         Settings().offline = True  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("config", "needle"),
+    [
+        (
+            "[legs]\ntimeout = 3\n",
+            r"unknown setting 'timeout' in \[legs\] \(it belongs in \[transport\]\)",
+        ),
+        ("[nope]\ntimeout = 3\n", r"unknown section \[nope\]"),
+        ("[registers.nope]\nurl = 'https://a.org'\n", r"unknown section \[registers.nope\]"),
+        (
+            "[registers.crossref]\ntimeout = 3\n",
+            r"unknown setting 'timeout' in \[registers.crossref\]",
+        ),
+        ("[legs.deeper]\npmid_leg = false\n", r"unknown section \[legs.deeper\]"),
+    ],
+)
+def test_a_key_outside_its_section_is_a_config_error(
+    tmp_path: Path, monkeypatch: MP, config: str, needle: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "auditor.toml").write_text(config)
+    with pytest.raises(ConfigError, match=needle):
+        load_settings({}, environ={})
+
+
+def test_a_register_section_takes_short_names(tmp_path: Path, monkeypatch: MP) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "auditor.toml").write_text(
+        "[registers.crossref]\nurl = 'https://mirror.example.org'\nrate = 2.0\nbatch_size = 7\n"
+        "[registers.eutils]\neutils_url = 'https://ncbi.example.org'\n"
+    )
+    settings = load_settings({}, environ={})
+    assert settings.crossref_url == "https://mirror.example.org"
+    assert (settings.crossref_rate, settings.crossref_batch_size) == (2.0, 7)
+    assert settings.eutils_url == "https://ncbi.example.org"
+
+
+def test_every_setting_has_exactly_one_section() -> None:
+    from auditor.settings import SECTIONS
+
+    homes = [name for keys in SECTIONS.values() for name in keys]
+    assert sorted(homes) == sorted(f.name for f in dataclasses.fields(Settings))

@@ -83,6 +83,16 @@ def test_bad_setting_in_a_config_file_names_the_file(bib, tmp_path):
     assert str(config) in result.output.replace("\n", "") and "max_retries" in result.output
 
 
+def test_a_key_in_the_wrong_section_is_exit_2_naming_it(bib, tmp_path):
+    config = tmp_path / "auditor.toml"
+    config.write_text("[legs]\ntimeout = 3\n", encoding="utf-8")
+    result = _audit(bib, tmp_path, "--config", str(config), "--out", str(tmp_path / "out"))
+    assert result.exit_code == ExitCode.USAGE, result.output
+    assert "timeout" in result.output and "[legs]" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert not (tmp_path / "out").exists()
+
+
 def test_out_naming_a_file_is_exit_2(bib, tmp_path):
     target = tmp_path / "file"
     target.write_text("x", encoding="utf-8")
