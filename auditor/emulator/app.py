@@ -1,7 +1,7 @@
 """The aiohttp app: routes each request to its service, then applies limits, latency and faults.
 
-One path prefix per service: `/crossref`, `/datacite`, `/eutils`, `/arxiv`, `/dblp`, `/s2`,
-`/doi`, `/csl`, `/handle`.
+One path prefix per service, each an `EmulatedService` listed in `services.py` (`/crossref`,
+`/datacite`, `/eutils`, `/arxiv`, `/dblp`, `/s2`, `/doi`, `/csl`, `/handle`).
 Order per request: count it, check the service's rate limit at arrival, wait the latency, then
 answer (503 if the service is down, 429 if over the limit, else the fault plan's answer).
 """
@@ -16,56 +16,17 @@ import time
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import partial
 from urllib.parse import unquote
 
 from aiohttp import web
 
-from auditor.emulator import arxiv, crossref, datacite, dblp, doi, eutils, faults, handle, s2
+from auditor.emulator import faults
 from auditor.emulator.config import EmulatorConfig
 from auditor.emulator.corpus import Corpus
+from auditor.emulator.interface import Asked, EmulatedService, Routed
 from auditor.emulator.ratelimit import RateLimiter, retry_after_header
 from auditor.emulator.reply import Reply, text_reply
-
-#: Endpoint names, the keys of `counts`.
-ENDPOINTS: tuple[str, ...] = (
-    "crossref_work",
-    "crossref_filter",
-    "crossref_search",
-    "datacite_dois",
-    "datacite_doi",
-    "esummary",
-    "esearch",
-    "arxiv_query",
-    "arxiv_search",
-    "dblp_search",
-    "s2_match",
-    "doira",
-    "doi_csl",
-    "csl",
-    "handle",
-)
-
-#: Which service (rate-limit and fault scope) each endpoint belongs to.
-SERVICE_OF: dict[str, str] = {
-    "crossref_work": "crossref",
-    "crossref_filter": "crossref",
-    "crossref_search": "crossref",
-    "datacite_dois": "datacite",
-    "datacite_doi": "datacite",
-    "esummary": "eutils",
-    "esearch": "eutils",
-    "arxiv_query": "arxiv",
-    "arxiv_search": "arxiv",
-    "dblp_search": "dblp",
-    "s2_match": "s2",
-    "doira": "doi",
-    "doi_csl": "doi",
-    "landing": "doi",
-    "csl": "csl",
-    "handle": "handle",
-    "unknown": "unknown",
-}
+from auditor.emulator.services import BY_NAME, ENDPOINTS, SERVICE_OF, SERVICES
 
 #: Request bodies (esummary POST forms) larger than this are refused.
 MAX_FORM_BYTES = 1 << 20
@@ -84,15 +45,6 @@ class LoggedRequest:
     """Arrival time on the emulator's monotonic clock."""
     status: int | None = None
     """The status answered (None while in flight or when the connection was reset)."""
-
-
-@dataclass
-class Routed:
-    """A request resolved to its endpoint: the identifiers it names and how to answer it."""
-
-    endpoint: str
-    identifiers: list[str]
-    answer: Callable[[set[str]], Reply]
 
 
 @dataclass
@@ -130,60 +82,11 @@ class Registers:
 
     def route(self, path: str, params: Mapping[str, str], accept: str) -> Routed:
         """Map a decoded path (and query/form) to its endpoint and answer."""
-        c = self.corpus
-        if path.startswith("/crossref/works/"):
-            d = path.removeprefix("/crossref/works/")
-            return Routed("crossref_work", [d], lambda w: crossref.work(c, d, w))
-        if path in ("/crossref/works", "/crossref/works/") and crossref.is_search(params):
-            text = params.get("query.bibliographic", "")
-            return Routed("crossref_search", [text], lambda w: crossref.search(c, params, w))
-        if path in ("/crossref/works", "/crossref/works/"):
-            parsed = crossref.filter_dois(params)
-            ids = parsed if isinstance(parsed, list) else []
-            return Routed("crossref_filter", ids, lambda w: crossref.works(c, params, w))
-        if path in ("/datacite/dois", "/datacite/dois/"):
-            asked = datacite.ids(params)
-            return Routed("datacite_dois", asked, lambda w: datacite.dois(c, params, w))
-        if path.startswith("/datacite/dois/"):
-            d = path.removeprefix("/datacite/dois/")
-            return Routed("datacite_doi", [d], lambda w: datacite.doi(c, d, w))
-        if path == "/eutils/esummary.fcgi":
-            ids = eutils.esummary_ids(params)
-            return Routed("esummary", ids, lambda w: eutils.esummary(c, params, w))
-        if path == "/eutils/esearch.fcgi":
-            term = params.get("term", "")
-            return Routed("esearch", [term], lambda w: eutils.esearch(c, params, w))
-        if path in ("/arxiv/api/query", "/arxiv/query") and not arxiv.id_list(params):
-            text = params.get("search_query", "")
-            return Routed("arxiv_search", [text], lambda w: arxiv.query(c, params, w))
-        if path in ("/arxiv/api/query", "/arxiv/query"):
-            ids = arxiv.id_list(params)
-            bases = [s[0] for s in map(arxiv.split_id, ids) if s is not None]
-            return Routed("arxiv_query", ids + bases, lambda w: arxiv.query(c, params, w))
-        if path in ("/dblp/search/publ/api", "/dblp/search/publ/api/"):
-            text = params.get("q", "")
-            return Routed("dblp_search", [text], lambda w: dblp.search(c, params, w))
-        if path == "/s2/graph/v1/paper/search/match":
-            text = params.get("query", "")
-            return Routed("s2_match", [text], lambda w: s2.match(c, params, w))
-        for prefix in ("/handle/api/handles/", "/doi/api/handles/"):
-            # doi.org serves the Handle proxy API too (`doi.org/api/handles/{doi}`).
-            if path.startswith(prefix):
-                d = path.removeprefix(prefix)
-                return Routed("handle", [d], partial(handle.handle, c, d))
-        for prefix in ("/doi/doiRA/", "/doi/ra/"):
-            if path.startswith(prefix):
-                asked = [n.strip() for n in path.removeprefix(prefix).split(",") if n.strip()]
-                return Routed("doira", asked, partial(doi.doira, c, asked))
-        if path.startswith("/doi/"):
-            d = path.removeprefix("/doi/")
-            return Routed("doi_csl", [d], lambda w: doi.resolve(c, d, accept, self.origin()))
-        if path.startswith("/csl/"):
-            d = path.removeprefix("/csl/")
-            return Routed("csl", [d], lambda w: doi.csl(c, d, w))
-        if path.startswith("/landing/"):
-            d = path.removeprefix("/landing/")
-            return Routed("landing", [d], lambda w: doi.landing(d))
+        asked = Asked(path, params, accept, self.origin())
+        for service in SERVICES:
+            routed = service.route(self.corpus, asked)
+            if routed is not None:
+                return routed
         return Routed("unknown", [], lambda w: text_reply("Not Found", 404))
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
@@ -228,17 +131,14 @@ class Registers:
                 if config.retry_after is not None
                 else retry_after_header(wait)
             )
-            if service == "eutils":
-                reply = eutils.rate_limited(config.rate_limits.get("eutils"), retry_after)
-            else:
-                reply = text_reply("Too Many Requests", 429, **{"Retry-After": retry_after})
+            reply = _service(service).rate_limited(config.rate_limits.get(service), retry_after)
         else:
             faulted = await self._faulted(routed, fault, request)
             if faulted is None:
                 return await self._reset(request)
             reply = faulted
-        if service == "crossref" and fault.kind != "rate_crawl":
-            reply.headers.update(crossref.rate_headers(config.rate_limits.get("crossref")))
+        if fault.kind != "rate_crawl":
+            reply.headers.update(_service(service).rate_headers(config.rate_limits.get(service)))
         entry.status = reply.status
         if fault.kind == "cut":
             return await self._cut(request, reply)
@@ -307,6 +207,26 @@ class Registers:
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             transport.abort()
         raise asyncio.CancelledError
+
+
+def _service(name: str) -> EmulatedService:
+    """The service called `name`; the plain default for a request no service answers."""
+    return BY_NAME.get(name, _UNKNOWN)
+
+
+class _Unknown(EmulatedService):
+    """What answers for a path no service claims: 404, with the default limit behaviour."""
+
+    name = "unknown"
+    url_setting = None
+    endpoints = ()
+
+    def route(self, corpus: Corpus, asked: Asked) -> Routed | None:
+        """Claims nothing."""
+        return None
+
+
+_UNKNOWN = _Unknown()
 
 
 def _response(reply: Reply) -> web.Response:

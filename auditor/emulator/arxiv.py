@@ -16,6 +16,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from auditor.emulator import ranking
 from auditor.emulator.corpus import Corpus
+from auditor.emulator.interface import Asked, EmulatedService, Routed
 from auditor.emulator.reply import Reply, mangle
 
 ATOM = "application/atom+xml; charset=utf-8"
@@ -149,3 +150,23 @@ def query(corpus: Corpus, params: Mapping[str, str], wrong_echo: set[str]) -> Re
         f"  <opensearch:startIndex>{start}</opensearch:startIndex>\n" + "".join(page) + "</feed>\n"
     )
     return Reply(200, text.encode("utf-8"), ATOM)
+
+
+class ArxivService(EmulatedService):
+    """`/arxiv`: the query API, by `id_list` (lookup) or `search_query` (title search)."""
+
+    name = "arxiv"
+    url_setting = "arxiv_url"
+    endpoints = ("arxiv_query", "arxiv_search")
+
+    def route(self, corpus: Corpus, asked: Asked) -> Routed | None:
+        """A query without `id_list` is a search; with one, a lookup of those ids."""
+        params = asked.params
+        if asked.path not in ("/arxiv/api/query", "/arxiv/query"):
+            return None
+        ids = id_list(params)
+        if not ids:
+            text = params.get("search_query", "")
+            return Routed("arxiv_search", [text], lambda w: query(corpus, params, w))
+        bases = [s[0] for s in map(split_id, ids) if s is not None]
+        return Routed("arxiv_query", ids + bases, lambda w: query(corpus, params, w))

@@ -12,6 +12,7 @@ from typing import Any
 
 from auditor.emulator import ranking
 from auditor.emulator.corpus import Corpus
+from auditor.emulator.interface import Asked, EmulatedService, Routed
 from auditor.emulator.reply import Reply, json_reply, mangle, text_reply
 
 #: Crossref caps `rows` at 1000.
@@ -145,3 +146,30 @@ def search(corpus: Corpus, query: Mapping[str, str], wrong_echo: set[str]) -> Re
         },
     }
     return json_reply(body, escape_slashes=True)
+
+
+class CrossrefService(EmulatedService):
+    """`/crossref`: one work, a DOI filter, a bibliographic search; rate-limit headers on all."""
+
+    name = "crossref"
+    url_setting = "crossref_url"
+    endpoints = ("crossref_work", "crossref_filter", "crossref_search")
+
+    def route(self, corpus: Corpus, asked: Asked) -> Routed | None:
+        """`/works/{doi}`, then `/works?query.…` (search) or `/works?filter=doi:…`."""
+        path, params = asked.path, asked.params
+        if path.startswith("/crossref/works/"):
+            d = path.removeprefix("/crossref/works/")
+            return Routed("crossref_work", [d], lambda w: work(corpus, d, w))
+        if path not in ("/crossref/works", "/crossref/works/"):
+            return None
+        if is_search(params):
+            text = params.get("query.bibliographic", "")
+            return Routed("crossref_search", [text], lambda w: search(corpus, params, w))
+        parsed = filter_dois(params)
+        ids = parsed if isinstance(parsed, list) else []
+        return Routed("crossref_filter", ids, lambda w: works(corpus, params, w))
+
+    def rate_headers(self, limit: tuple[int, float] | None) -> dict[str, str]:
+        """Crossref's `X-Rate-Limit-*` headers."""
+        return rate_headers(limit)

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from auditor.emulator.corpus import Corpus
+from auditor.emulator.interface import Asked, EmulatedService, Routed
 from auditor.emulator.reply import Reply, json_reply, mangle
 
 #: lupo's page size when `page[size]` is absent, and its cap.
@@ -64,3 +65,22 @@ def doi(corpus: Corpus, name: str, wrong_echo: set[str]) -> Reply:
     if name.lower() not in corpus.datacite:
         return json_reply(_NOT_FOUND, status=404, content_type=JSON_API)
     return json_reply({"data": _record(corpus, name, wrong_echo)}, content_type=JSON_API)
+
+
+class DataciteService(EmulatedService):
+    """`/datacite`: `GET /dois?ids=…` and `GET /dois/{doi}`."""
+
+    name = "datacite"
+    url_setting = "datacite_url"
+    endpoints = ("datacite_dois", "datacite_doi")
+
+    def route(self, corpus: Corpus, asked: Asked) -> Routed | None:
+        """The list endpoint first, then one DOI."""
+        path, params = asked.path, asked.params
+        if path in ("/datacite/dois", "/datacite/dois/"):
+            asked_ids = ids(params)
+            return Routed("datacite_dois", asked_ids, lambda w: dois(corpus, params, w))
+        if path.startswith("/datacite/dois/"):
+            d = path.removeprefix("/datacite/dois/")
+            return Routed("datacite_doi", [d], lambda w: doi(corpus, d, w))
+        return None

@@ -14,6 +14,7 @@ from typing import Any
 
 from auditor.emulator import ranking
 from auditor.emulator.corpus import Corpus
+from auditor.emulator.interface import Asked, EmulatedService, Routed
 from auditor.emulator.reply import Reply, json_reply, text_reply
 
 #: DBLP caps `h` at 1000 hits a page.
@@ -68,3 +69,19 @@ def search(corpus: Corpus, params: Mapping[str, str], wrong_echo: set[str]) -> R
         }
     }
     return json_reply(body)
+
+
+class DblpService(EmulatedService):
+    """`/dblp`: the publication search API."""
+
+    name = "dblp"
+    url_setting = "dblp_url"
+    endpoints = ("dblp_search",)
+
+    def route(self, corpus: Corpus, asked: Asked) -> Routed | None:
+        """`/search/publ/api?q=…`."""
+        params = asked.params
+        if asked.path not in ("/dblp/search/publ/api", "/dblp/search/publ/api/"):
+            return None
+        text = params.get("q", "")
+        return Routed("dblp_search", [text], lambda w: search(corpus, params, w))

@@ -7,11 +7,14 @@ unregistered DOI is doi.org's HTML 404 "DOI Not Found", a non-DOI its HTML 400 "
 
 from __future__ import annotations
 
+from functools import partial
 from html import escape
 from typing import Any
 from urllib.parse import quote
 
 from auditor.emulator.corpus import Corpus
+from auditor.emulator.handle import route_handle
+from auditor.emulator.interface import Asked, EmulatedService, Routed
 from auditor.emulator.reply import Reply, json_reply, mangle, text_reply
 
 CSL_TYPE = "application/vnd.citationstyles.csl+json"
@@ -98,3 +101,45 @@ def csl(corpus: Corpus, doi: str, wrong_echo: set[str]) -> Reply:
 def landing(doi: str) -> Reply:
     """A minimal landing page (what a browser would get)."""
     return text_reply(f"<html><body><h1>{escape(doi)}</h1></body></html>", 200, HTML)
+
+
+class DoiService(EmulatedService):
+    """`/doi`: doiRA, content negotiation (CSL or a redirect), doi.org's Handle API; and the
+    `/landing/` pages its redirects send a browser to."""
+
+    name = "doi"
+    url_setting = "doi_url"
+    endpoints = ("doira", "doi_csl", "landing")
+
+    def route(self, corpus: Corpus, asked: Asked) -> Routed | None:
+        """Handle API first (counted as the `handle` service), then doiRA, then a DOI."""
+        path = asked.path
+        if path.startswith("/landing/"):
+            d = path.removeprefix("/landing/")
+            return Routed("landing", [d], lambda w: landing(d))
+        if not path.startswith("/doi/"):
+            return None
+        handled = route_handle(corpus, path)
+        if handled is not None:
+            return handled
+        for prefix in ("/doi/doiRA/", "/doi/ra/"):
+            if path.startswith(prefix):
+                names = [n.strip() for n in path.removeprefix(prefix).split(",") if n.strip()]
+                return Routed("doira", names, partial(doira, corpus, names))
+        d = path.removeprefix("/doi/")
+        return Routed("doi_csl", [d], lambda w: resolve(corpus, d, asked.accept, asked.origin))
+
+
+class CslService(EmulatedService):
+    """`/csl`: an agency's CSL metadata host, where doi.org's redirects lead."""
+
+    name = "csl"
+    url_setting = None
+    endpoints = ("csl",)
+
+    def route(self, corpus: Corpus, asked: Asked) -> Routed | None:
+        """`/csl/{doi}`."""
+        if not asked.path.startswith("/csl/"):
+            return None
+        d = asked.path.removeprefix("/csl/")
+        return Routed("csl", [d], lambda w: csl(corpus, d, w))

@@ -17,6 +17,7 @@ from typing import Any
 
 from auditor.emulator import ranking
 from auditor.emulator.corpus import Corpus
+from auditor.emulator.interface import Asked, EmulatedService, Routed
 from auditor.emulator.reply import Reply, json_reply, mangle
 
 JSON_NCBI = "application/json; charset=UTF-8"
@@ -179,3 +180,26 @@ def rate_limited(limit: tuple[int, float] | None, retry_after: str) -> Reply:
     reply = json_reply(body, status=429, content_type=JSON_NCBI)
     reply.headers["Retry-After"] = retry_after
     return reply
+
+
+class EutilsService(EmulatedService):
+    """`/eutils`: `esummary.fcgi` (GET or POST) and `esearch.fcgi`; NCBI's JSON 429."""
+
+    name = "eutils"
+    url_setting = "eutils_url"
+    endpoints = ("esummary", "esearch")
+
+    def route(self, corpus: Corpus, asked: Asked) -> Routed | None:
+        """The two E-utilities the registers call."""
+        params = asked.params
+        if asked.path == "/eutils/esummary.fcgi":
+            ids = esummary_ids(params)
+            return Routed("esummary", ids, lambda w: esummary(corpus, params, w))
+        if asked.path == "/eutils/esearch.fcgi":
+            term = params.get("term", "")
+            return Routed("esearch", [term], lambda w: esearch(corpus, params, w))
+        return None
+
+    def rate_limited(self, limit: tuple[int, float] | None, retry_after: str) -> Reply:
+        """NCBI's JSON 429 body."""
+        return rate_limited(limit, retry_after)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 from urllib.parse import quote
 
 from auditor.emulator.corpus import Corpus
+from auditor.emulator.interface import Asked, EmulatedService, Routed
 from auditor.emulator.reply import Reply, json_reply, mangle
 
 _STAMP = "2019-05-14T21:42:03Z"
@@ -52,3 +54,28 @@ def handle(corpus: Corpus, doi: str, wrong_echo: set[str]) -> Reply:
         return json_reply({"responseCode": 100, "handle": echo}, status=404)
     values = _values(doi, doi.lower() in corpus.crossref)
     return json_reply({"responseCode": 1, "handle": echo, "values": values})
+
+
+#: Where the Handle proxy API answers: its own host, and doi.org (`doi.org/api/handles/{doi}`).
+HANDLE_PREFIXES = ("/handle/api/handles/", "/doi/api/handles/")
+
+
+def route_handle(corpus: Corpus, path: str) -> Routed | None:
+    """The `handle` endpoint for a path under either of `HANDLE_PREFIXES`."""
+    for prefix in HANDLE_PREFIXES:
+        if path.startswith(prefix):
+            d = path.removeprefix(prefix)
+            return Routed("handle", [d], partial(handle, corpus, d))
+    return None
+
+
+class HandleService(EmulatedService):
+    """`/handle`: the Handle proxy API."""
+
+    name = "handle"
+    url_setting = "handle_url"
+    endpoints = ("handle",)
+
+    def route(self, corpus: Corpus, asked: Asked) -> Routed | None:
+        """`/api/handles/{doi}`."""
+        return route_handle(corpus, asked.path) if asked.path.startswith("/handle/") else None

@@ -12,6 +12,7 @@ from typing import Any
 
 from auditor.emulator import ranking
 from auditor.emulator.corpus import Corpus
+from auditor.emulator.interface import Asked, EmulatedService, Routed
 from auditor.emulator.reply import Reply, json_reply
 
 
@@ -31,3 +32,19 @@ def match(corpus: Corpus, params: Mapping[str, str], wrong_echo: set[str]) -> Re
     out.update({f: paper.get(f) for f in fields if f in paper})
     out["matchScore"] = round(score * 20.0, 3)
     return json_reply({"data": [out]})
+
+
+class S2Service(EmulatedService):
+    """`/s2`: Semantic Scholar's title match."""
+
+    name = "s2"
+    url_setting = "s2_url"
+    endpoints = ("s2_match",)
+
+    def route(self, corpus: Corpus, asked: Asked) -> Routed | None:
+        """`/graph/v1/paper/search/match?query=…`."""
+        params = asked.params
+        if asked.path != "/s2/graph/v1/paper/search/match":
+            return None
+        text = params.get("query", "")
+        return Routed("s2_match", [text], lambda w: match(corpus, params, w))

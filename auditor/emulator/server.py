@@ -16,21 +16,10 @@ from aiohttp import web
 from auditor.emulator.app import LoggedRequest, Registers, build_app
 from auditor.emulator.config import EmulatorConfig
 from auditor.emulator.corpus import Corpus
+from auditor.emulator.services import BASE_PATHS
 
 #: The only address the emulator binds.
 HOST = "127.0.0.1"
-
-#: `Emulator.base_urls` keys are exactly these `Settings` fields, mapped to path prefixes.
-BASE_PATHS: dict[str, str] = {
-    "crossref_url": "/crossref",
-    "datacite_url": "/datacite",
-    "eutils_url": "/eutils",
-    "arxiv_url": "/arxiv",
-    "dblp_url": "/dblp",
-    "s2_url": "/s2",
-    "doi_url": "/doi",
-    "handle_url": "/handle",
-}
 
 
 class Emulator:

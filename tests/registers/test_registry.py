@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from auditor.emulator.server import BASE_PATHS
+from auditor.emulator.services import BASE_PATHS
 from auditor.registers import registry
 from auditor.registers.interface import Register, SearchRegister
 from auditor.settings import Settings
