@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import tomllib
 from dataclasses import fields
 from pathlib import Path
 
@@ -11,9 +12,10 @@ import pytest
 from auditor.emulator.services import BASE_PATHS
 from auditor.registers import registry
 from auditor.registers.interface import Register, SearchRegister
-from auditor.settings import Settings
+from auditor.settings import SECTIONS, Settings
 
-README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+ROOT = Path(__file__).resolve().parents[2]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
 SETTINGS = {f.name for f in fields(Settings)}
 ALL: list[type[Register] | type[SearchRegister]] = [
     *registry.REGISTERS,
@@ -58,8 +60,21 @@ def test_names_are_unique_and_versions_declared() -> None:
 
 def test_hosts_are_one_object_per_name() -> None:
     hosts = registry.hosts()
-    assert set(hosts) == {"crossref", "datacite", "ncbi", "arxiv", "doi", "handle", "dblp", "s2"}
+    assert set(hosts) == {r.host.name for r in ALL}
+    assert all(hosts[r.host.name] is r.host for r in ALL)
     assert [h for h in hosts.values() if h.wants_mailto] == [hosts["crossref"]]
+
+
+@pytest.mark.parametrize("register", ALL, ids=lambda r: r.name)
+def test_a_register_s_settings_are_in_the_example_config_sections(register: type[Register]) -> None:
+    # The example TOML is checked from the registry: each host's URL under [registers], its
+    # pace (and concurrency, when the user may set it) under [transport], as `SECTIONS` says.
+    example = tomllib.loads((ROOT / "auditor.example.toml").read_text(encoding="utf-8"))
+    host = register.host
+    assert host.url_setting in example["registers"], register.name
+    assert host.url_setting in SECTIONS["registers"]
+    for name in filter(None, (host.rate_setting, host.concurrency_setting)):
+        assert name in example["transport"] and name in SECTIONS["transport"], register.name
 
 
 def test_settlers_are_registered() -> None:
