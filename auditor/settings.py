@@ -6,6 +6,10 @@ directory. Every setting has a config key (its field name), an environment varia
 (`AUDITOR_` + upper-cased name, except the criteria's leg switches `PMID_LEG`, `DOI_LEG`,
 `ARXIV_LEG`) and a flag (`--` + name with dashes). Relative paths in a config file are taken
 relative to that file, so a project file can name the snapshot that ships beside it.
+
+Each register's own settings (base URL, pace, batch size) are its `RegisterSettings`
+(`register_settings.py`), held in `Settings.registers` by register host name; `load_settings` is
+handed the registers' defaults by its caller, so this module names no register.
 """
 
 from __future__ import annotations
@@ -18,7 +22,9 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from auditor import register_settings
 from auditor.errors import ConfigError
+from auditor.register_settings import RegisterSettings
 from auditor.settings_check import check_settings
 from auditor.vocabulary import CRITERIA_IDS, DEFAULT_CRITERIA
 
@@ -45,15 +51,9 @@ def _default_signing_key() -> str:
 class Settings:
     """Every knob of a run. Field names are the config keys."""
 
-    # register base URLs: a configured base URL is trusted by the redirect policy
-    crossref_url: str = "https://api.crossref.org"
-    datacite_url: str = "https://api.datacite.org"
-    eutils_url: str = "https://eutils.ncbi.nlm.nih.gov/entrez/eutils"
-    arxiv_url: str = "https://export.arxiv.org"
-    doi_url: str = "https://doi.org"
-    handle_url: str = "https://hdl.handle.net"
-    dblp_url: str = "https://dblp.org"
-    s2_url: str = "https://api.semanticscholar.org"
+    # each register's own settings (`RegisterSettings`), by register host name; a register
+    # missing here runs with the defaults its `Host` declares
+    registers: Mapping[str, RegisterSettings] = field(default_factory=dict, hash=False)
     # identification toward registers
     mailto: str | None = None
     ncbi_email: str | None = None
@@ -79,21 +79,9 @@ class Settings:
     # `Retry-After: 29` or a trickling body on every answer costs about this, not hours.
     retry_budget: float = 60.0
     max_body_bytes: int = 8 * 1024 * 1024
-    crossref_batch_size: int = 20
     batching: bool = True
-    ncbi_rate: float = 3.0
-    crossref_rate: float = 0.0  # requests/s; 0 = 10 with a mailto, 5 without
-    crossref_concurrency: int = 5
-    datacite_rate: float = 5.0
-    datacite_batch_size: int = 50
-    arxiv_rate: float = 1 / 3  # arXiv asks for one request every three seconds
-    doi_rate: float = 5.0
-    handle_rate: float = 5.0
-    dblp_rate: float = 1.0  # DBLP asks for about one request a second
-    s2_rate: float = 1.0  # Semantic Scholar's pace without a key
     # chinese waterfall
     journal_map: str | None = None
-    doira_batch_size: int = 20
     # input
     encoding: str | None = None
     # comparison: which criteria document decides the verdicts (see `auditor criteria`)
@@ -113,12 +101,22 @@ class Settings:
     upload_max_bytes: int = 5 * 1024 * 1024  # largest bibliography the upload page takes
 
 
-_FIELDS = {f.name: f for f in fields(Settings)}
+#: The flat settings (every field but `registers`), by name.
+_FIELDS = {f.name: f for f in fields(Settings) if f.name != "registers"}
 
 
-def _coerce(name: str, value: Any, origin: str) -> Any:
-    """Turn a config/env/flag value into the field's type, or raise `ConfigError` naming it."""
-    default = getattr(Settings(), name) if name not in ("cache_dir", "signing_key") else ""
+def _default(name: str, registers: Mapping[str, RegisterSettings]) -> Any:
+    """The default of flat setting `name` (a `Settings` field or a register's flat name)."""
+    if name in ("cache_dir", "signing_key"):
+        return ""
+    if name in _FIELDS:
+        return getattr(Settings(), name)
+    register, field_name = register_settings.flat_names(registers)[name]
+    return getattr(registers[register], field_name)
+
+
+def _coerce(default: Any, name: str, value: Any, origin: str) -> Any:
+    """Turn a config/env/flag value into the type of `default`, or raise `ConfigError`."""
     try:
         if isinstance(default, bool):
             if isinstance(value, bool):
@@ -176,19 +174,14 @@ def find_config(
 #: The config file's sections and the settings each holds (as `auditor.example.toml` lays them
 #: out). A key outside its section is a `ConfigError`, so `[legs] timeout = 3` is refused.
 SECTIONS: dict[str, frozenset[str]] = {
-    "registers": frozenset(
-        {name for name in _FIELDS if name.endswith("_url")}
-        | {"mailto", "ncbi_email", "ncbi_api_key", "s2_api_key"}
-    ),
+    "registers": frozenset({"mailto", "ncbi_email", "ncbi_api_key", "s2_api_key"}),
     "legs": frozenset({"pmid_leg", "doi_leg", "arxiv_leg"}),
     "tiers": frozenset({"snapshots", "cache_dir", "cache_ttl_days", "refresh", "offline"}),
     "search": frozenset({"search_unresolved"}),
     "transport": frozenset(
-        {name for name in _FIELDS if name.endswith("_rate")}
-        | {"timeout", "max_retries", "retry_budget", "max_body_bytes", "batching"}
-        | {"crossref_batch_size", "crossref_concurrency", "datacite_batch_size"}
+        {"timeout", "max_retries", "retry_budget", "max_body_bytes", "batching"}
     ),
-    "chinese": frozenset({"doira_batch_size", "journal_map"}),
+    "chinese": frozenset({"journal_map"}),
     "input": frozenset({"encoding"}),
     "compare": frozenset({"criteria"}),
     "policy": frozenset({"fail_on", "fail_on_unchecked"}),
@@ -199,50 +192,68 @@ SECTIONS: dict[str, frozenset[str]] = {
     ),
 }
 
-#: `[registers.<name>]`: one register's settings under their short names (`url`, `rate`, …),
-#: named by the prefix its settings share (`crossref_url`, `crossref_rate` → `crossref`).
-REGISTER_PREFIXES = frozenset(
-    name.removesuffix("_url") for name in SECTIONS["registers"] if name.endswith("_url")
-)
+#: Sections where a register's flat name (`crossref_url`, `ncbi_rate`, `doira_batch_size`) is
+#: read as well as at the top level: where earlier example files put them.
+_FLAT_REGISTER_SECTIONS = frozenset({"registers", "transport", "chinese"})
 
 
-def _setting(key: str, section: str, origin: str) -> str:
-    """The field `key` names inside `[section]` (`""` = top level), or a `ConfigError`."""
-    name = key.replace("-", "_")
-    _, _, register = section.partition(".")
-    if register:
-        # `[registers.crossref] url` or, as written at the top level, `crossref_url`.
-        for candidate in (f"{register}_{name}", name):
-            if candidate in _FIELDS and candidate.startswith(f"{register}_"):
-                return candidate
-    elif name in _FIELDS and (not section or name in SECTIONS[section]):
-        return name
-    where = f" in [{section}]" if section else ""
-    home = next((f" (it belongs in [{s}])" for s, keys in SECTIONS.items() if name in keys), "")
-    raise ConfigError(f"{origin}: unknown setting {key!r}{where}{home}")
+@dataclass(frozen=True)
+class _Names:
+    """The names one `load_settings` call accepts: the fields, and the registers' flat names."""
 
+    registers: Mapping[str, RegisterSettings]
+    flat: Mapping[str, tuple[str, str]]
+    """Register flat name (aliases included) → (register, field)."""
 
-def _flatten(data: Mapping[str, Any], origin: str, section: str = "") -> dict[str, Any]:
-    """Top-level keys, the sections of `SECTIONS` holding their own keys, and
-    `[registers.<name>]` holding one register's; anything else is a `ConfigError`."""
-    flat: dict[str, Any] = {}
-    for key, value in data.items():
-        if isinstance(value, Mapping):
-            flat.update(_flatten(value, origin, _section(section, key, origin)))
-        else:
-            flat[_setting(key, section, origin)] = value
-    return flat
+    def canonical(self, name: str) -> str:
+        """`eutils_url` → `ncbi_url`; a `Settings` field as it is."""
+        return register_settings.canonical(*self.flat[name]) if name in self.flat else name
 
+    def setting(self, key: str, section: str, origin: str) -> str:
+        """The flat name `key` means inside `[section]` (`""` = top level), or a `ConfigError`."""
+        name = key.replace("-", "_")
+        _, _, register = section.partition(".")
+        if register:
+            # `[registers.crossref] url`, or as written at the top level, `crossref_url`.
+            for candidate in (register_settings.canonical(register, name), name):
+                if self.flat.get(candidate, ("",))[0] == register:
+                    return self.canonical(candidate)
+        elif name in _FIELDS and (not section or name in SECTIONS[section]):
+            return name
+        elif name in self.flat and (not section or section in _FLAT_REGISTER_SECTIONS):
+            return self.canonical(name)
+        where = f" in [{section}]" if section else ""
+        home = next((f" (it belongs in [{s}])" for s, keys in SECTIONS.items() if name in keys), "")
+        raise ConfigError(f"{origin}: unknown setting {key!r}{where}{home}")
 
-def _section(parent: str, key: str, origin: str) -> str:
-    """The name of section `key` under `parent`, or a `ConfigError` for one we do not have."""
-    if not parent and key in SECTIONS:
-        return key
-    if parent == "registers" and key in REGISTER_PREFIXES:
-        return f"registers.{key}"
-    known = ", ".join(sorted(SECTIONS) + [f"registers.{p}" for p in sorted(REGISTER_PREFIXES)])
-    name = f"{parent}.{key}" if parent else key
-    raise ConfigError(f"{origin}: unknown section [{name}] (known: {known})")
+    def section(self, parent: str, key: str, origin: str) -> str:
+        """The name of section `key` under `parent`, or a `ConfigError` for one we lack."""
+        if not parent and key in SECTIONS:
+            return key
+        if parent == "registers" and key in self.registers:
+            return f"registers.{key}"
+        known = ", ".join([*sorted(SECTIONS), *(f"registers.{r}" for r in sorted(self.registers))])
+        name = f"{parent}.{key}" if parent else key
+        raise ConfigError(f"{origin}: unknown section [{name}] (known: {known})")
+
+    def flatten(self, data: Mapping[str, Any], origin: str, section: str = "") -> dict[str, Any]:
+        """Top-level keys, the sections of `SECTIONS` holding their own keys, and
+        `[registers.<name>]` holding one register's; anything else is a `ConfigError`."""
+        flat: dict[str, Any] = {}
+        for key, value in data.items():
+            if isinstance(value, Mapping):
+                flat.update(self.flatten(value, origin, self.section(section, key, origin)))
+            else:
+                flat[self.setting(key, section, origin)] = value
+        return flat
+
+    def environment(self) -> dict[str, str]:
+        """Every environment variable read, and the flat name it sets."""
+        out = {env_name(name): name for name in _FIELDS}
+        # Aliases first, so `AUDITOR_NCBI_URL` wins over the older `AUDITOR_EUTILS_URL`.
+        for name in sorted(self.flat, key=lambda n: self.canonical(n) == n):
+            out[env_name(name)] = self.canonical(name)
+        return out
 
 
 def find_pipeline(name: str) -> Path:
@@ -277,16 +288,54 @@ def load_settings(
     pipeline: str | None = None,
     inputs: Sequence[str] = (),
     environ: Mapping[str, str] | None = None,
+    registers: Mapping[str, RegisterSettings] | None = None,
 ) -> Settings:
     """Resolve `Settings` from all sources; `flags` holds only the flags the user gave.
 
     Layers, later wins: defaults, the config file, the `--pipeline` profile, `AUDITOR_*`
-    environment, flags. The result is checked by `settings_check.check_settings`. Raises
+    environment, flags. `registers` are the registers' defaults by host name
+    (`registry.settings_defaults()`): their settings are read under their names, and every one
+    of them is in the result. The result is checked by `settings_check.check_settings`. Raises
     `ConfigError` naming the file, variable or flag at fault.
     """
     environ = os.environ if environ is None else environ
+    names = _Names(registers or {}, register_settings.flat_names(registers or {}))
     values: dict[str, Any] = {}
     origins: dict[str, str] = {}
+
+    def put(name: str, value: Any, origin: str) -> None:
+        values[name] = _coerce(_default(name, names.registers), name, value, origin)
+        origins[name] = origin
+
+    for path, data in _layers(config, pipeline, inputs):
+        for name, value in names.flatten(data, str(path)).items():
+            put(name, value, str(path))
+            if name in _PATH_KEYS and values[name]:
+                values[name] = _resolved(values[name], path.parent)
+    for variable, name in names.environment().items():
+        raw = environ.get(variable)
+        if raw is not None and raw != "":
+            put(name, raw, variable)
+    for name, value in (flags or {}).items():
+        if name not in _FIELDS and name not in names.flat:
+            raise ConfigError(f"unknown flag --{name.replace('_', '-')}")
+        if value is not None and value != ():
+            put(names.canonical(name), value, f"--{name.replace('_', '-')}")
+    flat = {n: v for n, v in values.items() if n in _FIELDS}
+    own = register_settings.apply(
+        names.registers, {n: v for n, v in values.items() if n not in _FIELDS}
+    )
+    settings = dataclasses.replace(Settings(), registers=own, **flat)
+    _check_criteria(settings.criteria)
+    checked = {f: getattr(settings, f) for f in _FIELDS} | register_settings.flat_values(own)
+    check_settings(checked, origins)
+    return settings
+
+
+def _layers(
+    config: str | None, pipeline: str | None, inputs: Sequence[str]
+) -> list[tuple[Path, dict[str, Any]]]:
+    """The config file and the `--pipeline` profile, in the order they apply."""
     layers: list[tuple[Path, dict[str, Any]]] = []
     found = find_config(config, inputs)
     if found:
@@ -294,33 +343,29 @@ def load_settings(
     if pipeline:
         profile = find_pipeline(pipeline)
         layers.append((profile, _read_toml(profile)))
-    for path, data in layers:
-        for name, value in _flatten(data, str(path)).items():
-            value = _coerce(name, value, str(path))
-            if name in _PATH_KEYS and value:
-                base = path.parent
-                if isinstance(value, tuple):
-                    value = tuple(str((base / v).resolve()) for v in value)
-                else:
-                    value = str((base / value).resolve())
-            values[name] = value
-            origins[name] = str(path)
-    for name in _FIELDS:
-        raw = environ.get(env_name(name))
-        if raw is not None and raw != "":
-            values[name] = _coerce(name, raw, env_name(name))
-            origins[name] = env_name(name)
-    for name, value in (flags or {}).items():
-        if name not in _FIELDS:
-            raise ConfigError(f"unknown flag --{name.replace('_', '-')}")
-        if value is None or value == ():
-            continue
-        values[name] = _coerce(name, value, f"--{name.replace('_', '-')}")
-        origins[name] = f"--{name.replace('_', '-')}"
-    settings = dataclasses.replace(Settings(), **values)
-    _check_criteria(settings.criteria)
-    check_settings({f: getattr(settings, f) for f in _FIELDS}, origins)
-    return settings
+    return layers
+
+
+def _resolved(value: Any, base: Path) -> Any:
+    """A path setting (or tuple of them) taken relative to the config file's folder `base`."""
+    if isinstance(value, tuple):
+        return tuple(str((base / v).resolve()) for v in value)
+    return str((base / value).resolve())
+
+
+def settings_with(registers: Mapping[str, RegisterSettings], **values: Any) -> Settings:
+    """A `Settings` from typed flat values, register flat names included (`crossref_url=…`,
+    `ncbi_rate=…`), over the registers' defaults `registers`; `KeyError` for an unknown name.
+
+    For code and tests that build settings directly; a run's settings come from `load_settings`.
+    """
+    names = register_settings.flat_names(registers)
+    own = {n: v for n, v in values.items() if n not in _FIELDS}
+    unknown = [n for n in own if n not in names]
+    if unknown:
+        raise KeyError(unknown[0])
+    flat = {n: v for n, v in values.items() if n in _FIELDS}
+    return Settings(registers=register_settings.apply(registers, own), **flat)
 
 
 def _check_criteria(criteria: str) -> None:

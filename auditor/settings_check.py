@@ -117,7 +117,7 @@ RULES: dict[str, Rule] = {
     "cache_ttl_days": non_negative,
     "max_body_bytes": positive,
     "crossref_batch_size": positive,
-    "doira_batch_size": positive,
+    "doi_batch_size": positive,
     "crossref_rate": non_negative,  # 0 = pick by the mailto
     "crossref_concurrency": positive,
     "precheck_interval": positive,

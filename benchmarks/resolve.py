@@ -8,7 +8,7 @@ arXiv 1 per 3 s; 429 when exceeded). Runs, each from the same emulator:
 1. cold, batched: wall time against the lower bound the limits allow for the requests made;
 2. warm re-run on the same cache: expect zero requests;
 3. one reference edited to cite another existing DOI: expect exactly one request;
-4. cold with batching off (`Settings(batching=False)`, one request per reference), unless
+4. cold with batching off (`registry.settings(batching=False)`, one request per reference), unless
    `--skip-unbatched`; its time over the batched time is the batching ratio.
 
 Lower bound per service with n requests, limit N per T seconds and latency L:
@@ -327,14 +327,14 @@ def main(argv: list[str] | None = None) -> None:
             "ncbi_email": "bench@example.org",
             **emu.base_urls,
         }
-        settings = Settings(cache_dir=f"{tmp}/cache", **base)
+        settings = registry.settings(cache_dir=f"{tmp}/cache", **base)
         runs.append(measure("cold batched", emu, references, settings))
         runs.append(measure("warm re-run", emu, references, settings))
         edited = Path(tmp) / "edited.bib"
         edited.write_text(to_bibtex(edit_one(gen)), encoding="utf-8")
         runs.append(measure("one reference edited", emu, references_table(edited), settings))
         for k in range(2, args.repeat + 1):
-            fresh = Settings(cache_dir=f"{tmp}/cache-{k}", **base)
+            fresh = registry.settings(cache_dir=f"{tmp}/cache-{k}", **base)
             runs.append(measure(f"cold batched #{k}", emu, references, fresh))
         if not args.skip_faults:
             # 20% of requests get a transient 5xx, reset or stall; the client's timeout is cut
@@ -347,11 +347,11 @@ def main(argv: list[str] | None = None) -> None:
                 seed=1,
                 hang_seconds=3.0,
             )
-            faulty = Settings(cache_dir=f"{tmp}/cache-faults", timeout=0.5, **base)
+            faulty = registry.settings(cache_dir=f"{tmp}/cache-faults", timeout=0.5, **base)
             runs.append(measure(FAULTY, emu, references, faulty))
             emu.config = config
         if not args.skip_unbatched:
-            off = Settings(cache_dir=f"{tmp}/cache-off", batching=False, **base)
+            off = registry.settings(cache_dir=f"{tmp}/cache-off", batching=False, **base)
             runs.append(measure("cold unbatched", emu, references, off))
     argv_text = " ".join(argv if argv is not None else sys.argv[1:])
     command = f"python benchmarks/resolve.py {argv_text}".strip()

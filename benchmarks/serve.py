@@ -112,7 +112,7 @@ class Run:
 
 def settings_for(base_urls: dict[str, str], folder: str) -> Settings:
     """Settings aimed at the emulator, with a fresh cache and key in `folder`."""
-    return Settings(
+    return registry.settings(
         cache_dir=os.path.join(folder, "cache"),
         signing_key=os.path.join(folder, "key.pem"),
         mailto="bench@example.org",

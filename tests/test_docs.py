@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import fields
 from pathlib import Path
@@ -13,12 +14,13 @@ from typer.main import get_command
 import auditor
 from auditor.cli import COMMANDS, app
 from auditor.policy import DEFAULT_FAIL_ON
+from auditor.registers import registry
 from auditor.settings import Settings, env_name, load_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 EXAMPLE = ROOT / "auditor.example.toml"
-SETTINGS = [f.name for f in fields(Settings)]
+SETTINGS = [f.name for f in fields(Settings) if f.name != "registers"]
 
 
 @pytest.mark.parametrize("name", SETTINGS)
@@ -34,15 +36,21 @@ def test_every_setting_and_its_env_var_are_in_the_readme(name: str) -> None:
 
 def test_the_example_config_loads_to_the_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
-    loaded = load_settings({}, config=str(EXAMPLE), environ={})
-    defaults = Settings()
+    defaults = registry.settings_defaults()
+    loaded = load_settings({}, config=str(EXAMPLE), environ={}, registers=defaults)
+    plain = Settings()
     for name in SETTINGS:
-        if name in {"cache_dir", "arxiv_rate"}:
+        if name == "cache_dir":
             continue
-        assert getattr(loaded, name) == getattr(defaults, name) or (
+        assert getattr(loaded, name) == getattr(plain, name) or (
             name == "fail_on" and loaded.fail_on == DEFAULT_FAIL_ON
         ), name
-    assert abs(loaded.arxiv_rate - defaults.arxiv_rate) < 1e-6
+    arxiv = loaded.registers["arxiv"]
+    assert abs(arxiv.rate - defaults["arxiv"].rate) < 1e-6
+    assert dataclasses.replace(arxiv, rate=defaults["arxiv"].rate) == defaults["arxiv"]
+    assert {n: r for n, r in loaded.registers.items() if n != "arxiv"} == {
+        n: r for n, r in defaults.items() if n != "arxiv"
+    }
 
 
 def _flags(command: typer.Typer, name: str) -> list[str]:

@@ -9,8 +9,8 @@ import pytest
 from registers.fakenet import Call, FakeNet, reply
 from registers.test_batching import crossref_handler, esummary_handler
 
+from auditor.registers import registry
 from auditor.resolve import resolve, targets
-from auditor.settings import Settings
 from auditor.tables import RECORDS, REFERENCES, from_rows
 from auditor.transport.cache import RecordCache
 from auditor.transport.snapshot import lookup_snapshots, write_snapshot
@@ -56,7 +56,7 @@ def router(dois: set[str], pmids: set[str]):
 
 
 def _net(tmp_path, handler, **kw):
-    settings = Settings(cache_dir=str(tmp_path / "cache"), **kw)
+    settings = registry.settings(cache_dir=str(tmp_path / "cache"), **kw)
     cache = RecordCache.open(settings.cache_dir, ttl_days=settings.cache_ttl_days)
     return FakeNet(settings, handler, cache=cache)
 
@@ -128,7 +128,7 @@ async def test_failures_are_not_cached(tmp_path):
 async def test_refresh_bypasses_the_cache(tmp_path):
     net = _net(tmp_path, router(set(), {"123"}))
     await resolve(refs(("pmid", "123")), net.settings, net)
-    net.settings = Settings(cache_dir=net.settings.cache_dir, refresh=True)
+    net.settings = registry.settings(cache_dir=net.settings.cache_dir, refresh=True)
     net.calls.clear()
     await resolve(refs(("pmid", "123")), net.settings, net)
     assert len(net.calls) == 1
@@ -138,7 +138,7 @@ async def test_offline_uses_cache_and_never_condemns(tmp_path):
     net = _net(tmp_path, router(set(), {"123"}))
     await resolve(refs(("pmid", "123")), net.settings, net)
     net.cache.close()
-    offline = Settings(cache_dir=str(tmp_path / "cache"), offline=True)
+    offline = registry.settings(cache_dir=str(tmp_path / "cache"), offline=True)
     table = await resolve(refs(("pmid", "123"), ("pmid", "456")), offline, None)
     rows = {r["identifier"]: r for r in table.to_pylist()}
     assert rows["123"]["tier"] == "cache" and rows["123"]["status"] == "found"
@@ -161,7 +161,7 @@ async def test_snapshot_first_then_export_round_trip(tmp_path):
     assert pq.read_table(out).schema == RECORDS
     snap = lookup_snapshots([str(out)], [("pmid", "123")])
     assert snap[("pmid", "123")]["tier"] == "snapshot"
-    settings = Settings(cache_dir=str(tmp_path / "other"), snapshots=(str(out),))
+    settings = registry.settings(cache_dir=str(tmp_path / "other"), snapshots=(str(out),))
     fresh = FakeNet(settings, router(set(), set()))
     table = await resolve(refs(("pmid", "123"), ("doi", "10.5555/a")), settings, fresh)
     assert set(table.column("tier").to_pylist()) == {"snapshot"}

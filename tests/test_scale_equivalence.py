@@ -11,7 +11,6 @@ import pyarrow.parquet as pq
 
 from auditor.pipeline import run_audit
 from auditor.registers import registry
-from auditor.settings import Settings
 from auditor.transport.cache import RecordCache
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
@@ -24,7 +23,9 @@ def test_snapshot_and_cache_give_the_same_verdicts(tmp_path: Path) -> None:
     snap_path, refs_path = tmp_path / "snap.parquet", tmp_path / "refs.parquet"
     pq.write_table(snapshot, snap_path)
     pq.write_table(refs, refs_path)
-    base = Settings(offline=True, cache_dir=str(tmp_path / "empty-cache"), fail_on=("none",))
+    base = registry.settings(
+        offline=True, cache_dir=str(tmp_path / "empty-cache"), fail_on=("none",)
+    )
     from_snapshot = asyncio.run(
         run_audit([str(refs_path)], dataclasses.replace(base, snapshots=(str(snap_path),)))
     )

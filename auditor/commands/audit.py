@@ -109,7 +109,15 @@ def audit(
 
     err = console(stderr=True)
     try:
-        run = load_settings(given(settings), config=config, pipeline=pipeline, inputs=paths)
+        from auditor.registers import registry
+
+        run = load_settings(
+            given(settings),
+            config=config,
+            pipeline=pipeline,
+            inputs=paths,
+            registers=registry.settings_defaults(),
+        )
         policy.parse_fail_on(run.fail_on, fail_on_unchecked=run.fail_on_unchecked)
         fmt = input_format.value if input_format else None
         match engine:

@@ -34,7 +34,11 @@ Config = Annotated[str | None, typer.Option("--config", help="Config file (audit
 
 def _settings(cache_dir: str | None, config: str | None) -> Settings:
     try:
-        return load_settings({"cache_dir": cache_dir}, config=config)
+        from auditor.registers import registry
+
+        return load_settings(
+            {"cache_dir": cache_dir}, config=config, registers=registry.settings_defaults()
+        )
     except ConfigError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(_USAGE) from None

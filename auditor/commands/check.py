@@ -56,7 +56,9 @@ def check(
     from auditor.commands import check_steps as steps  # the comparison stack, only when run
 
     try:
-        settings = load_settings(given(flags), config=config)
+        settings = load_settings(
+            given(flags), config=config, registers=registry.settings_defaults()
+        )
     except ConfigError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(ExitCode.USAGE) from None

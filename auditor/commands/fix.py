@@ -188,7 +188,11 @@ def fix(
                 f"files, not {fmt} (run auditor audit for its findings)"
             )
             raise typer.Exit(ExitCode.USAGE)
-        settings = load_settings(flags, config=config, inputs=[str(path)])
+        from auditor.registers import registry
+
+        settings = load_settings(
+            flags, config=config, inputs=[str(path)], registers=registry.settings_defaults()
+        )
         result = asyncio.run(run_audit([str(path)], settings))
     except OSError as exc:
         err.print(f"[bold red]error:[/] {escape(str(path))}: {escape(exc.strerror or str(exc))}")

@@ -29,9 +29,10 @@ def _loopback(host: str) -> bool:
 
 
 async def _run(settings_flags: dict[str, object], config: str | None, host: str, port: int) -> None:
+    from auditor.registers import registry
     from auditor.serve.app import serve as start
 
-    settings = load_settings(settings_flags, config=config)
+    settings = load_settings(settings_flags, config=config, registers=registry.settings_defaults())
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -42,7 +42,9 @@ def verify(
         if key is not None:
             public = load_public_key(key)
         else:
-            settings = load_settings({}, config=config)
+            from auditor.registers import registry
+
+            settings = load_settings({}, config=config, registers=registry.settings_defaults())
             private = load_existing_key(settings.signing_key)
             if private is None:
                 raise _fail(f"no local signing key at {settings.signing_key}; give --key")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from xml.etree.ElementTree import Element, ParseError
 
@@ -19,6 +20,7 @@ from defusedxml.ElementTree import fromstring
 
 from auditor.compare.registers import arxiv_surnames, arxiv_version, arxiv_year
 from auditor.errors import MalformedBody, Reason, Unreachable
+from auditor.register_settings import RegisterSettings
 from auditor.registers.interface import RecordRow, Register, Sink
 from auditor.registers.records import (
     Breaker,
@@ -35,8 +37,18 @@ from auditor.transport.host import Host
 if TYPE_CHECKING:
     from auditor.transport.net import Net, Response
 
+
 #: arXiv asks for one request every three seconds on a single connection.
-ARXIV = Host(name="arxiv", url_setting="arxiv_url", rate_setting="arxiv_rate", concurrency=1)
+@dataclass(frozen=True)
+class ArxivSettings(RegisterSettings):
+    """The arXiv API's settings (`[registers.arxiv]`, `arxiv_url`, `arxiv_rate`)."""
+
+    url: str = "https://export.arxiv.org"
+    rate: float = 1 / 3
+    """arXiv asks for one request every three seconds."""
+
+
+ARXIV = Host(name="arxiv", defaults=ArxivSettings(), concurrency=1)
 
 #: The API's own ceiling for one slice of `id_list`.
 BATCH_SIZE = 2000

@@ -10,10 +10,12 @@ wrong `message-type` or a non-JSON body is a failure to look (`unreachable`), ne
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from auditor.compare.registers import crossref_surnames, crossref_year, crossref_years
 from auditor.errors import MalformedBody, Reason
+from auditor.register_settings import RegisterSettings
 from auditor.registers.doi_lists import DoiListRegister, rows_by_echo
 from auditor.registers.interface import RecordRow
 from auditor.registers.records import (
@@ -59,12 +61,27 @@ def rate_limit(headers: Mapping[str, str]) -> float | None:
         return None
 
 
+@dataclass(frozen=True)
+class CrossrefSettings(RegisterSettings):
+    """Crossref REST's settings (`[registers.crossref]`, `crossref_url`, `--crossref-url`, …)."""
+
+    url: str = "https://api.crossref.org"
+    rate: float = 0.0
+    """Requests/s; 0 = 10 with a mailto, 5 without (never above what the headers allow)."""
+    concurrency: int = 5
+    """Requests in flight at once."""
+    batch_size: int = 20
+    """DOIs per `filter=doi:` request."""
+
+    def slots(self, default: int) -> int:
+        """The user sets Crossref's concurrency."""
+        return self.concurrency
+
+
 #: Crossref's REST API: asks for a mailto in the User-Agent and publishes its rate limit.
 CROSSREF = Host(
     name="crossref",
-    url_setting="crossref_url",
-    rate_setting="crossref_rate",
-    concurrency_setting="crossref_concurrency",
+    defaults=CrossrefSettings(),
     wants_mailto=True,
     rate=_pace,
     rate_from_headers=rate_limit,
@@ -194,7 +211,7 @@ class CrossrefRegister(DoiListRegister):
     max_batch = MAX_FILTER_DOIS
 
     def batch_size(self, net: Net) -> int:
-        return net.settings.crossref_batch_size
+        return CROSSREF.own(net.settings).batch_size
 
     def list_params(self, dois: Sequence[str]) -> dict[str, str]:
         return {"filter": ",".join(f"doi:{d}" for d in dois), "rows": str(len(dois))}

@@ -13,10 +13,12 @@ to look for that batch, never a record. Updates (`IsObsoletedBy`, …) are read 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from auditor.compare.registers import datacite_surnames, datacite_year
 from auditor.errors import MalformedBody, Reason
+from auditor.register_settings import RegisterSettings
 from auditor.registers.doi_lists import DoiListRegister, rows_by_echo
 from auditor.registers.interface import RecordRow
 from auditor.registers.records import (
@@ -33,8 +35,20 @@ if TYPE_CHECKING:
 #: lupo caps a page at 1,000 records; the URL stays short well before that.
 MAX_BATCH = 200
 
+
 #: DataCite's REST API (api.datacite.org): its own pace; DataCite allows ~3,000 requests / 5 min.
-DATACITE = Host(name="datacite", url_setting="datacite_url", rate_setting="datacite_rate")
+@dataclass(frozen=True)
+class DataciteSettings(RegisterSettings):
+    """DataCite REST's settings (`[registers.datacite]`, `datacite_url`, …)."""
+
+    url: str = "https://api.datacite.org"
+    rate: float = 5.0
+    """DataCite allows about 10/s per address."""
+    batch_size: int = 50
+    """DOIs per `GET /dois?ids=` request."""
+
+
+DATACITE = Host(name="datacite", defaults=DataciteSettings())
 
 
 def _text(value: object) -> str | None:
@@ -156,7 +170,7 @@ class DataciteRegister(DoiListRegister):
     max_batch = MAX_BATCH
 
     def batch_size(self, net: Net) -> int:
-        return net.settings.datacite_batch_size
+        return DATACITE.own(net.settings).batch_size
 
     def list_params(self, dois: Sequence[str]) -> dict[str, str]:
         # `ids` is DataCite's comma list; without page[size] it answers 25 records at most.

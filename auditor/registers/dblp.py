@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from auditor.compare.registers import arxiv_surnames
 from auditor.errors import MalformedBody, Reason, Unreachable
 from auditor.load.latex import latex_to_unicode
+from auditor.register_settings import RegisterSettings
 from auditor.registers.interface import RecordRow, TitleQuery
 from auditor.registers.records import digest, http_reason, row
 from auditor.registers.searching import QuerySearch, plain_words
@@ -113,7 +115,16 @@ def parse_search(response: Response) -> list[RecordRow]:
 
 
 #: dblp.org asks for about one request a second, one at a time, and answers 429 beyond it.
-DBLP = Host(name="dblp", url_setting="dblp_url", rate_setting="dblp_rate", concurrency=1)
+@dataclass(frozen=True)
+class DblpSettings(RegisterSettings):
+    """DBLP's search API settings (`[registers.dblp]`, `dblp_url`, `dblp_rate`)."""
+
+    url: str = "https://dblp.org"
+    rate: float = 1.0
+    """DBLP asks for about one request a second (429 with `Retry-After` beyond)."""
+
+
+DBLP = Host(name="dblp", defaults=DblpSettings(), concurrency=1)
 
 
 class DblpRegister(QuerySearch):

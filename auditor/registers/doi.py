@@ -13,10 +13,12 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
 from urllib.parse import quote
 
 from auditor.errors import MalformedBody, Reason, RegisterError, Unreachable, registered_with
+from auditor.register_settings import RegisterSettings
 from auditor.registers.handle import HandleRegister
 from auditor.registers.interface import RecordRow, Register, Sink
 from auditor.registers.records import Breaker, chunks, digest, http_reason, row
@@ -39,11 +41,24 @@ AGENCY_METADATA_HOSTS: frozenset[str] = frozenset(
     }
 )
 
+
+@dataclass(frozen=True)
+class DoiSettings(RegisterSettings):
+    """The DOI system's settings (doiRA, content negotiation): `[registers.doi]`, `doi_url`,
+    `doi_rate`, and `doira_batch_size` for its batch size."""
+
+    url: str = "https://doi.org"
+    rate: float = 5.0
+    batch_size: int = 20
+    """Prefixes or DOIs per doiRA request."""
+
+    aliases: ClassVar[Mapping[str, str]] = {"doira_batch_size": "batch_size"}
+
+
 #: doi.org: doiRA and content negotiation share one pace.
 DOI_SYSTEM = Host(
     name="doi",
-    url_setting="doi_url",
-    rate_setting="doi_rate",
+    defaults=DoiSettings(),
     concurrency=4,
     redirect_hosts=AGENCY_METADATA_HOSTS,
 )
@@ -173,7 +188,7 @@ class DoiSystemRegister(Register):
         for (the Chinese protocol's cases document); a 200 that leaves a key out is a failure to
         look for that key. Keys must be of DOI or prefix form (no commas): the caller checks.
         """
-        size = net.settings.doira_batch_size if net.settings.batching else 1
+        size = DOI_SYSTEM.own(net.settings).batch_size if net.settings.batching else 1
         batches = chunks(list(dict.fromkeys(keys)), size)
         answers = await asyncio.gather(
             *(self._agencies(b, net) for b in batches), return_exceptions=True
@@ -198,7 +213,7 @@ class DoiSystemRegister(Register):
 
     async def fetch(self, ids: Sequence[str], net: Net) -> dict[str, RecordRow]:
         """Rows for `ids`: `not_found`, `not_covered` (another agency) or `unreachable`."""
-        size = net.settings.doira_batch_size if net.settings.batching else 1
+        size = DOI_SYSTEM.own(net.settings).batch_size if net.settings.batching else 1
         plain = [d for d in ids if "," not in d]
         answers = await asyncio.gather(*(self._batch(g, net) for g in chunks(plain, size)))
         merged: dict[str, RecordRow | str | None] = {d: None for d in ids if "," in d}

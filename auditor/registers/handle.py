@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from auditor.errors import MalformedBody, Reason, Unreachable
+from auditor.register_settings import RegisterSettings
 from auditor.registers.interface import RecordRow, Register, Sink
 from auditor.registers.records import Breaker, digest, failed, http_reason, row, split_fetch
 from auditor.tables import IdType, RecordStatus
@@ -24,7 +26,16 @@ from auditor.transport.host import Host
 if TYPE_CHECKING:
     from auditor.transport.net import Net, Response
 
-HANDLE = Host(name="handle", url_setting="handle_url", rate_setting="handle_rate", concurrency=4)
+
+@dataclass(frozen=True)
+class HandleSettings(RegisterSettings):
+    """The Handle proxy API's settings (`[registers.handle]`, `handle_url`, `handle_rate`)."""
+
+    url: str = "https://hdl.handle.net"
+    rate: float = 5.0
+
+
+HANDLE = Host(name="handle", defaults=HandleSettings(), concurrency=4)
 
 #: A Handle answer is a few kilobytes; anything past this is not one.
 MAX_BYTES = 2 * 1024 * 1024

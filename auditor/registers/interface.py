@@ -49,7 +49,7 @@ class Register(ABC):
     """Part of the cache key: bump it when the parsed shape changes."""
     title: ClassVar[str]
     """The register's name in the README registers table (one row each)."""
-    host: ClassVar[Host]
+    host: ClassVar[Host[Any]]
     """The service it talks to (see `Host`)."""
     id_type: ClassVar[IdType | None] = None
     """The identifier type this register answers first in the resolve stage, if any."""
@@ -106,7 +106,7 @@ class SearchRegister(ABC):
     name: ClassVar[str]
     api_version: ClassVar[str]
     title: ClassVar[str]
-    host: ClassVar[Host]
+    host: ClassVar[Host[Any]]
 
     @abstractmethod
     async def search(

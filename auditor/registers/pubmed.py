@@ -9,10 +9,12 @@ to look for the batch, which is then split so one broken record costs only its o
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from auditor.compare.registers import pubmed_surnames, pubmed_year
 from auditor.errors import MalformedBody, Reason, Unreachable
+from auditor.register_settings import RegisterSettings
 from auditor.registers.interface import RecordRow, Register, Sink
 from auditor.registers.records import (
     Breaker,
@@ -54,11 +56,22 @@ def identity(settings: Settings) -> dict[str, str]:
     return params
 
 
+@dataclass(frozen=True)
+class NcbiSettings(RegisterSettings):
+    """NCBI E-utilities' settings, shared by every NCBI call (`[registers.ncbi]`, `ncbi_rate`,
+    and the older `eutils_url` for its URL)."""
+
+    url: str = "https://eutils.ncbi.nlm.nih.gov/entrez/eutils"
+    rate: float = 3.0
+    """All NCBI calls together; up to 10 with an API key."""
+
+    aliases: ClassVar[Mapping[str, str]] = {"eutils_url": "url"}
+
+
 #: Every E-utilities call (esummary here, the waterfall's esearch) shares this one pace.
 NCBI = Host(
     name="ncbi",
-    url_setting="eutils_url",
-    rate_setting="ncbi_rate",
+    defaults=NcbiSettings(),
     concurrency=3,
     rate=_pace,
     identify=identity,

@@ -6,6 +6,9 @@ README section "How to add a register" for what the module must declare).
 
 from __future__ import annotations
 
+from typing import Any
+
+from auditor.register_settings import RegisterSettings
 from auditor.registers.arxiv import ArxivRegister
 from auditor.registers.arxiv_search import ArxivSearchRegister
 from auditor.registers.crossref import CrossrefRegister
@@ -19,6 +22,7 @@ from auditor.registers.interface import Register, SearchRegister
 from auditor.registers.pubmed import PubmedRegister
 from auditor.registers.pubmed_search import PubmedSearchRegister
 from auditor.registers.s2 import SemanticScholarRegister
+from auditor.settings import Settings, settings_with
 from auditor.transport.host import Host
 
 #: Lookup registers. Order matters once: the first whose `claim` accepts an identifier answers
@@ -43,15 +47,26 @@ SEARCH_REGISTERS: tuple[type[SearchRegister], ...] = (
 )
 
 
-def hosts() -> dict[str, Host]:
+def hosts() -> dict[str, Host[Any]]:
     """Every host a register talks to, by name; registers sharing a host share one object."""
-    out: dict[str, Host] = {}
+    out: dict[str, Host[Any]] = {}
     declared = [r.host for r in REGISTERS] + [r.host for r in SEARCH_REGISTERS]
     for host in declared:
         known = out.setdefault(host.name, host)
         if known is not host:
             raise AssertionError(f"two different hosts are named {known.name!r}")
     return out
+
+
+def settings_defaults() -> dict[str, RegisterSettings]:
+    """Each register host's own settings as they stand unconfigured, by host name: what
+    `load_settings` reads `[registers.<name>]`, `AUDITOR_<NAME>_URL` and `<name>_url` into."""
+    return {name: host.defaults for name, host in hosts().items()}
+
+
+def settings(**values: Any) -> Settings:
+    """A `Settings` from typed values, register flat names included (`crossref_url=…`)."""
+    return settings_with(settings_defaults(), **values)
 
 
 def named(name: str) -> type[Register]:

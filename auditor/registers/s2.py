@@ -9,10 +9,12 @@ without one Semantic Scholar allows about one request a second.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from auditor.compare.registers import arxiv_surnames
 from auditor.errors import MalformedBody, Reason, Unreachable
+from auditor.register_settings import RegisterSettings
 from auditor.registers.interface import RecordRow, TitleQuery
 from auditor.registers.records import digest, http_reason, row
 from auditor.registers.searching import QuerySearch
@@ -95,7 +97,16 @@ def parse_match(response: Response) -> list[RecordRow]:
 
 
 #: Semantic Scholar allows about one request a second without a key.
-S2 = Host(name="s2", url_setting="s2_url", rate_setting="s2_rate", concurrency=1)
+@dataclass(frozen=True)
+class S2Settings(RegisterSettings):
+    """Semantic Scholar's settings (`[registers.s2]`, `s2_url`, `s2_rate`)."""
+
+    url: str = "https://api.semanticscholar.org"
+    rate: float = 1.0
+    """Semantic Scholar's pace without a key."""
+
+
+S2 = Host(name="s2", defaults=S2Settings(), concurrency=1)
 
 
 class SemanticScholarRegister(QuerySearch):

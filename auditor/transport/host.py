@@ -8,10 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+from auditor.register_settings import RegisterSettings
 
 if TYPE_CHECKING:
     from auditor.settings import Settings
+
+
+S = TypeVar("S", bound=RegisterSettings)
 
 
 def _no_params(settings: Settings) -> Mapping[str, str]:
@@ -23,19 +28,17 @@ def _as_set(rate: float, settings: Settings) -> float:
 
 
 @dataclass(frozen=True)
-class Host:
+class Host(Generic[S]):
     """How the transport treats one register service: its URL, pace and identification."""
 
     name: str
-    """Throttle key, and the `register` name passed to `Net.get` (`ncbi` for all E-utilities)."""
-    url_setting: str
-    """The `Settings` field holding the base URL (trusted by the redirect policy)."""
-    rate_setting: str
-    """The `Settings` field holding the pace, in requests per second."""
+    """Throttle key, the `register` name passed to `Net.get` (`ncbi` for all E-utilities), and
+    the key of its settings in `Settings.registers` (`[registers.<name>]`)."""
+    defaults: S
+    """The service's own settings as they stand with nothing configured (its default URL and
+    pace); their class is the register's settings dataclass."""
     concurrency: int = 4
-    """Requests in flight at once (overridden by `concurrency_setting` when that is set)."""
-    concurrency_setting: str | None = None
-    """A `Settings` field that sets the concurrency, if the user may change it."""
+    """Requests in flight at once (unless the settings let the user set it: `slots`)."""
     wants_mailto: bool = False
     """Whether requests carry `User-Agent: auditor/<v> (mailto:…)` (Crossref's etiquette)."""
     rate: Callable[[float, Settings], float] = _as_set
@@ -49,19 +52,22 @@ class Host:
     agency's DOIs to that agency's metadata host): the redirect policy allows them, by exact
     name, under its other rules (HTTPS, no port, no userinfo, no bare IP)."""
 
+    def own(self, settings: Settings) -> S:
+        """This service's settings for the run: `settings.registers[name]`, else `defaults`."""
+        found = settings.registers.get(self.name)
+        return found if isinstance(found, type(self.defaults)) else self.defaults
+
     def base_url(self, settings: Settings) -> str:
         """The configured base URL, without a trailing slash."""
-        return str(getattr(settings, self.url_setting)).rstrip("/")
+        return self.own(settings).url.rstrip("/")
 
     def pace(self, settings: Settings) -> float:
         """Requests per second for this run."""
-        return self.rate(float(getattr(settings, self.rate_setting)), settings)
+        return self.rate(float(self.own(settings).rate), settings)
 
     def slots(self, settings: Settings) -> int:
         """Requests in flight at once for this run."""
-        if self.concurrency_setting is None:
-            return self.concurrency
-        return int(getattr(settings, self.concurrency_setting))
+        return self.own(settings).slots(self.concurrency)
 
 
 __all__ = ["Host"]

@@ -82,7 +82,7 @@ class Response:
         return safejson.loads(self.body, self.url, max_bytes=max_bytes)
 
 
-def user_agent(settings: Settings, host: Host | None = None) -> str:
+def user_agent(settings: Settings, host: Host[Any] | None = None) -> str:
     """`auditor/<version>`, with `(mailto:…)` for a host that asks for it (Crossref)."""
     if settings.mailto and host is not None and host.wants_mailto:
         return f"auditor/{__version__} (mailto:{settings.mailto})"
@@ -90,7 +90,7 @@ def user_agent(settings: Settings, host: Host | None = None) -> str:
 
 
 def build_throttles(
-    settings: Settings, hosts: Mapping[str, Host], clock: Clock, sleep: Sleep
+    settings: Settings, hosts: Mapping[str, Host[Any]], clock: Clock, sleep: Sleep
 ) -> dict[str, Throttle]:
     """One throttle per host, at the pace and concurrency the host declares for `settings`."""
     return {
@@ -128,7 +128,7 @@ class Net:
 
     settings: Settings
     session: aiohttp.ClientSession | None
-    hosts: Mapping[str, Host]
+    hosts: Mapping[str, Host[Any]]
     throttles: dict[str, Throttle]
     policy: RedirectPolicy
     cache: RecordCache | None = None
@@ -254,7 +254,7 @@ class Net:
 
     async def _attempt(
         self,
-        host: Host,
+        host: Host[Any],
         request: _Request,
         params: Mapping[str, str],
         headers: Mapping[str, str],
@@ -331,12 +331,12 @@ class Net:
         return b"".join(chunks)
 
 
-def trusted_bases(settings: Settings, hosts: Mapping[str, Host]) -> list[str]:
+def trusted_bases(settings: Settings, hosts: Mapping[str, Host[Any]]) -> list[str]:
     """The configured base URL of every host, which the redirect policy trusts."""
     return [h.base_url(settings) for h in hosts.values()]
 
 
-def allowed_hosts(hosts: Mapping[str, Host]) -> frozenset[str]:
+def allowed_hosts(hosts: Mapping[str, Host[Any]]) -> frozenset[str]:
     """The HTTPS hosts the redirect policy allows: the protocol's own, and every host's
     `Host.redirect_hosts` (the agencies' metadata hosts doi.org hands a CSL request to)."""
     declared = (h.redirect_hosts for h in hosts.values())
@@ -346,7 +346,7 @@ def allowed_hosts(hosts: Mapping[str, Host]) -> frozenset[str]:
 @asynccontextmanager
 async def open_net(
     settings: Settings,
-    hosts: Mapping[str, Host],
+    hosts: Mapping[str, Host[Any]],
     *,
     progress: Progress | None = None,
     clock: Clock = time.monotonic,

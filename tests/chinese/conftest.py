@@ -67,7 +67,7 @@ class ChineseRegisters:
             "max_retries": 1,
         }
         values.update(extra)
-        return Settings(**values)
+        return registry.settings(**values)
 
     def app(self) -> web.Application:
         app = web.Application()

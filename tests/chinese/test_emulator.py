@@ -134,7 +134,7 @@ def settings_for(emu: Emulator, tmp_path: Any, **extra: Any) -> Settings:
         "timeout": 0.2,
     }
     values.update(extra)
-    return Settings(**values)
+    return registry.settings(**values)
 
 
 async def audit(emu: Emulator, settings: Settings, rows: list[dict[str, Any]]) -> WaterfallResult:

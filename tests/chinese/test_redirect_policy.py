@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from auditor.registers import registry
-from auditor.settings import Settings
 from auditor.transport.net import trusted_bases
 from auditor.transport.redirects import RedirectPolicy
 from tests.chinese.conftest import waterfall
@@ -64,7 +63,9 @@ async def test_bad_content_length_is_rejected_before_reading(registers, corpus):
     assert result.outcomes["status"].to_pylist() == ["unchecked"]
 
 
-POLICY = RedirectPolicy(trusted_bases(Settings(cache_dir="/nonexistent"), registry.hosts()))
+POLICY = RedirectPolicy(
+    trusted_bases(registry.settings(cache_dir="/nonexistent"), registry.hosts())
+)
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from auditor.chinese.waterfall import WaterfallResult
+from auditor.registers import registry
 from tests.chinese.conftest import ChineseRegisters, waterfall
 from tests.chinese.helpers import (
     FULLWIDTH,
@@ -428,11 +429,10 @@ GBT_BOOK = """
 @pytest.mark.parametrize("criteria", ["auditor/v2", "reference-resolution/v1"])
 async def test_chinese_book_audit_is_not_indexed_type_with_p3(tmp_path, criteria):
     from auditor.pipeline import run_audit
-    from auditor.settings import Settings
 
     bib = tmp_path / "gbt.bib"
     bib.write_text(GBT_BOOK, encoding="utf-8")
-    s = Settings(cache_dir=str(tmp_path / "cache"), offline=True, criteria=criteria)
+    s = registry.settings(cache_dir=str(tmp_path / "cache"), offline=True, criteria=criteria)
     result = await run_audit([str(bib)], s)
     (v,) = result.verdicts.to_pylist()
     assert (v["verdict"], v["reason"]) == ("NOT COVERED", "not_indexed_type")

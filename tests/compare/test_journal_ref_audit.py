@@ -12,7 +12,7 @@ import pytest
 
 from auditor.emulator import Corpus, Emulator, EmulatorConfig, start_emulator
 from auditor.pipeline import run_audit
-from auditor.settings import Settings
+from auditor.registers import registry
 from auditor.tables import CRITERIA_V1
 
 
@@ -68,7 +68,7 @@ async def emu() -> AsyncIterator[Emulator]:
 async def _audit(emu: Emulator, tmp_path: Path, **kw: Any) -> dict[str, dict[str, Any]]:
     bib = tmp_path / "refs.bib"
     bib.write_text(BIB, encoding="utf-8")
-    s = Settings(
+    s = registry.settings(
         cache_dir=str(tmp_path / "cache"),
         max_retries=0,
         arxiv_rate=1000.0,

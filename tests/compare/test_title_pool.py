@@ -14,7 +14,7 @@ from auditor.compare import title_pool
 from auditor.compare.title_pool import TitlePool
 from auditor.compare.v2 import Field, title_rule
 from auditor.pipeline import run_audit
-from auditor.settings import Settings
+from auditor.registers import registry
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import scaledata  # noqa: E402
@@ -150,7 +150,7 @@ def test_verdicts_with_and_without_workers_are_equal(
     snap_path, refs_path = tmp_path / "snap.parquet", tmp_path / "refs.parquet"
     pq.write_table(snapshot, snap_path)
     pq.write_table(refs, refs_path)
-    settings = Settings(
+    settings = registry.settings(
         offline=True,
         cache_dir=str(tmp_path / "cache"),
         snapshots=(str(snap_path),),

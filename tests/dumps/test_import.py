@@ -20,6 +20,7 @@ from auditor.dumps import KINDS
 from auditor.dumps.importer import import_dump
 from auditor.dumps.interface import DumpReader, Skipped
 from auditor.dumps.title_index import title_candidates
+from auditor.registers import registry
 from auditor.registers.interface import RecordRow
 from auditor.tables import RECORDS
 from auditor.transport.snapshot import lookup_snapshots
@@ -271,12 +272,11 @@ async def test_the_title_index_is_the_search_stages_snapshot_tier(tmp_path: Path
     from auditor.registers.dblp import DblpRegister
     from auditor.registers.interface import TitleQuery
     from auditor.search.stage import _Tiers
-    from auditor.settings import Settings
     from auditor.transport.cache import RecordCache
 
     out = tmp_path / "dblp"
     import_dump(KINDS["dblp"](), [_write(tmp_path, "dblp.xml", DBLP_XML)], str(out))
-    settings = Settings(offline=True, snapshots=(str(out),), cache_dir=str(tmp_path / "c"))
+    settings = registry.settings(offline=True, snapshots=(str(out),), cache_dir=str(tmp_path / "c"))
     cache = RecordCache.open(settings.cache_dir, ttl_days=30)
     try:
         known = TitleQuery("Computer programming as an art and a craft", "Knuth", 1974)

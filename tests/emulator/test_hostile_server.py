@@ -14,6 +14,7 @@ from typing import Any
 
 from auditor import pipeline
 from auditor.emulator import Corpus, EmulatorConfig, start_emulator
+from auditor.registers import registry
 from auditor.report import write_reports
 from auditor.report.annotations import github_annotations
 from auditor.settings import Settings
@@ -84,7 +85,7 @@ def _bib(path: Path) -> Path:
 
 
 def _settings(base_urls: dict[str, str], tmp_path: Path, **kw: Any) -> Settings:
-    return Settings(
+    return registry.settings(
         **base_urls,
         cache_dir=str(tmp_path / "cache"),
         timeout=0.3,

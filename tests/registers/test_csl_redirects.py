@@ -18,7 +18,6 @@ from aiohttp import web
 from auditor.registers import registry
 from auditor.registers.csl import CslRegister
 from auditor.registers.doi import AGENCY_METADATA_HOSTS
-from auditor.settings import Settings
 from auditor.transport.net import allowed_hosts, open_net, trusted_bases
 from auditor.transport.redirects import RedirectPolicy
 
@@ -71,7 +70,7 @@ def lookups(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 async def _ask(base: str, tmp_path: Path) -> dict[str, object]:
-    s = Settings(doi_url=base, cache_dir=str(tmp_path), max_retries=0, timeout=2.0)
+    s = registry.settings(doi_url=base, cache_dir=str(tmp_path), max_retries=0, timeout=2.0)
     async with open_net(s, registry.hosts()) as net:
         rows = await CslRegister().fetch([DOI], net)
     return rows[DOI]
@@ -111,7 +110,7 @@ async def test_anything_else_is_refused_before_it_is_asked(
 
 def test_the_run_policy_allows_exactly_the_declared_agency_hosts() -> None:
     policy = RedirectPolicy(
-        trusted_bases(Settings(cache_dir="/nonexistent"), registry.hosts()),
+        trusted_bases(registry.settings(cache_dir="/nonexistent"), registry.hosts()),
         allowed_hosts(registry.hosts()),
     )
     for host in AGENCY_METADATA_HOSTS:

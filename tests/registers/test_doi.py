@@ -7,6 +7,7 @@ import json
 import pytest
 
 from auditor.errors import MalformedBody, RegisterError
+from auditor.registers import registry
 from auditor.registers.doi import parse_doira, settle
 
 from .conftest import response
@@ -65,7 +66,6 @@ def test_doira_row_without_ra_or_known_status_is_no_answer():
 
 async def test_agencies_by_prefix_404_is_no_agency_and_a_missing_row_a_failure(tmp_path):
     from auditor.registers.doi import DoiSystemRegister
-    from auditor.settings import Settings
 
     from .fakenet import Call, FakeNet, reply
 
@@ -75,7 +75,7 @@ async def test_agencies_by_prefix_404_is_no_agency_and_a_missing_row_a_failure(t
             return reply(b"Not Found", 404)
         return reply([{"DOI": "10.5555", "RA": "ISTIC"}])  # leaves 10.6666 out
 
-    settings = Settings(cache_dir=str(tmp_path), doira_batch_size=2)
+    settings = registry.settings(cache_dir=str(tmp_path), doira_batch_size=2)
     net = FakeNet(settings, doira)
     found = await DoiSystemRegister().agencies(["10.5555", "10.6666", "10.4040"], net)
     assert found["10.5555"] == "ISTIC"

@@ -145,7 +145,7 @@ def settings_for(emu, tmp_path, **kw) -> Settings:
         **emu.base_urls,
     }
     values.update(kw)
-    return Settings(**values)
+    return registry.settings(**values)
 
 
 async def run(emu, settings):

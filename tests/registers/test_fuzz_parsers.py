@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 
 from auditor.errors import Reason
 from auditor.record_check import check_row
+from auditor.registers import registry
 from auditor.registers.interface import TitleQuery
 from auditor.registers.registry import REGISTERS, SEARCH_REGISTERS
-from auditor.settings import Settings
 from auditor.tables import RECORDS, RecordStatus, from_rows
 from auditor.transport.net import Response
 
@@ -154,7 +154,7 @@ def _run(name: str, script: list[tuple[int, bytes]], tmp: str) -> dict[str, Any]
         status, body = script[next(calls) % len(script)]
         return Response(status=status, headers={}, body=body, url=call.url)
 
-    net = FakeNet(Settings(cache_dir=tmp), handle)
+    net = FakeNet(registry.settings(cache_dir=tmp), handle)
     return asyncio.run(register().fetch(list(IDS[name]), net))  # type: ignore[arg-type]
 
 
@@ -213,7 +213,7 @@ def _search(name: str, script: list[tuple[int, bytes]], tmp: str) -> dict[Any, A
         status, body = script[next(calls) % len(script)]
         return Response(status=status, headers={}, body=body, url=call.url)
 
-    net = FakeNet(Settings(cache_dir=tmp), handle)
+    net = FakeNet(registry.settings(cache_dir=tmp), handle)
     return asyncio.run(register().search(list(QUERIES), net))  # type: ignore[arg-type]
 
 

@@ -7,10 +7,10 @@ import json
 
 import pytest
 
+from auditor.registers import registry
 from auditor.registers.crossref import CrossrefRegister
 from auditor.registers.pubmed import PubmedRegister
 from auditor.resolve import resolve
-from auditor.settings import Settings
 from auditor.tables import REFERENCES, from_rows
 from auditor.transport.cache import RecordCache
 
@@ -69,7 +69,7 @@ DOIS = ["10.5555/ok1", *(d for h in HOSTILE for d in (h, f"{h}-ok")), "10.5555/o
 
 @pytest.mark.parametrize("batching", [True, False])
 async def test_hostile_fields_are_unchecked_for_their_row_only(tmp_path, batching):
-    net = FakeNet(Settings(cache_dir=str(tmp_path), batching=batching), handler)
+    net = FakeNet(registry.settings(cache_dir=str(tmp_path), batching=batching), handler)
     rows = await CrossrefRegister().fetch(DOIS, net)
     for doi in HOSTILE:
         assert (rows[doi]["status"], rows[doi]["reason"]) == ("unreachable", "malformed_body"), doi
@@ -78,7 +78,7 @@ async def test_hostile_fields_are_unchecked_for_their_row_only(tmp_path, batchin
 
 
 async def test_lone_surrogate_is_replaced_not_fatal(tmp_path):
-    net = FakeNet(Settings(cache_dir=str(tmp_path)), handler)
+    net = FakeNet(registry.settings(cache_dir=str(tmp_path)), handler)
     rows = await CrossrefRegister().fetch([SURROGATE], net)
     assert rows[SURROGATE]["status"] == "found"
     assert rows[SURROGATE]["title"] == "A \ufffd title"
@@ -89,7 +89,7 @@ async def test_pubmed_wrong_author_shape_is_unchecked(tmp_path):
         doc = {"uid": "7", "title": "T", "authors": "Doe J", "pubdate": "2020"}
         return reply({"result": {"uids": ["7"], "7": doc}})
 
-    net = FakeNet(Settings(cache_dir=str(tmp_path)), esummary)
+    net = FakeNet(registry.settings(cache_dir=str(tmp_path)), esummary)
     rows = await PubmedRegister().fetch(["7"], net)
     assert (rows["7"]["status"], rows["7"]["reason"]) == ("unreachable", "malformed_body")
 
@@ -104,12 +104,12 @@ def _refs(dois: list[str]):
 
 async def test_nothing_unreadable_is_cached_and_offline_rerun_agrees(tmp_path):
     dois = [*DOIS, SURROGATE]
-    settings = Settings(cache_dir=str(tmp_path / "cache"))
+    settings = registry.settings(cache_dir=str(tmp_path / "cache"))
     cache = RecordCache.open(settings.cache_dir, ttl_days=30)
     net = FakeNet(settings, handler, cache=cache)
     live = (await resolve(_refs(dois), settings, net)).to_pylist()  # builds the Arrow table
     cache.close()
-    offline = Settings(cache_dir=settings.cache_dir, offline=True)
+    offline = registry.settings(cache_dir=settings.cache_dir, offline=True)
     again = (await resolve(_refs(dois), offline, None)).to_pylist()
     by_live = {r["identifier"]: r for r in live}
     by_again = {r["identifier"]: r for r in again}

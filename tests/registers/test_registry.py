@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
-import tomllib
-from dataclasses import fields
 from pathlib import Path
 
 import pytest
 
 from auditor.emulator.services import BASE_PATHS
+from auditor.register_settings import flat_names
 from auditor.registers import registry
 from auditor.registers.interface import Register, SearchRegister
-from auditor.settings import SECTIONS, Settings
+from auditor.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-SETTINGS = {f.name for f in fields(Settings)}
 ALL: list[type[Register] | type[SearchRegister]] = [
     *registry.REGISTERS,
     *registry.SEARCH_REGISTERS,
@@ -29,20 +28,29 @@ def _registers_table() -> str:
 
 
 @pytest.mark.parametrize("register", ALL, ids=lambda r: r.name)
-def test_a_register_declares_its_base_url_setting(register: type[Register]) -> None:
+def test_a_register_declares_its_base_url(register: type[Register]) -> None:
     host = register.host
-    assert host.url_setting in SETTINGS, f"{register.name}: no Settings.{host.url_setting}"
     assert host.base_url(Settings()).startswith("https://"), register.name
-    assert host.url_setting in BASE_PATHS, f"{register.name}: the emulator serves no base URL"
+    assert host.base_url(Settings()) == host.defaults.url.rstrip("/")
+    # The emulator serves it: one of its flat URL names is an emulated service's base URL.
+    names = {n for n, (h, f) in flat_names({host.name: host.defaults}).items() if f == "url"}
+    assert names & set(BASE_PATHS), f"{register.name}: the emulator serves no base URL"
 
 
 @pytest.mark.parametrize("register", ALL, ids=lambda r: r.name)
 def test_a_register_declares_its_pace(register: type[Register]) -> None:
     host = register.host
-    assert host.rate_setting in SETTINGS, f"{register.name}: no Settings.{host.rate_setting}"
     assert host.pace(Settings()) > 0
-    assert host.concurrency_setting is None or host.concurrency_setting in SETTINGS
     assert host.slots(Settings()) >= 1
+
+
+@pytest.mark.parametrize("register", ALL, ids=lambda r: r.name)
+def test_a_register_s_settings_are_read_under_its_name(register: type[Register]) -> None:
+    host = register.host
+    moved = dataclasses.replace(host.defaults, url="https://mirror.example.org/", rate=0.5)
+    settings = Settings(registers={host.name: moved})
+    assert host.base_url(settings) == "https://mirror.example.org"
+    assert host.own(settings) is moved
 
 
 @pytest.mark.parametrize("register", ALL, ids=lambda r: r.name)
@@ -63,18 +71,6 @@ def test_hosts_are_one_object_per_name() -> None:
     assert set(hosts) == {r.host.name for r in ALL}
     assert all(hosts[r.host.name] is r.host for r in ALL)
     assert [h for h in hosts.values() if h.wants_mailto] == [hosts["crossref"]]
-
-
-@pytest.mark.parametrize("register", ALL, ids=lambda r: r.name)
-def test_a_register_s_settings_are_in_the_example_config_sections(register: type[Register]) -> None:
-    # The example TOML is checked from the registry: each host's URL under [registers], its
-    # pace (and concurrency, when the user may set it) under [transport], as `SECTIONS` says.
-    example = tomllib.loads((ROOT / "auditor.example.toml").read_text(encoding="utf-8"))
-    host = register.host
-    assert host.url_setting in example["registers"], register.name
-    assert host.url_setting in SECTIONS["registers"]
-    for name in filter(None, (host.rate_setting, host.concurrency_setting)):
-        assert name in example["transport"] and name in SECTIONS["transport"], register.name
 
 
 def test_settlers_are_registered() -> None:

@@ -41,7 +41,7 @@ async def emu() -> AsyncIterator[Emulator]:
 
 def settings(emu: Emulator, tmp_path: Path, **kw: object) -> Settings:
     base = {"cache_dir": str(tmp_path), "max_retries": 1, "timeout": 2.0, **emu.base_urls}
-    return Settings(**{**base, **kw})  # type: ignore[arg-type]
+    return registry.settings(**{**base, **kw})  # type: ignore[arg-type]
 
 
 async def ask(register: SearchRegister, s: Settings, *queries: TitleQuery) -> dict:

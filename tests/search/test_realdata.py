@@ -15,8 +15,8 @@ import pytest
 
 from auditor.emulator import Corpus, Emulator, EmulatorConfig, start_emulator
 from auditor.pipeline import run_audit
+from auditor.registers import registry
 from auditor.search.routing import INDEXED_TYPES
-from auditor.settings import Settings
 
 REALDATA = Path(
     os.environ.get("AUDITOR_REALDATA", Path(__file__).resolve().parents[3] / "shared" / "realdata")
@@ -35,7 +35,7 @@ async def emu() -> AsyncIterator[Emulator]:
 @pytest.mark.parametrize("bib", BIBS, ids=lambda p: p.name)
 async def test_only_papers_can_be_not_found(bib: Path, emu: Emulator, tmp_path: Path) -> None:
     fast = {f"{name}_rate": 1000.0 for name in ("dblp", "s2", "arxiv", "crossref", "doi")}
-    s = Settings(cache_dir=str(tmp_path), max_retries=0, **fast, **emu.base_urls)  # type: ignore[arg-type]
+    s = registry.settings(cache_dir=str(tmp_path), max_retries=0, **fast, **emu.base_urls)  # type: ignore[arg-type]
     result = await run_audit([str(bib)], s)
     refs = {r["row_id"]: r for r in result.references.to_pylist()}
     not_found = [v for v in result.verdicts.to_pylist() if v["verdict"] == "NOT FOUND"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ import pytest
 
 from auditor.emulator import Emulator, EmulatorConfig, start_emulator
 from auditor.pipeline import run_audit
+from auditor.registers import registry
 from auditor.settings import Settings
 from auditor.tables import CRITERIA_V1
 from auditor.transport.cache import RecordCache
@@ -54,7 +56,7 @@ def settings(emu: Emulator, tmp_path: Path, **kw: Any) -> Settings:
         "arxiv_rate": 1000.0,
         **emu.base_urls,
     }
-    return Settings(**{**base, **kw})
+    return registry.settings(**{**base, **kw})
 
 
 async def audit(tmp_path: Path, s: Settings, text: str = BIB) -> dict[str, dict[str, Any]]:
@@ -125,7 +127,7 @@ async def test_exported_snapshot_replays_offline(emu: Emulator, tmp_path: Path) 
     cache.close()
     emu.reset_counts()
     offline = settings(emu, tmp_path, offline=True, cache_dir=str(tmp_path / "empty"))
-    replay = await audit(tmp_path, Settings(**{**offline.__dict__, "snapshots": (str(snap),)}))
+    replay = await audit(tmp_path, dataclasses.replace(offline, snapshots=(str(snap),)))
     assert emu.total_requests == 0
     assert replay["real"]["tier"] == "snapshot"
     assert {k: v["verdict"] for k, v in replay.items()} == {

@@ -13,6 +13,7 @@ import pytest
 from aiohttp import web
 
 from auditor.emulator import Corpus, Emulator, EmulatorConfig, start_emulator
+from auditor.registers import registry
 from auditor.serve.app import serve
 from auditor.settings import Settings
 
@@ -55,7 +56,7 @@ def corpus(extra: int = 0) -> Corpus:
 
 def settings_for(emu: Emulator, tmp_path: Path, **changes: Any) -> Settings:
     """Settings aimed at the emulator, with a private cache and signing key."""
-    base = Settings(
+    base = registry.settings(
         cache_dir=str(tmp_path / "cache"),
         signing_key=str(tmp_path / "keys" / "signing_key.pem"),
         timeout=2.0,

@@ -111,14 +111,16 @@ def _settings(srv: TestServer, tmp_path, **kw) -> Settings:
         "max_retries": 3,
     }
     values.update(kw)
-    return Settings(**values)
+    return registry.settings(**values)
 
 
 async def test_ok_identifies_itself(server, tmp_path, clock):
     srv, script = server
     settings = _settings(srv, tmp_path)
     async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
-        resp = await net.get("ncbi", f"{settings.eutils_url}/esummary.fcgi", params={"id": "1"})
+        resp = await net.get(
+            "ncbi", f"{settings.registers['ncbi'].url}/esummary.fcgi", params={"id": "1"}
+        )
     assert resp.status == 200 and resp.json()["ok"] is True
     assert resp.content_type == "application/json"
     request = script.seen[0]
@@ -135,7 +137,7 @@ async def test_only_a_host_that_asks_for_it_receives_the_mailto(server, tmp_path
     settings = _settings(srv, tmp_path)
     async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
         for host in ("crossref", "arxiv", "doi", "handle"):
-            await net.get(host, f"{settings.crossref_url}/{host}")
+            await net.get(host, f"{settings.registers['crossref'].url}/{host}")
     agents = {r.path.strip("/"): r.headers["User-Agent"] for r in script.seen}
     assert "mailto:ops@example.org" in agents["crossref"]
     assert all("mailto" not in agents[h] for h in ("arxiv", "doi", "handle"))
@@ -146,8 +148,10 @@ async def test_post_sends_the_form_and_get_never_posts(server, tmp_path, clock):
     srv, script = server
     settings = _settings(srv, tmp_path)
     async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
-        await net.post("ncbi", f"{settings.eutils_url}/esummary.fcgi", form={"id": "1,2"})
-        await net.get("ncbi", f"{settings.eutils_url}/esummary.fcgi", params={"id": "3"})
+        await net.post(
+            "ncbi", f"{settings.registers['ncbi'].url}/esummary.fcgi", form={"id": "1,2"}
+        )
+        await net.get("ncbi", f"{settings.registers['ncbi'].url}/esummary.fcgi", params={"id": "3"})
     assert [r.method for r in script.seen] == ["POST", "GET"]
     assert script.seen[0].query["tool"] == "auditor"  # identification rides on the URL
 
@@ -157,7 +161,7 @@ async def test_5xx_is_retried_then_succeeds(server, tmp_path, clock):
     script.answers["/x"] = ["503", "503", "ok"]
     settings = _settings(srv, tmp_path)
     async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
-        resp = await net.get("crossref", f"{settings.crossref_url}/x")
+        resp = await net.get("crossref", f"{settings.registers['crossref'].url}/x")
     assert resp.status == 200
     assert len(script.seen) == 3
     assert len([s for s in clock.sleeps if s >= 0.25]) >= 2  # backoff waited (fake clock)
@@ -180,7 +184,7 @@ async def test_faults_raise_with_a_reason(server, tmp_path, clock, answer, error
     settings = _settings(srv, tmp_path, max_body_bytes=1000)
     async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
         with pytest.raises(error) as info:
-            await net.get("doi", f"{settings.doi_url}/x", follow_redirects=True)
+            await net.get("doi", f"{settings.registers['doi'].url}/x", follow_redirects=True)
     assert info.value.reason is reason
 
 
@@ -191,7 +195,7 @@ async def test_timeout_is_unreachable_timeout(server, tmp_path, clock):
     settings = _settings(srv, tmp_path, timeout=1e-6, max_retries=1)
     async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
         with pytest.raises(Unreachable) as info:
-            await net.get("handle", f"{settings.handle_url}/x")
+            await net.get("handle", f"{settings.registers['handle'].url}/x")
         assert net.requests == {"handle": 2}  # tried, retried once, given up
     assert info.value.reason is Reason.TIMEOUT
 
@@ -210,7 +214,7 @@ async def test_retry_after_paces_the_register(server, tmp_path, clock):
     script.answers["/x"] = ["429", "ok"]
     settings = _settings(srv, tmp_path)
     async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
-        await net.get("arxiv", f"{settings.arxiv_url}/x")
+        await net.get("arxiv", f"{settings.registers['arxiv'].url}/x")
         starts = net.throttles["arxiv"].starts
         assert net.throttles["arxiv"].rate < net.throttles["arxiv"].max_rate  # slowed down
     assert starts[1] - starts[0] >= 2.0
@@ -221,7 +225,7 @@ async def test_404_is_an_answer_not_a_fault(server, tmp_path, clock):
     script.answers["/x"] = ["404"]
     settings = _settings(srv, tmp_path)
     async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
-        resp = await net.get("crossref", f"{settings.crossref_url}/x")
+        resp = await net.get("crossref", f"{settings.registers['crossref'].url}/x")
     assert resp.status == 404 and resp.body == b"Resource not found."
     assert len(script.seen) == 1
 
@@ -231,9 +235,9 @@ async def test_redirect_followed_only_when_asked(server, tmp_path, clock):
     script.answers["/x"] = ["redirect_local"]
     settings = _settings(srv, tmp_path)
     async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
-        hop = await net.get("doi", f"{settings.doi_url}/x")
+        hop = await net.get("doi", f"{settings.registers['doi'].url}/x")
         assert hop.status == 302
-        resp = await net.get("doi", f"{settings.doi_url}/x", follow_redirects=True)
+        resp = await net.get("doi", f"{settings.registers['doi'].url}/x", follow_redirects=True)
     assert resp.status == 200 and resp.url.endswith("/target")
 
 
@@ -247,7 +251,7 @@ async def test_unsafe_request_url_is_refused_before_sending(server, tmp_path, cl
 
 
 async def test_offline_opens_no_socket(tmp_path, clock):
-    settings = Settings(offline=True, cache_dir=str(tmp_path / "c"))
+    settings = registry.settings(offline=True, cache_dir=str(tmp_path / "c"))
     async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
         assert net.session is None
         with pytest.raises(Unreachable) as info:
@@ -261,12 +265,12 @@ async def test_crossref_headers_lower_the_pace(server, tmp_path, clock):
     settings = _settings(srv, tmp_path)
     async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
         assert net.throttles["crossref"].rate == 10.0  # with a mailto
-        await net.get("crossref", f"{settings.crossref_url}/x")
+        await net.get("crossref", f"{settings.registers['crossref'].url}/x")
         assert net.throttles["crossref"].rate == 4.0
 
 
 async def test_crossref_starts_at_five_without_mailto(tmp_path, clock):
-    settings = Settings(cache_dir=str(tmp_path / "c"))
+    settings = registry.settings(cache_dir=str(tmp_path / "c"))
     async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
         assert net.throttles["crossref"].rate == 5.0
         assert net.throttles["arxiv"].interval >= 3.0
@@ -276,7 +280,9 @@ async def test_crossref_starts_at_five_without_mailto(tmp_path, clock):
 
 async def test_ncbi_rate_is_capped_by_the_api_key(tmp_path, clock):
     for key, asked, expected in [(None, 10.0, 3.0), ("k", 10.0, 10.0), ("k", 20.0, 10.0)]:
-        settings = Settings(cache_dir=str(tmp_path / "c"), ncbi_api_key=key, ncbi_rate=asked)
+        settings = registry.settings(
+            cache_dir=str(tmp_path / "c"), ncbi_api_key=key, ncbi_rate=asked
+        )
         async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
             assert net.throttles["ncbi"].rate == expected
 
@@ -310,7 +316,7 @@ async def test_garbage_redirect_is_unsafe_not_valueerror(server, tmp_path, clock
     settings = _settings(srv, tmp_path)
     async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
         with pytest.raises(UnsafeRedirect) as info:
-            await net.get("doi", f"{settings.doi_url}/x", follow_redirects=True)
+            await net.get("doi", f"{settings.registers['doi'].url}/x", follow_redirects=True)
     assert info.value.reason is Reason.UNSAFE_REDIRECT
 
 
@@ -319,7 +325,7 @@ async def test_deep_json_is_malformed_body(server, tmp_path, clock):
     script.answers["/x"] = ["deep"]
     settings = _settings(srv, tmp_path)
     async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
-        resp = await net.get("crossref", f"{settings.crossref_url}/x")
+        resp = await net.get("crossref", f"{settings.registers['crossref'].url}/x")
         with pytest.raises(MalformedBody):
             resp.json()
 
@@ -329,7 +335,7 @@ async def test_rate_headers_cannot_slow_a_register_below_its_floor(server, tmp_p
     script.answers["/x"] = ["crossref_day"]
     settings = _settings(srv, tmp_path)
     async with open_net(settings, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
-        await net.get("crossref", f"{settings.crossref_url}/x")
+        await net.get("crossref", f"{settings.registers['crossref'].url}/x")
         throttle = net.throttles["crossref"]
         assert throttle.rate == pytest.approx(throttle.min_rate)
         assert throttle.interval < 2.0  # 10/s with a mailto: floor 1/s, not one a day
@@ -343,7 +349,7 @@ async def test_retry_budget_bounds_the_waits_of_a_run(server, tmp_path, clock):
         net.retry_budget = 60.0
         for _ in range(3):
             with pytest.raises(RateLimited) as info:
-                await net.get("crossref", f"{settings.crossref_url}/x")
+                await net.get("crossref", f"{settings.registers['crossref'].url}/x")
             assert info.value.reason is Reason.RATE_LIMITED
         assert net.lost["crossref"] <= 60.0
     # 29 s asked each time: two waits fit the budget, then every request fails at once
@@ -360,7 +366,7 @@ async def test_time_lost_to_failed_attempts_counts_toward_the_budget(server, tmp
     # A real clock for the attempts (each times out after 0.05 s), no real backoff waits.
     async with open_net(settings, registry.hosts(), clock=time.monotonic, sleep=clock.sleep) as net:
         with pytest.raises(Unreachable) as info:
-            await net.get("handle", f"{settings.handle_url}/x")
+            await net.get("handle", f"{settings.registers['handle'].url}/x")
     assert info.value.reason is Reason.TIMEOUT
     assert len(script.seen) < 10  # not 51 attempts: the budget stopped the retries
 
@@ -377,9 +383,9 @@ async def test_a_hostile_register_spends_only_its_own_budget(server, tmp_path, c
         with net.retry_batch():
             for _ in range(3):
                 with pytest.raises(RateLimited):
-                    await net.get("crossref", f"{settings.crossref_url}/hostile")
+                    await net.get("crossref", f"{settings.registers['crossref'].url}/hostile")
             # Crossref's 60 s are spent; PubMed's are not: its one failure is retried.
-            resp = await net.get("ncbi", f"{settings.eutils_url}/flaky")
+            resp = await net.get("ncbi", f"{settings.registers['ncbi'].url}/flaky")
     assert resp.status == 200
     assert len([r for r in script.seen if r.path == "/flaky"]) == 2
     assert len([r for r in script.seen if r.path == "/hostile"]) <= 3 + 2
@@ -396,7 +402,7 @@ async def test_each_register_batch_has_a_fresh_budget(server, tmp_path, clock):
             with net.retry_batch():
                 for _ in range(3):
                     with pytest.raises(RateLimited):
-                        await net.get("crossref", f"{settings.crossref_url}/hostile")
+                        await net.get("crossref", f"{settings.registers['crossref'].url}/hostile")
             per_batch.append(len(script.seen) - before)
         # Within a batch the budget holds: 29 s a wait, two waits fit in 60 s.
         assert per_batch == [5, 5]
@@ -411,7 +417,7 @@ async def test_tasks_of_one_batch_share_its_budget(server, tmp_path, clock):
 
         async def ask() -> None:
             with pytest.raises(RateLimited):
-                await net.get("crossref", f"{settings.crossref_url}/hostile")
+                await net.get("crossref", f"{settings.registers['crossref'].url}/hostile")
 
         with net.retry_batch():
             await asyncio.gather(*(ask() for _ in range(4)))
