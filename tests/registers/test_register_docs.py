@@ -44,10 +44,16 @@ def register_settings_table() -> str:
     return "\n".join(rows)
 
 
-def test_the_readme_register_settings_table_is_the_registry_s() -> None:
-    table = README[README.index(START) + len(START) : README.index(END)].strip()
+def test_the_readme_register_settings_table_is_the_registry_s(update_golden: bool) -> None:
+    # Generated: `pytest --update-golden` writes it, so a new register never edits the README
+    # settings table by hand.
+    head, end = README.index(START) + len(START), README.index(END)
     expected = register_settings_table()
-    assert table == expected, f"paste between the README markers:\n{expected}"
+    if update_golden:
+        text = f"{README[:head]}\n{expected}\n{README[end:]}"
+        (ROOT / "README.md").write_text(text, encoding="utf-8")
+        return
+    assert README[head:end].strip() == expected, "run `pytest --update-golden` to rewrite it"
 
 
 def test_the_example_config_has_every_register_setting_at_its_default() -> None:
