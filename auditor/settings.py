@@ -282,13 +282,13 @@ def _read_toml(path: Path) -> dict[str, Any]:
 
 
 def load_settings(
-    flags: Mapping[str, Any] | None = None,
+    flags: Mapping[str, Any] | None,
     *,
     config: str | None = None,
     pipeline: str | None = None,
     inputs: Sequence[str] = (),
     environ: Mapping[str, str] | None = None,
-    registers: Mapping[str, RegisterSettings] | None = None,
+    registers: Mapping[str, RegisterSettings],
 ) -> Settings:
     """Resolve `Settings` from all sources; `flags` holds only the flags the user gave.
 
@@ -299,7 +299,7 @@ def load_settings(
     `ConfigError` naming the file, variable or flag at fault.
     """
     environ = os.environ if environ is None else environ
-    names = _Names(registers or {}, register_settings.flat_names(registers or {}))
+    names = _Names(registers, register_settings.flat_names(registers))
     values: dict[str, Any] = {}
     origins: dict[str, str] = {}
 

@@ -13,6 +13,7 @@ import pytest
 
 from auditor.cluster import run_audit_on_dask
 from auditor.pipeline import run_audit
+from auditor.registers import registry
 from auditor.settings import load_settings
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_bibs"
@@ -37,7 +38,7 @@ def client() -> Iterator[Any]:
 def test_two_workers_give_the_single_process_verdicts_row_for_row(
     client: Any, tmp_path: Path
 ) -> None:
-    settings = load_settings({}, inputs=INPUTS)
+    settings = load_settings({}, inputs=INPUTS, registers=registry.settings_defaults())
     settings = dataclasses.replace(settings, offline=True, cache_dir=str(tmp_path / "cache"))
     single = asyncio.run(run_audit(INPUTS, settings))
     # Partitions of 7 rows: duplicate groups and the checklist order cross partitions.

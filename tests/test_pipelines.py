@@ -8,6 +8,7 @@ import pytest
 import yaml
 
 from auditor.policy import parse_fail_on
+from auditor.registers import registry
 from auditor.settings import load_settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -16,12 +17,19 @@ PIPELINES = ROOT / "pipelines"
 
 @pytest.mark.parametrize("name", ["thesis", "editor", "ci", "offline"])
 def test_profile_loads_and_its_fail_on_parses(name: str) -> None:
-    settings = load_settings({}, pipeline=str(PIPELINES / f"{name}.toml"), environ={})
+    settings = load_settings(
+        {},
+        pipeline=str(PIPELINES / f"{name}.toml"),
+        environ={},
+        registers=registry.settings_defaults(),
+    )
     parse_fail_on(settings.fail_on)
 
 
 def test_ci_profile_fails_on_the_documented_rule() -> None:
-    settings = load_settings({}, pipeline=str(PIPELINES / "ci.toml"), environ={})
+    settings = load_settings(
+        {}, pipeline=str(PIPELINES / "ci.toml"), environ={}, registers=registry.settings_defaults()
+    )
     assert settings.fail_on == (
         "DOES-NOT-RESOLVE",
         "RESOLVES-BUT-DIFFERS",
@@ -34,8 +42,16 @@ def test_ci_profile_fails_on_the_documented_rule() -> None:
 
 def test_offline_profile_is_offline_and_flags_still_win() -> None:
     path = str(PIPELINES / "offline.toml")
-    assert load_settings({}, pipeline=path, environ={}).offline is True
-    assert load_settings({"offline": False}, pipeline=path, environ={}).offline is False
+    assert (
+        load_settings({}, pipeline=path, environ={}, registers=registry.settings_defaults()).offline
+        is True
+    )
+    assert (
+        load_settings(
+            {"offline": False}, pipeline=path, environ={}, registers=registry.settings_defaults()
+        ).offline
+        is False
+    )
 
 
 def test_pre_commit_hooks_file_is_the_pipelines_copy_and_valid() -> None:

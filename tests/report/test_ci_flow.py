@@ -10,6 +10,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from auditor import pipeline, policy
+from auditor.registers import registry
 from auditor.report.annotations import github_annotations
 from auditor.report.junit import write_junit
 from auditor.settings import load_settings
@@ -51,6 +52,7 @@ async def _run(bib: Path, tmp: Path) -> tuple[int, str, ET.Element]:
         {"offline": True, "snapshots": (str(SNAPSHOT),), "cache_dir": str(tmp / "cache")},
         inputs=[str(bib)],
         environ={},
+        registers=registry.settings_defaults(),
     )
     result = await pipeline.run_audit([str(bib)], settings)
     code = policy.exit_code(result.verdicts, result.checklist, settings.fail_on, False)
