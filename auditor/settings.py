@@ -183,7 +183,7 @@ SECTIONS: dict[str, frozenset[str]] = {
     ),
     "chinese": frozenset({"journal_map"}),
     "input": frozenset({"encoding"}),
-    "compare": frozenset({"criteria"}),
+    "compare": frozenset({"criteria", "title_workers"}),
     "policy": frozenset({"fail_on", "fail_on_unchecked"}),
     "output": frozenset({"out"}),
     "serve": frozenset(

@@ -54,6 +54,7 @@ def check(
     is looked for by title in the indexes, as `auditor audit` does for a reference without one.
     """
     from auditor.commands import check_steps as steps  # the comparison stack, only when run
+    from auditor.registers import registry
 
     try:
         settings = load_settings(

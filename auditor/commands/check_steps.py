@@ -25,6 +25,7 @@ from auditor.compare import compare
 from auditor.compare.registers import arxiv_surnames
 from auditor.errors import MalformedBody
 from auditor.exitcodes import ExitCode
+from auditor.registers import registry
 from auditor.registers.updates import RETRACTION_TYPES
 from auditor.report.words import update_text
 from auditor.resolve import resolve
@@ -101,7 +102,7 @@ def resolver_source(settings: Settings) -> RecordSource:
     """A `RecordSource` asking the resolve stage (snapshot → cache → live) under `settings`."""
 
     async def lookup(references: pa.Table) -> pa.Table:
-        async with open_net(settings) as net:
+        async with open_net(settings, registry.hosts()) as net:
             return await resolve(references, settings, net)
 
     def source(references: pa.Table) -> pa.Table:
@@ -210,7 +211,7 @@ def title_search_check(
     references = classify(tables.from_rows([row], tables.REFERENCES))
 
     async def run() -> dict[str, Any]:
-        async with open_net(settings) as net:
+        async with open_net(settings, registry.hosts()) as net:
             verdicts = compare(references, tables.empty(tables.RECORDS), settings.criteria)
             found = await title_search(references, verdicts, settings, net, settings.criteria)
         return title_search_report(found.verdicts.to_pylist()[0], found.records)
