@@ -1,9 +1,9 @@
 """The run's network: one aiohttp session, one throttle per register host, retries, caps, redirects.
 
 `open_net(settings, hosts)` builds a `Net` for one run; every register call goes through
-`Net.get` (or `Net.post`), which paces the call with the host's `Throttle`, checks the redirect policy on the
-request and on every hop before reading a body, caps the body, applies the timeout and retries
-what `retry.decide` says to, within a retry budget: each register host may lose at most
+`Net.get` (or `Net.post`), which paces the call with the host's `Throttle`, checks the redirect
+policy on the request and on every hop before reading a body, caps the body, applies the timeout
+and retries what `retry.decide` says to, within a retry budget: each register host may lose at most
 `settings.retry_budget` seconds to failed attempts and retry waits per register batch (the
 requests of one stage, opened by `Net.retry_batch`), so a hostile register spends only its own
 allowance and a long-lived `Net` (the server's) is not spent for good. What differs between
