@@ -124,14 +124,7 @@ class Registers:
         if service in config.down:
             reply = text_reply("Service Unavailable", 503)
         elif wait is not None:
-            self.count_429 += 1
-            self.limited[service] += 1
-            retry_after = (
-                str(config.retry_after)
-                if config.retry_after is not None
-                else retry_after_header(wait)
-            )
-            reply = _service(service).rate_limited(config.rate_limits.get(service), retry_after)
+            reply = self._limited(service, wait)
         else:
             faulted = await self._faulted(routed, fault, request)
             if faulted is None:
@@ -145,6 +138,17 @@ class Registers:
         if fault.kind in faults.STREAMING:
             return await self._stream(request, reply, fault.kind)
         return _response(reply)
+
+    def _limited(self, service: str, wait: float) -> Reply:
+        """The 429 of `service` over its rate limit, counted; `Retry-After` from the config, else
+        the seconds until the window has room (`wait`)."""
+        config = self.config
+        self.count_429 += 1
+        self.limited[service] += 1
+        retry_after = (
+            str(config.retry_after) if config.retry_after is not None else retry_after_header(wait)
+        )
+        return _service(service).rate_limited(config.rate_limits.get(service), retry_after)
 
     async def _faulted(
         self, routed: Routed, fault: faults.FaultPlan, request: web.Request
