@@ -28,6 +28,9 @@ class RegisterSettings:
 
     aliases: ClassVar[Mapping[str, str]] = {}
     """Older flat names still read (`eutils_url` → `url`), beside `<name>_<field>`."""
+    rules: ClassVar[Mapping[str, str]] = {}
+    """A field's value rule when not the one its name implies (`settings_check`: a `url` is an
+    http(s) URL, a `rate`, `batch_size` or `concurrency` positive): `{"rate": "non_negative"}`."""
 
     def slots(self, default: int) -> int:
         """Requests in flight at once: the host's `default` unless the user may set it."""
@@ -66,6 +69,15 @@ def apply(
     }
 
 
+def flat_rules(registers: Mapping[str, RegisterSettings]) -> dict[str, str]:
+    """The rules registers name for their fields, by canonical flat name (`crossref_rate`)."""
+    return {
+        canonical(name, field_name): rule
+        for name, defaults in registers.items()
+        for field_name, rule in defaults.rules.items()
+    }
+
+
 def flat_values(registers: Mapping[str, RegisterSettings]) -> dict[str, Any]:
     """Every register field under its canonical flat name (`crossref_url` → its URL)."""
     return {
@@ -75,4 +87,4 @@ def flat_values(registers: Mapping[str, RegisterSettings]) -> dict[str, Any]:
     }
 
 
-__all__ = ["RegisterSettings", "apply", "canonical", "flat_names", "flat_values"]
+__all__ = ["RegisterSettings", "apply", "canonical", "flat_names", "flat_rules", "flat_values"]

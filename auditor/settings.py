@@ -25,7 +25,7 @@ from typing import Any
 from auditor import register_settings
 from auditor.errors import ConfigError
 from auditor.register_settings import RegisterSettings
-from auditor.settings_check import check_settings
+from auditor.settings_check import NAMED_RULES, check_settings
 from auditor.vocabulary import CRITERIA_IDS, DEFAULT_CRITERIA
 
 #: Settings whose values are filesystem paths (resolved against the config file's folder).
@@ -328,7 +328,8 @@ def load_settings(
     settings = dataclasses.replace(Settings(), registers=own, **flat)
     _check_criteria(settings.criteria)
     checked = {f: getattr(settings, f) for f in _FIELDS} | register_settings.flat_values(own)
-    check_settings(checked, origins)
+    rules = {n: NAMED_RULES[r] for n, r in register_settings.flat_rules(own).items()}
+    check_settings(checked, origins, rules)
     return settings
 
 

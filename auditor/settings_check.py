@@ -116,10 +116,6 @@ RULES: dict[str, Rule] = {
     "retry_budget": non_negative,
     "cache_ttl_days": non_negative,
     "max_body_bytes": positive,
-    "crossref_batch_size": positive,
-    "doi_batch_size": positive,
-    "crossref_rate": non_negative,  # 0 = pick by the mailto
-    "crossref_concurrency": positive,
     "precheck_interval": positive,
     "precheck_daily": positive,
     "caller_concurrency": positive,
@@ -136,25 +132,34 @@ def _rule_for(name: str) -> Rule | None:
         return http_url
     if name.endswith("_rate"):
         return positive
+    if name.endswith(("_batch_size", "_concurrency")):
+        return positive
     if name in {"mailto", "ncbi_email"} or name.endswith("_api_key"):
         return header_safe
     return None
 
 
-def check_settings(values: Mapping[str, Any], origins: Mapping[str, str]) -> None:
+#: Rules a register's settings dataclass may name for a field (`RegisterSettings.rules`).
+NAMED_RULES: dict[str, Rule] = {"positive": positive, "non_negative": non_negative}
+
+
+def check_settings(
+    values: Mapping[str, Any], origins: Mapping[str, str], rules: Mapping[str, Rule] | None = None
+) -> None:
     """Raise `ConfigError` for the first setting that breaks its rule, naming its source.
 
     `values` maps every setting to its resolved value (the fields of a `Settings`, handed in by
     `load_settings`, so this module needs no `Settings` of its own); `origins` maps a setting to
     where its value came from (`--timeout`, `AUDITOR_TIMEOUT`, a config file path); settings
-    left at their default are checked too (`default`).
+    left at their default are checked too (`default`). `rules` overrides the rule of a setting
+    (a register's own, such as Crossref's rate, where 0 means "pick by the mailto").
     """
     for name, value in values.items():
-        rule = _rule_for(name)
+        rule = (rules or {}).get(name) or _rule_for(name)
         why = None if rule is None else rule(value)
         if why is not None:
             origin = origins.get(name, "default")
             raise ConfigError(f"{origin}: {name} {why} (got {value!r})")
 
 
-__all__ = ["MAX_TIMEOUT", "RULES", "check_settings"]
+__all__ = ["MAX_TIMEOUT", "NAMED_RULES", "RULES", "check_settings"]

@@ -188,3 +188,13 @@ def test_a_bad_register_value_names_its_source(tmp_path: Path, monkeypatch: MP) 
     (tmp_path / "auditor.toml").write_text("[registers.s2]\nrate = 'fast'\n")
     with pytest.raises(ConfigError, match="s2_rate cannot be 'fast'"):
         load({}, environ={})
+
+
+def test_a_register_names_its_own_value_rule(tmp_path: Path, monkeypatch: MP) -> None:
+    monkeypatch.chdir(tmp_path)
+    # Crossref's rate 0 means "pick by the mailto"; any other register's rate must be positive.
+    assert load({}, environ={"AUDITOR_CROSSREF_RATE": "0"}).registers["crossref"].rate == 0.0
+    with pytest.raises(ConfigError, match="AUDITOR_DBLP_RATE: dblp_rate must be a positive"):
+        load({}, environ={"AUDITOR_DBLP_RATE": "0"})
+    with pytest.raises(ConfigError, match="datacite_batch_size must be a positive"):
+        load({}, environ={"AUDITOR_DATACITE_BATCH_SIZE": "0"})

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from auditor.compare.registers import crossref_surnames, crossref_year, crossref_years
 from auditor.errors import MalformedBody, Reason
@@ -72,6 +72,8 @@ class CrossrefSettings(RegisterSettings):
     """Requests in flight at once."""
     batch_size: int = 20
     """DOIs per `filter=doi:` request."""
+
+    rules: ClassVar[Mapping[str, str]] = {"rate": "non_negative"}
 
     def slots(self, default: int) -> int:
         """The user sets Crossref's concurrency."""

@@ -25,9 +25,8 @@ REGISTERS = [*registry.REGISTERS, *registry.SEARCH_REGISTERS]
 REGISTRY = "auditor/registers/registry.py"
 
 #: Files that name a register by choice, not by need: the CLI's flags for the registers users
-#: point elsewhere most (`--crossref-url`, `--ncbi-rate`, …), and the value rules of Crossref's
-#: and the DOI system's extra knobs (a rate of 0, batch sizes) in `settings_check.RULES`.
-CHOSEN = {"auditor/commands/options.py", "auditor/commands/serve.py", "auditor/settings_check.py"}
+#: point elsewhere most (`--crossref-url`, `--ncbi-rate`, …).
+CHOSEN = {"auditor/commands/options.py", "auditor/commands/serve.py"}
 
 
 def _span(name: str) -> set[str]:
