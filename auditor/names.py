@@ -13,11 +13,13 @@ A name reaches us in two forms, kept apart (`references.authors` and `references
 name can stand for as compact keys; two names match when their keys meet. Keys tolerate the ways
 registers store names: with or without the particle (`de Vries` ~ `Vries`), compound Iberian
 surnames (`da Silva Junior` ~ `Silva Junior` ~ `Junior`), a suffix in the family or given field,
-hyphen and apostrophe variants, and initials on one side only. v2, search, fix, duplicates and the
-Chinese waterfall use these and nothing else.
+hyphen and apostrophe variants, and initials on one side only. auditor/v2 and the search's
+candidate check (`compare.agreement`) match names with these and nothing else.
 
-Public API: `ParsedName`, `parse`, `parse_family_given`, `v1_surname`, `v1_surname_cut`,
-`v1_surname_cut_column`, `name_keys`, `register_name_keys`, `family_key`, `search_surname`.
+Public API: `ParsedName`, `parse`, `parse_family_given` (parsing); `v1_surname`,
+`v1_surname_cut`, `v1_surname_cut_column`, `first_token`, `last_token` (criteria v1's literal
+claimed and register rules); `name_keys`, `register_name_keys` (v2 matching); `cited_surname`
+(search queries, `fix`) and `family_first_surname` (the Chinese waterfall's `[1au]` query).
 """
 
 from __future__ import annotations
@@ -27,22 +29,23 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
-
-from auditor.compare.markup import strip_markup
 from auditor.compare.text import has_han, normalize_text
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 __all__ = [
     "ParsedName",
-    "family_key",
+    "cited_surname",
+    "family_first_surname",
+    "first_token",
+    "last_token",
     "name_keys",
     "parse",
     "parse_family_given",
     "register_name_keys",
-    "search_surname",
     "v1_surname",
     "v1_surname_cut",
     "v1_surname_cut_column",
@@ -107,6 +110,11 @@ _LAST_TOKEN = f"(?P<token>[^{_WS_CLASS}]*)[{_WS_CLASS}]*$"
 
 def v1_surname_cut_column(column: pa.Array | pa.ChunkedArray) -> pa.Array:
     """`v1_surname_cut` over a whole string column (null → `""`), with no Python loop on ASCII."""
+    # Imported here: the scalar rules (fix, search, loaders) need no Arrow at start-up.
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     if isinstance(column, pa.ChunkedArray):
         column = column.combine_chunks() if column.num_chunks else pa.array([], pa.string())
     if pa.types.is_large_string(column.type):
@@ -319,6 +327,8 @@ def _family_keys(words: list[str]) -> set[str]:
     """Keys of a family name's words: the whole, without its leading particles, without a
     trailing agnome or suffix, each remaining word, and each part of a hyphenated or elided word."""
     keys: set[str] = set()
+    if not words:
+        return keys
     while len(words) > 1 and words[-1].lower() in _SUFFIXES:
         words = words[:-1]
     core = list(words)
@@ -337,6 +347,11 @@ def _family_keys(words: list[str]) -> set[str]:
 
 
 def _plain(name: str) -> str:
+    """A name without the JATS/HTML markup a register may leave in it."""
+    if "<" not in name and "&" not in name:
+        return name.strip()  # nothing to strip (and no Arrow to import for it)
+    from auditor.compare.markup import strip_markup
+
     return (strip_markup(name) or "").strip()
 
 
@@ -385,15 +400,10 @@ def register_name_keys(surname: str | None) -> frozenset[str]:
     return frozenset(_family_keys(_plain(surname).split()))
 
 
-def family_key(name: str | None) -> str:
-    """One comparable key of a name's surname (the v1 cut, compacted): for grouping and for
-    comparing a cited surname with a register's in `fix` and `duplicates`; `""` for none."""
-    return _compact(v1_surname_cut(_plain(name))) if name else ""
-
-
-def search_surname(name: str | None) -> str | None:
-    """The first author's surname to put in a search query, as written (the v1 cut, or the
-    words before trailing Vancouver initials); `None` when none is left or it is Han."""
+def cited_surname(name: str | None) -> str | None:
+    """The surname of a name as cited, as written: the part before a comma, the words before
+    trailing Vancouver initials (`Smith JA`), else the last word; `None` when none is left.
+    Search queries and `fix` use it."""
     if not name or not name.strip():
         return None
     text = name.strip()
@@ -402,3 +412,25 @@ def search_surname(name: str | None) -> str | None:
         return " ".join(words[:-1])
     cut = v1_surname_cut(text).strip()
     return cut or None
+
+
+def family_first_surname(name: str | None) -> str | None:
+    """The part before a comma, else the first word: a Chinese name romanised family first
+    (`Chen Xiaoming`, PubMed's `Chen X`), as the waterfall's `[1au]` query needs it."""
+    text = (name or "").strip()
+    if "," in text:
+        return text.split(",", 1)[0].strip() or None
+    words = text.split()
+    return words[0] if words else None
+
+
+def first_token(name: str | None) -> str:
+    """criteria v1 register rule for PubMed `authors[].name`: the first whitespace token."""
+    tokens = name.split() if isinstance(name, str) else []
+    return tokens[0] if tokens else ""
+
+
+def last_token(name: str | None) -> str:
+    """criteria v1 register rule for arXiv `<author><name>`: the last whitespace token."""
+    tokens = name.split() if isinstance(name, str) else []
+    return tokens[-1] if tokens else ""

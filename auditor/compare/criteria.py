@@ -26,9 +26,9 @@ from auditor.compare.columns import (
     normalize_codes,
     normalize_column,
     normalize_distinct,
-    surname_cut_column,
 )
 from auditor.compare.text import han_title_form
+from auditor.names import v1_surname_cut_column
 
 __all__ = [
     "FOUND_FRACTION_MIN",
@@ -257,7 +257,7 @@ def authors_rule(claimed: pa.Array, register_surnames: pa.Array) -> AuthorsResul
     n = len(claimed)
     rows_c, names = _explode(claimed)
     rows_r, flat_r = _explode(register_surnames)
-    cut = surname_cut_column(names)
+    cut = v1_surname_cut_column(names)
     codes, dictionary = normalize_codes(pa.concat_arrays([cut, _filled(flat_r)]))
     codes_c, codes_r = codes[: len(cut)], codes[len(cut) :]
     keep = ~_et_al_entries(names, codes_c, dictionary)
@@ -314,7 +314,7 @@ def same_surname_sequences(claimed: pa.Array, register_surnames: pa.Array) -> np
     rows_r, flat_r = _explode(register_surnames)
     # Vancouver `Smith JA` names its surname first: read it as `Smith, JA` (one C++ regex pass).
     names = _vancouver_first(_filled(names))
-    cut = surname_cut_column(names)
+    cut = v1_surname_cut_column(names)
     codes, dictionary = normalize_codes(pa.concat_arrays([cut, _filled(flat_r)]))
     codes_c, codes_r = codes[: len(cut)], codes[len(cut) :]
     empty_code = pc.index(dictionary, "").as_py()
