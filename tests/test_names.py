@@ -165,6 +165,12 @@ def test_corporate_and_empty_register_names_have_no_key() -> None:
     assert name_keys("   ") == frozenset()
 
 
+def test_vancouver_cut_reads_trailing_initials_as_given() -> None:
+    arr = pa.array(["Smith JA", "J. Smith", "Smith, J.", "van der Berg A", "WHO"])
+    got = names.vancouver_surname_cut_column(arr).to_pylist()
+    assert got == ["Smith", "Smith", "Smith", "van der Berg", "WHO"]
+
+
 def test_cited_surname_and_family_first() -> None:
     assert names.cited_surname("Smith JA") == "Smith"
     assert names.cited_surname("Paul S. de Vries") == "Vries"
@@ -191,4 +197,5 @@ def test_public_api_is_small() -> None:
         "v1_surname",
         "v1_surname_cut",
         "v1_surname_cut_column",
+        "vancouver_surname_cut_column",
     ]
