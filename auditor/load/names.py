@@ -44,6 +44,9 @@ def _split_depth0(raw: str) -> list[str]:
     return parts
 
 
+_TIE_RE = re.compile(r"(?<!\\)~")  # a tie, not the `\~` accent
+
+
 def _is_et_al(name: str) -> bool:
     return name.strip().strip("{}").strip().lower() in _ET_AL
 
@@ -75,7 +78,8 @@ def split_bibtex_authors(raw: str) -> AuthorList:
     et_al = False
     parts = _split_depth0(raw)
     for i, part in enumerate(parts):
-        name, marker = _clean_name(part)
+        # Ties read as spaces first, so `Smith, J.~et~al.` loses its marker as it would rendered.
+        name, marker = _clean_name(_TIE_RE.sub(" ", part) if "~" in part else part)
         et_al = et_al or marker
         if marker and not name and trailing:
             trailing[-1] = True  # `A B, C D and et al`

@@ -89,6 +89,8 @@ def test_names_as_written_and_as_bibtex_splits_them(
 def test_accent_tilde_is_not_a_tie_and_et_al_is_not_a_particle() -> None:
     names = split_bibtex_authors(r"Jo\~ao Carreira and David Jones et al")
     assert (names.authors, names.et_al) == (["João Carreira", "David Jones"], True)
+    tied = split_bibtex_authors(r"Jo\~ao Carreira and Jones, D.~et~al.")
+    assert (tied.authors, tied.et_al) == (["João Carreira", "Jones, D."], True)
 
 
 @pytest.mark.parametrize(
