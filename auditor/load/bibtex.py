@@ -417,7 +417,7 @@ class BibtexLoader(Loader):
             title=title,
             authors=names.authors,
             authors_et_al=names.et_al,
-            author_names=names.parsed,
+            author_names=names.parsed or None,
             year=year,
             container_title=latex_to_unicode(container) if container else None,
             volume=plain_value(f["volume"]) if "volume" in f else None,
