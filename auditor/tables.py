@@ -71,6 +71,18 @@ UPDATE = pa.struct(
 )
 _updates = pa.list_(UPDATE)
 
+#: One author name as parsed (`auditor.names.ParsedName`), where the source gives structure:
+#: BibTeX's own name grammar, CSL `family`/`given`, `Family, Given` of RIS/MEDLINE/WoS/EndNote.
+#: The whole family name is `particle` + `family`.
+AUTHOR_NAME = pa.struct(
+    [
+        pa.field("family", _str),  # family name without its particle; a corporate name whole
+        pa.field("given", _str),  # given names or initials as written
+        pa.field("particle", _str),  # `de`, `van der`, `da` (BibTeX von, CSL particles)
+        pa.field("suffix", _str),  # `Jr.`, `III` (BibTeX Jr, CSL suffix)
+    ]
+)
+
 REFERENCES = pa.schema(
     [
         pa.field("row_id", pa.int64(), nullable=False),  # position in the whole run, 0-based
@@ -89,6 +101,9 @@ REFERENCES = pa.schema(
         pa.field("title", _str),  # plain Unicode, LaTeX decoded, protective braces gone
         pa.field("authors", _strs),  # as written, one string per author
         pa.field("authors_et_al", pa.bool_()),  # `and others` / `et al.` was in the list
+        # `authors` as parsed, one per name, where the source has structure; null otherwise (a
+        # null entry: that name had none). v1 never reads it.
+        pa.field("author_names", pa.list_(AUTHOR_NAME)),
         pa.field("year", pa.int32()),
         pa.field("container_title", _str),
         pa.field("volume", _str),

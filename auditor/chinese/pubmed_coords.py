@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from auditor.errors import MalformedBody, Reason
+from auditor.names import family_first_surname
 
 COORD_RETMAX = 20
 _VOLUME = re.compile(r"[0-9A-Za-z]{1,10}")
@@ -58,8 +59,8 @@ def first_page(pages: str | None) -> str | None:
 
 def _surname(author: str) -> str | None:
     """Latin surname of a first author (`Chen, X.` / `Chen Xiaoming`); Han names give `None`."""
-    head = author.split(",", 1)[0].strip() if "," in author else author.strip().split(" ")[0]
-    return head if _SURNAME.fullmatch(head) else None
+    head = family_first_surname(author)
+    return head if head is not None and _SURNAME.fullmatch(head) else None
 
 
 def coordinates(

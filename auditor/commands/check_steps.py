@@ -22,9 +22,9 @@ import typer
 from auditor import tables
 from auditor.classify import classify
 from auditor.compare import compare
-from auditor.compare.registers import arxiv_surnames
 from auditor.errors import MalformedBody
 from auditor.exitcodes import ExitCode
+from auditor.names import first_token, last_token
 from auditor.registers import registry
 from auditor.registers.updates import RETRACTION_TYPES
 from auditor.report.words import update_text
@@ -62,9 +62,9 @@ __all__ = [
 def _surnames_for(register: str, authors: list[str]) -> list[str]:
     """Register surnames from full names where the criteria's register rule allows it."""
     if register == "pubmed":
-        return [a.split()[0] if a.split() else "" for a in authors]
+        return [first_token(a) for a in authors]
     if register == "arxiv":
-        return arxiv_surnames(authors)
+        return [last_token(a) for a in authors]
     raise ValueError(
         f"record of register {register!r} gives 'authors' without 'surnames' "
         "(Crossref surnames are author.family and cannot be derived from full names)"

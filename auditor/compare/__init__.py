@@ -6,6 +6,19 @@ text forms (`normalize_text`, the Chinese-aware title form) that other stages re
 
 from __future__ import annotations
 
-from auditor.compare.verdicts import compare
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from auditor.compare.verdicts import compare
 
 __all__ = ["compare"]
+
+
+def __getattr__(name: str) -> Any:
+    # Imported on first use, so `auditor.names` (which the stage imports) can use
+    # `auditor.compare.text` without importing the whole stage first.
+    if name == "compare":
+        from auditor.compare.verdicts import compare
+
+        return compare
+    raise AttributeError(name)

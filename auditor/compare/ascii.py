@@ -1,4 +1,4 @@
-"""Kernels for ASCII string columns: `normalize_text` and the claimed-surname cut.
+"""Kernels for ASCII string columns: `normalize_text` and token splitting.
 
 On ASCII the criteria's text rules are plain byte maps (NFKD and combining marks do nothing,
 lowercase is A–Z → a–z, letters and numbers are `[a-z0-9]`, whitespace is what `str.isspace`
@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
-__all__ = ["normalize_ascii", "split_normalized", "surname_part_ascii"]
+__all__ = ["normalize_ascii", "split_normalized"]
 
 # Byte classes: 0 deleted, 1 kept (letter or digit), 2 whitespace.
 _CLASS = np.zeros(256, dtype=np.uint8)
@@ -93,22 +92,6 @@ def normalize_ascii(arr: pa.Array) -> pa.Array:
     keep[trailing] = False
     lengths[np.searchsorted(offsets, trailing, side="right") - 1] -= 1
     return _build(lengths, text[keep])
-
-
-# `str.split()` whitespace on ASCII, as an RE2 class (its `\s` lacks \v and \x1c-\x1f).
-_WS_CLASS = r"\t\n\x0b\x0c\r\x1c-\x1f "
-_LAST_TOKEN = f"(?P<token>[^{_WS_CLASS}]*)[{_WS_CLASS}]*$"
-
-
-def surname_part_ascii(arr: pa.Array) -> pa.Array:
-    """The raw claimed-surname part of each (ASCII) string: before the first comma, else the
-    last whitespace token (criteria v1 §authors.claimed_surname, before `normalize_text`)."""
-    # Arrow's string kernels (a split and one RE2 pass) over the whole column; the leftmost
-    # match of `_LAST_TOKEN` is the last token, or empty when the string has none.
-    before = pc.list_element(pc.split_pattern(arr, ",", max_splits=1), 0)
-    last = pc.struct_field(pc.extract_regex(arr, _LAST_TOKEN), [0])
-    cut: pa.Array = pc.if_else(pc.match_substring(arr, ","), before, last)
-    return cut
 
 
 def split_normalized(arr: pa.Array) -> tuple[np.ndarray, pa.Array]:

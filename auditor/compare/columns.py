@@ -1,4 +1,4 @@
-"""Whole-column forms of the text rules: `normalize_text`, claimed surnames, Han detection.
+"""Whole-column forms of the text rules: `normalize_text`, Han detection.
 
 Each function maps an Arrow string column to a column (or integer codes) of the same length,
 with no Python loop over rows. Distinct strings are mapped once. ASCII strings (almost every
@@ -16,31 +16,20 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from auditor.compare.ascii import normalize_ascii, surname_part_ascii
+from auditor.compare.ascii import normalize_ascii
 from auditor.compare.text import HAN_CLASS, finish_text, fold_many, normalize_text
 
 __all__ = [
     "ET_AL_MARKERS",
-    "claimed_surname",
     "han_mask",
     "is_et_al_column",
     "normalize_codes",
     "normalize_column",
     "normalize_distinct",
-    "surname_cut_column",
 ]
 
 #: Normalized claimed-author entries that mark a truncated list rather than name an author.
 ET_AL_MARKERS: frozenset[str] = frozenset({"et al", "etal", "others", "and others"})
-
-
-def claimed_surname(name: str | None) -> str:
-    """criteria v1 §authors.claimed_surname for one string; `""` when nothing is left.
-
-    The part before the first comma when there is a comma, else the last whitespace token; then
-    `normalize_text`. The result may hold several tokens (`"van der Berg, A."` → `"van der berg"`).
-    """
-    return normalize_text(_surname_part(name)) if name else ""
 
 
 def _as_array(column: pa.Array | pa.ChunkedArray) -> pa.Array:
@@ -128,31 +117,9 @@ def normalize_codes(column: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, pa.
     return again.indices.to_numpy(zero_copy_only=False).astype(np.int64)[codes], again.dictionary
 
 
-def surname_cut_column(column: pa.Array | pa.ChunkedArray) -> pa.Array:
-    """The raw claimed-surname part of each string (before `normalize_text`), null → `""`."""
-    values = _as_array(column)
-    if len(values) == 0:
-        return pa.array([], pa.string())
-    out = surname_part_ascii(values)
-    other = np.flatnonzero(~pc.string_is_ascii(values).to_numpy(zero_copy_only=False))
-    if other.size == 0:
-        return out
-    done = [_surname_part(v) for v in pc.take(values, pa.array(other)).to_pylist()]
-    where = np.arange(len(values), dtype=np.int64)
-    where[other] = len(values) + np.arange(other.size)
-    return pc.take(pa.concat_arrays([out, pa.array(done, pa.string())]), pa.array(where))
-
-
 def normalize_column(column: pa.Array | pa.ChunkedArray) -> pa.Array:
     """`normalize_text` over a whole string column."""
     return _map_strings(column, normalize_ascii, _normalize_other)
-
-
-def _surname_part(name: str) -> str:
-    if "," in name:
-        return name.split(",", 1)[0]
-    tokens = name.split()
-    return tokens[-1] if tokens else ""
 
 
 def is_et_al_column(normalized: pa.Array) -> np.ndarray:

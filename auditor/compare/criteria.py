@@ -26,9 +26,9 @@ from auditor.compare.columns import (
     normalize_codes,
     normalize_column,
     normalize_distinct,
-    surname_cut_column,
 )
 from auditor.compare.text import han_title_form
+from auditor.names import v1_surname_cut_column, vancouver_surname_cut_column
 
 __all__ = [
     "FOUND_FRACTION_MIN",
@@ -257,7 +257,7 @@ def authors_rule(claimed: pa.Array, register_surnames: pa.Array) -> AuthorsResul
     n = len(claimed)
     rows_c, names = _explode(claimed)
     rows_r, flat_r = _explode(register_surnames)
-    cut = surname_cut_column(names)
+    cut = v1_surname_cut_column(names)
     codes, dictionary = normalize_codes(pa.concat_arrays([cut, _filled(flat_r)]))
     codes_c, codes_r = codes[: len(cut)], codes[len(cut) :]
     keep = ~_et_al_entries(names, codes_c, dictionary)
@@ -286,35 +286,14 @@ def authors_rule(claimed: pa.Array, register_surnames: pa.Array) -> AuthorsResul
     return AuthorsResult(compared=compared, match=match)
 
 
-_VANCOUVER = r"^([^,]*\S)\s+((?:[A-Z]\.?){1,3})$"
-
-
-def _vancouver_first(names: pa.Array) -> pa.Array:
-    """Vancouver `Smith JA` read as `Smith, JA`, over a null-free string column."""
-    # A name with a comma is cut before its first comma whether or not the pattern rewrites it
-    # (`X, A.` can only become `X,, A.`), and normalizes alike: only names without one are run
-    # through the regex.
-    bare = np.flatnonzero(~pc.match_substring(names, ",").to_numpy(zero_copy_only=False))
-    if bare.size == 0:
-        return names
-    rewritten = pc.replace_substring_regex(
-        pc.take(names, pa.array(bare)), pattern=_VANCOUVER, replacement=r"\1, \2"
-    )
-    mask = np.zeros(len(names), dtype=bool)
-    mask[bare] = True
-    replaced: pa.Array = pc.replace_with_mask(names, pa.array(mask), rewritten)
-    return replaced
-
-
 def same_surname_sequences(claimed: pa.Array, register_surnames: pa.Array) -> np.ndarray:
     """Per row: the claimed surnames (v1 §authors.claimed_surname) are the register's, in order
     and in number, none empty. The cheap common case auditor/v2 settles without its rules."""
     n = len(claimed)
     rows_c, names = _explode(claimed)
     rows_r, flat_r = _explode(register_surnames)
-    # Vancouver `Smith JA` names its surname first: read it as `Smith, JA` (one C++ regex pass).
-    names = _vancouver_first(_filled(names))
-    cut = surname_cut_column(names)
+    names = _filled(names)
+    cut = vancouver_surname_cut_column(names)
     codes, dictionary = normalize_codes(pa.concat_arrays([cut, _filled(flat_r)]))
     codes_c, codes_r = codes[: len(cut)], codes[len(cut) :]
     empty_code = pc.index(dictionary, "").as_py()

@@ -1,10 +1,9 @@
-"""The comparable forms of auditor/v2: title keys and author-name keys, one string at a time.
+"""The comparable forms of auditor/v2's titles, one string at a time.
 
 A form is what two spellings of the same thing have in common. A title's form drops what is not
 the title (markup, TeX residue, case, punctuation, hyphenation and spacing inside compounds,
-British/American spelling); a name's keys are every surname the written name can stand for
-(`Smith, John`, `John Smith`, `Smith J`, `van der Berg`, `Foltyn-Dumitru`, `张伟`). Forms never
-decide anything themselves: the rules in `auditor.compare.v2` compare them.
+British/American spelling). Name keys live in `auditor.names`. Forms never decide anything
+themselves: the rules in `auditor.compare.v2` compare them.
 """
 
 from __future__ import annotations
@@ -14,11 +13,8 @@ import unicodedata
 from functools import lru_cache
 
 from auditor.compare.markup import strip_markup
-from auditor.compare.text import has_han
 
 __all__ = [
-    "name_keys",
-    "register_name_keys",
     "title_main",
     "title_tokens",
     "title_words",
@@ -182,95 +178,3 @@ def title_main(s: str | None) -> str | None:
     if match is None or match.start() == 0 or not clean[match.end() :].strip():
         return None
     return clean[: match.start()]
-
-
-_INITIALS = re.compile(r"^(?:[A-Z]\.?){1,3}$|^(?:[A-Z]\.-?)+[A-Z]?\.?$")
-_NAME_NOT_KEPT = re.compile(r"[^\w]+|_+")
-_TRANSLIT = (("ae", "a"), ("oe", "o"), ("ue", "u"), ("ss", "s"))
-# Not `Jun` or `Sen`: those are surnames too (James J Jun, Amartya Sen).
-_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv"})
-_ASCII_NOT_ALNUM = {c: None for c in range(128) if not chr(c).isalnum()}
-
-
-def _compact(s: str) -> str:
-    """Letters and digits only, folded: `Foltyn‐Dumitru` → `foltyndumitru`, `Müller` → `muller`.
-
-    TeX residue a register left in a name (`{\\v{Z}`) goes first: the command is not a letter.
-    """
-    if "\\" in s:
-        s = _TEX_COMMAND.sub("", s)
-    if s.isascii():
-        return s.lower().translate(_ASCII_NOT_ALNUM)
-    out = _NAME_NOT_KEPT.sub("", unicodedata.normalize("NFKD", s.replace("ß", "ss")).lower())
-    return "".join(c for c in out if not unicodedata.combining(c))
-
-
-def _variants(key: str) -> set[str]:
-    """A key and its German transliteration-folded form (`mueller` = `müller` = `muller`)."""
-    if not key:
-        return set()
-    if not any(pair in key for pair in ("ae", "oe", "ue", "ss")):
-        return {key}
-    folded = key
-    for a, b in _TRANSLIT:
-        folded = folded.replace(a, b)
-    return {key, folded}
-
-
-@lru_cache(maxsize=65536)
-def name_keys(name: str | None) -> frozenset[str]:
-    """Every surname a claimed name may stand for, as compact keys; empty for no name.
-
-    `Smith, John` → the part before the comma (and its last word); `Smith J`/`Smith JA`
-    (Vancouver: trailing initials) → the words before the initials; `John Smith` → each run of
-    trailing words (`van der Berg`, `der Berg`, `Berg`) and the first word (a family-first
-    `Zhang Wei`); `张伟` → its first one or two characters (a Han name has no separator).
-    """
-    if not name or not name.strip():
-        return frozenset()
-    text = (strip_markup(name) or "").strip()
-    keys: set[str] = set()
-    if "," in text:
-        family = text.split(",", 1)[0].split()
-        if family:
-            keys |= _variants(_compact(" ".join(family))) | _variants(_compact(family[-1]))
-            for part in re.split(r"[\u002d\u2010\u2011]", family[-1]):
-                keys |= _variants(_compact(part))
-        return frozenset(k for k in keys if k)
-    raw_words = text.split()
-    # A generational suffix is not the surname (`Martin Luther King Jr.` is King).
-    while len(raw_words) > 1 and raw_words[-1].lower().rstrip(".") in _SUFFIXES:
-        raw_words.pop()
-    # Compacted like the register's keys, so punctuation in a Han name (`張·偉`) is no difference.
-    han = _compact(text) if len(raw_words) == 1 and has_han(text) else ""
-    if len(han) >= 2:
-        return frozenset({han, han[:1], han[:2]})
-    if len(raw_words) >= 2 and _INITIALS.match(raw_words[-1]):
-        family = raw_words[:-1]
-        keys |= _variants(_compact(" ".join(family))) | _variants(_compact(family[-1]))
-        keys |= _variants(_compact(family[0]))
-    # Trailing runs of up to four words: particles (`van der`, `de la`) and compound surnames.
-    for i in range(max(0, len(raw_words) - 4), len(raw_words)):
-        keys |= _variants(_compact(" ".join(raw_words[i:])))
-    keys |= _variants(_compact(raw_words[0]))
-    # A hyphenated surname also stands for its parts (`Foltyn-Dumitru` cited as `Dumitru`).
-    for part in re.split(r"[\u002d\u2010\u2011]", raw_words[-1]):
-        keys |= _variants(_compact(part))
-    return frozenset(k for k in keys if k)
-
-
-@lru_cache(maxsize=65536)
-def register_name_keys(surname: str | None) -> frozenset[str]:
-    """Keys of a register surname (Crossref `family`, the first token of a PubMed name, …).
-
-    The whole surname and its last word (`van der Berg` → `vanderberg`, `berg`); a Han surname
-    as written. An empty surname (a corporate author) has no key and matches nothing.
-    """
-    if not surname or not surname.strip():
-        return frozenset()
-    text = (strip_markup(surname) or "").strip()
-    words = text.split()
-    keys = _variants(_compact(text)) | _variants(_compact(words[-1]))
-    for part in re.split(r"[\u002d\u2010\u2011]", words[-1]):
-        keys |= _variants(_compact(part))
-    return frozenset(k for k in keys if k)

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from auditor.names import first_token, last_token, v1_surname_cut
+
 __all__ = [
     "CROSSREF_DATE_PRECEDENCE",
     "CROSSREF_DATE_KEYS",
@@ -146,12 +148,7 @@ def pubmed_surnames(summary: Mapping[str, Any]) -> list[str]:
     `"Schmidt RJ"` → `"Schmidt"`. Collective names are kept (literal v1: every NCBI author name);
     a missing or blank name keeps its position with `""`.
     """
-    out: list[str] = []
-    for author in _dicts(summary.get("authors")):
-        name = author.get("name")
-        tokens = name.split() if isinstance(name, str) else []
-        out.append(tokens[0] if tokens else "")
-    return out
+    return [first_token(author.get("name")) for author in _dicts(summary.get("authors"))]
 
 
 def arxiv_surnames(names: Iterable[str | None]) -> list[str]:
@@ -159,11 +156,7 @@ def arxiv_surnames(names: Iterable[str | None]) -> list[str]:
 
     `"Ashish Vaswani"` → `"Vaswani"`; a blank name keeps its position with `""`.
     """
-    out: list[str] = []
-    for name in names:
-        tokens = name.split() if isinstance(name, str) else []
-        out.append(tokens[-1] if tokens else "")
-    return out
+    return [last_token(name) for name in names]
 
 
 def datacite_year(attributes: Mapping[str, Any]) -> int | None:
@@ -197,9 +190,7 @@ def datacite_surnames(attributes: Mapping[str, Any]) -> list[str]:
         if creator.get("nameType") == "Organizational" or not isinstance(name, str):
             out.append("")
             continue
-        head, comma, _ = name.partition(",")
-        tokens = name.split()
-        out.append(head.strip() if comma else (tokens[-1] if tokens else ""))
+        out.append(v1_surname_cut(name).strip())
     return out
 
 

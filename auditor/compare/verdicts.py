@@ -16,6 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from auditor import tables
+from auditor.compare.claimed import v2_claimed_authors
 from auditor.compare.criteria import (
     AuthorsResult,
     TitleResult,
@@ -238,7 +239,7 @@ def _field_columns_v2(
     inputs = {
         "title_claimed": strip_markup_column(references["title"]),
         "title_register": register_title,
-        "authors_claimed": _as_array(references["authors"]),
+        "authors_claimed": v2_claimed_authors(references),
         "authors_et_al": _as_array(references["authors_et_al"]),
         "surnames_register": surnames,
         "year_claimed": _as_array(references["year"]),

@@ -19,6 +19,7 @@ from auditor.classify import infer_type
 from auditor.dumps.interface import DumpReader, Skipped
 from auditor.dumps.jsonlines import objects
 from auditor.errors import RegisterError
+from auditor.names import last_token
 from auditor.registers.interface import RecordRow
 from auditor.registers.records import row
 from auditor.tables import IdType, RecordStatus
@@ -42,7 +43,7 @@ def _names(item: Mapping[str, Any]) -> tuple[list[str], list[str]]:
         last = parts[0].strip() if parts else ""
         first = parts[1].strip() if len(parts) > 1 else ""
         authors.append(" ".join(p for p in (first, last) if p))
-        surnames.append(last.split()[-1] if last.split() else "")
+        surnames.append(last_token(last))  # criteria v1 register rule for arXiv
     return authors, surnames
 
 

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from auditor.names import cited_surname
 from auditor.vocabulary import RecordStatus, RowState, Verdict
 
 if TYPE_CHECKING:
@@ -257,14 +258,8 @@ def _fold(text: str) -> str:
 
 
 def _surname(name: str) -> str:
-    """The surname of a name as cited: `Family, Given`, `Given Family` or Vancouver `Family GI`."""
-    name = name.strip()
-    if "," in name:
-        return _fold(name.split(",", 1)[0])
-    words = name.split()
-    if len(words) > 1 and words[-1].isupper() and len(words[-1]) <= 3:
-        return _fold(words[0])
-    return _fold(words[-1]) if words else ""
+    """The surname of a name as cited (`auditor.names.cited_surname`), folded."""
+    return _fold(cited_surname(name) or "")
 
 
 def _strangers(ref: dict[str, Any], record: dict[str, Any], verdict: dict[str, Any]) -> bool:

@@ -2,8 +2,9 @@
 
 `pa.array` on Python objects (or a NumPy array) first asks whether pandas is installed, and that
 imports pandas: 0.3-0.8 s, as long as parsing a whole 1 MB bibliography, for a command (`auditor
-load`) that never uses it. The loader's columns are only strings, lists of strings, integers and
-booleans, so they are built here from their buffers (NumPy is already loaded by pyarrow).
+load`) that never uses it. The loader's columns are only strings, lists of strings (or of
+structs of strings), integers and booleans, so they are built here from their buffers (NumPy is
+already loaded by pyarrow).
 Strings that cannot be UTF-8 (a lone surrogate) have the offending characters replaced by `?`.
 """
 
@@ -78,6 +79,34 @@ def _string_lists(values: Sequence[object]) -> pa.Array:
     )
 
 
+def _struct_lists(values: Sequence[object], type_: pa.ListType) -> pa.Array:
+    """A list of structs of strings (`author_names`): entries are dicts or `None`."""
+    lists = [v if isinstance(v, list | tuple) else [] for v in values]
+    flat = [item for sub in lists for item in sub]
+    struct = type_.value_type
+    names = [struct.field(i).name for i in range(struct.num_fields)]
+    children = [_strings([d.get(n) if isinstance(d, dict) else None for d in flat]) for n in names]
+    inner_validity, inner_nulls = _validity([d if isinstance(d, dict) else None for d in flat])
+    inner = pa.StructArray.from_buffers(
+        struct, len(flat), [inner_validity], null_count=inner_nulls, children=children
+    )
+    validity, nulls = _validity(list(values))
+    return pa.Array.from_buffers(
+        type_,
+        len(lists),
+        [validity, pa.py_buffer(_offsets(list(map(len, lists))))],
+        null_count=nulls,
+        children=[inner],
+    )
+
+
+def _is_string_struct_list(type_: pa.DataType) -> bool:
+    if not pa.types.is_list(type_) or not pa.types.is_struct(type_.value_type):
+        return False
+    struct = type_.value_type
+    return all(struct.field(i).type == pa.string() for i in range(struct.num_fields))
+
+
 def _ints(values: Sequence[object], type_: pa.DataType) -> pa.Array:
     numbers = np.fromiter(
         (v if isinstance(v, int) else 0 for v in values), dtype=_INT_TYPES[type_], count=len(values)
@@ -98,7 +127,8 @@ def _bools(values: Sequence[object]) -> pa.Array:
 def to_array(values: Sequence[object], type_: pa.DataType) -> pa.Array:
     """`values` (Python objects, `None` for null) as an Arrow array of `type_`.
 
-    Strings, lists of strings, int32/int64 and booleans are built from buffers; any other type
+    Strings, lists of strings, lists of structs of strings, int32/int64 and booleans are built
+    from buffers; any other type
     goes through `pa.array`.
     """
     if type_ == pa.string():
@@ -109,4 +139,6 @@ def to_array(values: Sequence[object], type_: pa.DataType) -> pa.Array:
         return _ints(values, type_)
     if type_ == pa.bool_():
         return _bools(values)
+    if _is_string_struct_list(type_):
+        return _struct_lists(values, type_)
     return pa.array(values, type=type_)

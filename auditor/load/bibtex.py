@@ -391,7 +391,12 @@ class BibtexLoader(Loader):
 
     @staticmethod
     def _entry(rows: Rows, block: Entry, f: dict[str, str], line: int, warnings: list[str]) -> None:
-        authors, et_al = split_bibtex_authors(f.get("author") or f.get("editor") or "")
+        names = split_bibtex_authors(f.get("author") or f.get("editor") or "")
+        if names.comma_names is not None:
+            warnings.append(
+                f"author_list_commas: the author field separates names with commas; read as "
+                f"{len(names.comma_names)} names under auditor/v2, as BibTeX reads it under v1"
+            )
         title = latex_to_unicode(f["title"]) if "title" in f else None
         container = (
             f.get("journal") or f.get("journaltitle") or f.get("booktitle") or f.get("series")
@@ -410,8 +415,9 @@ class BibtexLoader(Loader):
             pmid=pmid,
             arxiv=arxiv,
             title=title,
-            authors=authors,
-            authors_et_al=et_al,
+            authors=names.authors,
+            authors_et_al=names.et_al,
+            author_names=names.parsed or None,
             year=year,
             container_title=latex_to_unicode(container) if container else None,
             volume=plain_value(f["volume"]) if "volume" in f else None,

@@ -34,6 +34,7 @@ from auditor.load.ids import ids_in_text, ids_in_url
 from auditor.load.interface import Loader, Problem, Rows
 from auditor.load.names import clean_author_list
 from auditor.load.tagged import year_in
+from auditor.names import ParsedName
 
 __all__ = ["CslJsonLoader", "looks_like_csl"]
 
@@ -90,14 +91,34 @@ def _name(person: Any) -> str | None:
     return ", ".join(p for p in (family, suffix, given) if p)
 
 
-def _people(item: dict[str, Any]) -> list[str]:
+def _parsed(person: Any) -> dict[str, str | None] | None:
+    """CSL's own structure of one person (`tables.AUTHOR_NAME`); a `literal` is one family name."""
+    if not isinstance(person, dict):
+        return None
+    literal = _text(person.get("literal"))
+    if literal:
+        return ParsedName(literal).as_row()
+    family = _text(person.get("family"))
+    if not family:
+        return None
+    particles = [_text(person.get(k)) for k in ("non-dropping-particle", "dropping-particle")]
+    return ParsedName(
+        family,
+        _text(person.get("given")),
+        " ".join(p for p in particles if p) or None,
+        _text(person.get("suffix")),
+    ).as_row()
+
+
+def _people(item: dict[str, Any]) -> tuple[list[str], list[dict[str, str | None] | None]]:
+    """`(names as one string each, their CSL structure)` of the authors, else the editors."""
     for role in ("author", "editor"):
         value = item.get(role)
         people = value if isinstance(value, list) else [value] if value else []
-        names = [n for n in map(_name, people) if n]
-        if names:
-            return names
-    return []
+        named = [(n, _parsed(p)) for p in people if (n := _name(p))]
+        if named:
+            return [n for n, _ in named], [p for _, p in named]
+    return [], []
 
 
 def _year(date: Any) -> tuple[int | None, bool]:
@@ -180,7 +201,13 @@ def _from_zotero(item: dict[str, Any]) -> dict[str, Any]:
 def _row(rows: Rows, item: dict[str, Any], line: int, warnings: list[str]) -> None:
     if "itemType" in item or "creators" in item:
         item = _from_zotero(item)
-    authors, et_al = clean_author_list(_people(item))
+    authors, parsed, et_al = [], [], False
+    for name, structure in zip(*_people(item), strict=True):
+        kept, marker = clean_author_list([name])  # one name at a time: the parse stays aligned
+        et_al = et_al or marker
+        if kept:
+            authors.append(kept[0])
+            parsed.append(structure)
     year, dated = None, False
     for key in ("issued", "published-print", "published-online"):
         year, dated = _year(item.get(key))
@@ -224,6 +251,7 @@ def _row(rows: Rows, item: dict[str, Any], line: int, warnings: list[str]) -> No
         title=title,
         authors=authors,
         authors_et_al=et_al,
+        author_names=parsed or None,
         year=year,
         container_title=_title(item.get("container-title"))
         or _title(item.get("container-title-short"))

@@ -19,7 +19,7 @@ from typing import ClassVar
 from auditor.errors import InputError
 from auditor.load.csv_exports import Export, derive, recognise
 from auditor.load.interface import Loader, Problem, Rows
-from auditor.load.names import clean_author_list
+from auditor.load.names import clean_author_list, family_given_names
 
 __all__ = ["DEFAULT_COLUMNS", "CsvLoader"]
 
@@ -150,6 +150,7 @@ class CsvLoader(Loader):
             arxiv=get("arxiv"),
             title=" ".join(t.split()) if (t := get("title")) else None,
             authors=authors,
+            author_names=family_given_names(authors),
             authors_et_al=et_al,
             year=int(m.group(1)) if m else None,
             container_title=get("journal"),

@@ -16,7 +16,7 @@ from typing import ClassVar
 
 from auditor.load.ids import ids_in_text, ids_in_url
 from auditor.load.interface import Loader, Problem, Rows
-from auditor.load.names import clean_author_list
+from auditor.load.names import clean_author_list, family_given_names
 from auditor.load.tagged import cut_records, fields, first, stray_problems, values, year_in
 
 __all__ = ["EndnoteLoader"]
@@ -74,6 +74,7 @@ class EndnoteLoader(Loader):
             arxiv=arxiv or found.get("arxiv"),
             title=first(tags, "T"),
             authors=authors,
+            author_names=family_given_names(authors),
             authors_et_al=et_al,
             year=year,
             container_title=first(tags, "J", "B", "S"),

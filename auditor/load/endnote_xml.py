@@ -28,7 +28,7 @@ from defusedxml import DefusedXmlException
 
 from auditor.load.ids import ids_in_text, ids_in_url
 from auditor.load.interface import Loader, Problem, Rows
-from auditor.load.names import clean_author_list
+from auditor.load.names import clean_author_list, family_given_names
 from auditor.load.tagged import year_in
 
 __all__ = ["MAX_RECORD_CHARS", "EndnoteXmlLoader", "looks_like_endnote_xml"]
@@ -169,6 +169,7 @@ def _row(rows: Rows, record: Element, line: int, warnings: list[str]) -> None:
         arxiv=found.get("arxiv"),
         title=_first(record, "titles/title", "titles/translated-title"),
         authors=authors,
+        author_names=family_given_names(authors),
         authors_et_al=et_al,
         year=year,
         container_title=_first(

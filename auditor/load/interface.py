@@ -52,8 +52,8 @@ class LoadOutcome:
 #: and `classify` the identifier columns it derives.
 ENTRY_COLUMNS: tuple[str, ...] = (
     "source_line", "key", "entry_type", "declared_type", "id_raw", "doi", "pmid", "arxiv",
-    "title", "authors", "authors_et_al", "year", "container_title", "volume", "issue", "pages",
-    "issn", "language", "url", "parse_error", "warnings",
+    "title", "authors", "authors_et_al", "author_names", "year", "container_title", "volume",
+    "issue", "pages", "issn", "language", "url", "parse_error", "warnings",
 )  # fmt: skip
 
 

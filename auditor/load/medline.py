@@ -16,7 +16,7 @@ import re
 from typing import ClassVar
 
 from auditor.load.interface import Loader, Problem, Rows
-from auditor.load.names import clean_author_list
+from auditor.load.names import clean_author_list, family_given_names
 from auditor.load.tagged import cut_records, fields, first, stray_problems, values, year_in
 
 __all__ = ["MedlineLoader"]
@@ -92,6 +92,7 @@ class MedlineLoader(Loader):
             pmid=pmid,
             title=first(tags, "TI", "BTI", "TT"),
             authors=authors,
+            author_names=family_given_names(authors),
             authors_et_al=et_al,
             year=year,
             container_title=first(tags, "JT", "TA", "BTI") if "TI" in tags else first(tags, "JT"),

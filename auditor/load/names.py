@@ -2,26 +2,28 @@
 
 BibTeX separates names with the word `and` (any case) at brace depth 0, so `{Barnes and Noble}`
 and `{World Health Organization}` stay one (corporate) author. A trailing `and others` (or
-`et al.`) is not an author: it sets the et-al flag. Names are kept as written (LaTeX decoded), so
-the criteria's claimed-surname rule recovers the surname: `Last, First` and `von Last, Jr, First`
-→ the part before the first comma; `First Last` → the last token. A name BibTeX would split
-differently is written in its `von Last, First` order first (`_bibtex_order`): particles go
-with the surname, a braced last part (`{de la Fontaine}`, `{Bennett, Jr.}`) stays whole.
+`et al.`) is not an author: it sets the et-al flag. Names are kept exactly as written (LaTeX
+rendered, nothing reordered): `reference-resolution/v1` reads only them. Their parse
+(`auditor.names.parse`, BibTeX's own split) goes beside them in `author_names`.
+
+A field that separates names with commas (`A B, C D, and E F`) is malformed BibTeX that language
+models often write. BibTeX (and v1) read it literally; `split_bibtex_authors` also returns the
+names it means, with the warning `author_list_commas`, for auditor/v2.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 
 from auditor.load.latex import latex_to_unicode
+from auditor.names import parse, parse_family_given
 
-__all__ = ["clean_author_list", "split_bibtex_authors"]
+__all__ = ["AuthorList", "clean_author_list", "family_given_names", "split_bibtex_authors"]
 
 _AND_RE = re.compile(r"\s+and\s+", re.IGNORECASE)
-_LOWER_WORD_RE = re.compile(r"[\s~][a-z]")
-_ET_AL_WORDS = frozenset({"al", "al.", "others", "al..", "etal"})
 _ET_AL = frozenset({"others", "et al", "et al.", "et. al.", "etal", "et al..", "and others"})
 
 
@@ -42,109 +44,145 @@ def _split_depth0(raw: str) -> list[str]:
     return parts
 
 
-def _tokens(name: str) -> list[str] | None:
-    """Whitespace-separated tokens at brace depth 0, or `None` when the name has a depth-0 comma
-    (it is already `Last, First` or `von Last, Jr, First`, which BibTeX and we read as written)."""
-    tokens: list[str] = []
-    depth, start = 0, None
-    for i, ch in enumerate(name):
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth = max(depth - 1, 0)
-        elif depth == 0 and ch == ",":
-            return None
-        tie = ch == "~" and (i == 0 or name[i - 1] != "\\")  # `\\~a` is an accent, not a tie
-        if depth == 0 and (ch.isspace() or tie):
-            if start is not None:
-                tokens.append(name[start:i])
-                start = None
-        elif start is None:
-            start = i
-    if start is not None:
-        tokens.append(name[start:])
-    return tokens
-
-
-def _is_von(token: str) -> bool:
-    """BibTeX's test: the first letter at brace depth 0 is lower case; a `{\\'e}` accent counts
-    as its letter; any other brace group (`{Foo}`, `{G\\"o}del`) has no case, so is not von."""
-    depth, i = 0, 0
-    while i < len(token):
-        ch = token[i]
-        if ch == "\\":  # a command: its name is not a letter of the name (`\\v{C}apek`)
-            i += 1
-            while i < len(token) and token[i].isalpha():
-                i += 1
-            continue
-        if ch == "{":
-            if depth == 0 and token[i + 1 : i + 2] != "\\":
-                return False
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-        elif ch.isalpha():
-            return ch.islower()
-        i += 1
-    return False
-
-
-def _bibtex_order(name: str) -> str:
-    """`First von Last` rewritten as `von Last, First`, as BibTeX splits it, so the criteria's
-    surname rule (the part before the comma, else the last token) sees the whole surname:
-
-    - `Ludwig van Beethoven` → `van Beethoven, Ludwig`; `Charles de la Vall{\\'e}e Poussin` →
-      `de la Vall{\\'e}e Poussin, Charles` (von: the lower-case words before the last);
-    - `Jean {de la Fontaine}` → `{de la Fontaine}, Jean` and `Frank G. {Bennett, Jr.}` →
-      `{Bennett, Jr.}, Frank G.` (a braced last token is one surname, comma and all);
-    - `Bogdan Filipi{\\v c}` stays: a brace group inside a token is part of that token.
-
-    Names with a depth-0 comma, one token, or no particle are unchanged.
-    """
-    if not name.rstrip().endswith("}") and ("," in name or not _LOWER_WORD_RE.search(name)):
-        return name  # the common case: no braced last token, and a comma or no particle
-    tokens = _tokens(name.strip())
-    if not tokens or len(tokens) < 2:
-        return name
-    last = tokens[-1]
-    if last.startswith("{") and last.endswith("}") and last[1:2] != "\\":
-        inner = last[1:-1]
-        if " " in inner.strip() or "," in inner:
-            return f"{last}, {' '.join(tokens[:-1])}"
-    if tokens[-1].lower() in _ET_AL_WORDS:
-        return name  # `David Jones et al.`: the marker is dropped later, not a particle
-    von = [i for i in range(1, len(tokens) - 1) if _is_von(tokens[i])]
-    if not von:
-        return name
-    return f"{' '.join(tokens[von[0] :])}, {' '.join(tokens[: von[0]])}"
+_TIE_RE = re.compile(r"(?<!\\)~")  # a tie, not the `\~` accent
 
 
 def _is_et_al(name: str) -> bool:
     return name.strip().strip("{}").strip().lower() in _ET_AL
 
 
-def split_bibtex_authors(raw: str) -> tuple[list[str], bool]:
-    """Split a BibTeX name list into `(authors, et_al)`. Never raises; empty parts are dropped."""
+@dataclass(frozen=True)
+class AuthorList:
+    """A BibTeX `author` field read: names as written, their parse, and the comma-list reading."""
+
+    authors: list[str]
+    """One string per name as written, LaTeX rendered (BibTeX's literal reading: v1 reads this)."""
+    et_al: bool
+    """`and others` / `et al.` was in the list."""
+    parsed: list[dict[str, str | None] | None]
+    """The `author_names` value: one `tables.AUTHOR_NAME` per name (of `comma_names` when the
+    field is a comma list, else of `authors`)."""
+    comma_names: list[str] | None = None
+    """The names a comma-separated list means (`A B, C D, and E F`), or `None`: not one."""
+
+
+def split_bibtex_authors(raw: str) -> AuthorList:
+    """Split a BibTeX name list at depth-0 `and`. Never raises; empty parts are dropped."""
     raw = raw.strip()
     if not raw:
-        return [], False
-    out: list[str] = []
+        return AuthorList([], False, [])
+    names: list[str] = []
+    authors: list[str] = []
+    # Per name: the list goes on after a comma (`A B, C D, and E F`, `A B, C D, et al.`).
+    trailing: list[bool] = []
     et_al = False
-    for part in _split_depth0(raw):
-        name, marker = _bibtex_name(part)
+    parts = _split_depth0(raw)
+    for i, part in enumerate(parts):
+        # Ties read as spaces first, so `Smith, J.~et~al.` loses its marker as it would rendered.
+        name, marker = _clean_name(_TIE_RE.sub(" ", part) if "~" in part else part)
         et_al = et_al or marker
-        if name:
-            out.append(name)
-    return out, et_al
+        if marker and not name and trailing:
+            trailing[-1] = True  # `A B, C D and et al`
+        rendered = _rendered(name) if name else ""
+        if rendered:
+            names.append(name)
+            authors.append(rendered)
+            more = part.rstrip().endswith(",") and i < len(parts) - 1
+            trailing.append(more or (marker and "," in name))
+    commas = _comma_list(names, trailing)
+    if commas is None:
+        return AuthorList(authors, et_al, [_parsed(n) for n in names])
+    meant: list[str] = []
+    for seg in commas:
+        name, marker = _clean_name(seg)
+        et_al = et_al or marker
+        if name and _rendered(name):
+            meant.append(name)
+    return AuthorList(authors, et_al, [_parsed(n) for n in meant], [_rendered(n) for n in meant])
 
 
 @lru_cache(maxsize=1 << 17)
-def _bibtex_name(part: str) -> tuple[str, bool]:
-    """One name of a BibTeX list as `clean_author_list` keeps it (`""`: dropped), and whether it
-    was an et-al marker. Memoised: the same authors recur across a bibliography."""
-    if not part.strip():
-        return "", False
-    return _clean_name(latex_to_unicode(_bibtex_order(part)))
+def _rendered(name: str) -> str:
+    """A name as `authors` keeps it: LaTeX rendered. Memoised: the same authors recur."""
+    return latex_to_unicode(name).strip()
+
+
+@lru_cache(maxsize=1 << 17)
+def _parsed(name: str) -> dict[str, str | None] | None:
+    """BibTeX's own split of one raw name, each part rendered."""
+    p = parse(name, render=latex_to_unicode)
+    return p.as_row() if p is not None else None
+
+
+def _commas(part: str) -> list[str]:
+    """`part` split at its commas at brace depth 0, each piece stripped."""
+    out: list[str] = []
+    depth, start = 0, 0
+    for i, ch in enumerate(part):
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth = max(depth - 1, 0)
+        elif ch == "," and depth == 0:
+            out.append(part[start:i].strip())
+            start = i + 1
+    out.append(part[start:].strip())
+    return out
+
+
+_INITIAL = re.compile(r"^(?:[A-Z]\.?-?){1,3}$")
+
+
+def _words(seg: str) -> list[str]:
+    """The words of a raw segment as rendered (`T{\\" o}r{\\" o}k` is one word)."""
+    return _rendered(seg).split()
+
+
+def _full_name(seg: str) -> bool:
+    """A given-first personal name: two words or more, the last no initial (`Jane Doe`)."""
+    words = _words(seg)
+    return len(words) >= 2 and not _INITIAL.match(words[-1]) and not _is_et_al(seg)
+
+
+def _given_first(seg: str) -> bool:
+    """`seg` cannot be the family part of `Last, First`: it holds an initial before its last
+    word (`J. Smith`, `Paul S. de Vries`) or a lower-case word after a capitalised one."""
+    words = _words(seg)
+    if any(_INITIAL.match(w) for w in words[:-1]):
+        return True
+    return words[0][:1].isupper() and any(w[:1].islower() for w in words[1:-1])
+
+
+def _part_is_list(segs: list[str], ends_with_comma: bool) -> bool:
+    """Whether one `and`-part, split at its commas, is several names rather than one name."""
+    names = [s for s in segs if s and not _is_et_al(s)]
+    if not names or not all(map(_full_name, names)):
+        return False  # `Vries, Paul S. de`, `Smith, J.`, `von Last, Jr, First`, `Smith J, et al.`
+    if len(names) < len([s for s in segs if s]):
+        return len(names) >= 2  # `A B, C D, et al.`
+    if len(names) < 2:
+        return False
+    if len(names) >= 3 or ends_with_comma:
+        return True  # `A B, C D, E F`; `A B, C D, and E F`
+    # `Garcia Marquez, Gabriel Jose` has the shape of `Alice Brown, Carl Davis`: only a family
+    # part no `Last, First` can have (`J. Smith, K. Lee`) makes two names of it.
+    return _given_first(names[0])
+
+
+def _comma_list(parts: list[str], trailing: list[bool]) -> list[str] | None:
+    """The names of a comma-separated author list, or `None` when every part is one name."""
+    if all("," not in p for p in parts):
+        return None  # the common case
+    out: list[str] = []
+    split = False
+    for i, part in enumerate(parts):
+        segs = _commas(part)
+        if len(segs) > 1 and _part_is_list(segs, trailing[i]):
+            split = True
+            out.extend(s for s in segs if s)
+        else:
+            out.append(part)
+    return out if split else None
 
 
 def clean_author_list(names: Iterable[str]) -> tuple[list[str], bool]:
@@ -173,3 +211,10 @@ def _clean_name(name: str) -> tuple[str, bool]:
         if low.endswith(tail):  # "Smith J, et al." written as one name by some exporters
             return n[: -len(tail)].rstrip(" ,"), True
     return n, False
+
+
+def family_given_names(authors: Iterable[str]) -> list[dict[str, str | None] | None] | None:
+    """The `author_names` value of names written `Family, Given` (RIS, MEDLINE `FAU`, WoS, EndNote):
+    one parse per name, null for a name without a comma; `None` when no name has one."""
+    parsed = [p.as_row() if (p := parse_family_given(a)) is not None else None for a in authors]
+    return parsed if any(p is not None for p in parsed) else None

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from auditor.load.ids import ids_in_text, ids_in_url
 from auditor.load.interface import Loader, Problem, Rows
-from auditor.load.names import clean_author_list
+from auditor.load.names import clean_author_list, family_given_names
 from auditor.load.tagged import cut_records, stray_problems
 
 __all__ = ["RisLoader"]
@@ -124,6 +124,7 @@ class RisLoader(Loader):
             if (t := _first(rec, "title", "primary_title", "short_title", "translated_title"))
             else None,
             authors=authors,
+            author_names=family_given_names(authors),
             authors_et_al=et_al,
             year=int(m.group(1)) if m else None,
             container_title=_first(

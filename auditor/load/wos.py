@@ -17,7 +17,7 @@ import re
 from typing import ClassVar
 
 from auditor.load.interface import Loader, Problem, Rows
-from auditor.load.names import clean_author_list
+from auditor.load.names import clean_author_list, family_given_names
 from auditor.load.tagged import (
     cut_records,
     fields,
@@ -76,6 +76,7 @@ def add_wos_row(rows: Rows, tags: dict[str, list[str]], line: int, warnings: lis
         pmid=first(tags, "PM"),
         title=first(tags, "TI"),
         authors=authors,
+        author_names=family_given_names(authors),
         authors_et_al=et_al,
         year=year,
         container_title=first(tags, "SO", "CT"),

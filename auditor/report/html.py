@@ -19,7 +19,7 @@ from auditor import tables
 from auditor.checklist import links_for
 from auditor.registers.updates import CONCERN_TYPES, CORRECTION_TYPES, RETRACTION_TYPES
 from auditor.report.interface import ReportFormat, atomic_write_text
-from auditor.report.rows import NO_REGISTER, report_verdicts, totals
+from auditor.report.rows import NO_REGISTER, authors_parsed, report_verdicts, totals
 from auditor.report.words import VERDICT_HELP, reason_text, update_text
 from auditor.result import AuditResult
 
@@ -109,8 +109,26 @@ def _match_word(value: bool | None) -> str:
     return {True: "match", False: "differs", None: "not compared"}[value]
 
 
-def _row_view(row: dict[str, Any], record: dict[str, Any], links: list[str]) -> dict[str, Any]:
-    """What the template needs for one reference row."""
+def _parsed_text(names: list[dict[str, str | None] | None] | None) -> str:
+    """The parsed names of a row for a person: `Berg (particle van der; given Anna)`; `""` when
+    the source gave no structure."""
+    out = []
+    for name in names or []:
+        if not name or not name.get("family"):
+            out.append("?")
+            continue
+        parts = [f"{k} {name[k]}" for k in ("particle", "given", "suffix") if name.get(k)]
+        out.append(f"{name['family']} ({'; '.join(parts)})" if parts else str(name["family"]))
+    return "; ".join(out) if any(o != "?" for o in out) else ""
+
+
+def _row_view(
+    row: dict[str, Any],
+    record: dict[str, Any],
+    links: list[str],
+    parsed: list[dict[str, str | None] | None] | None = None,
+) -> dict[str, Any]:
+    """What the template needs for one reference row (`parsed`: its `author_names`)."""
     claimed, registered = row.get("title_claimed"), row.get("title_register")
     compared = registered is not None
     authors_claimed = row.get("authors_claimed") or []
@@ -143,6 +161,7 @@ def _row_view(row: dict[str, Any], record: dict[str, Any], links: list[str]) -> 
             {
                 "name": "authors",
                 "claimed": [(a, False) for a in ["; ".join(authors_claimed)] if a],
+                "parsed": _parsed_text(parsed),
                 "register": [(a, False) for a in ["; ".join(authors_register)] if a],
                 "match": _match_word(row.get("authors_match")),
                 "score": "",
@@ -202,11 +221,13 @@ def _view(result: AuditResult) -> dict[str, Any]:
     records = {
         (r["register"], r["id_type"], r["identifier"]): r for r in result.records.to_pylist()
     }
+    parsed = authors_parsed(result)
     rows = [
         _row_view(
             row,
             records.get((row.get("register"), row.get("id_type"), row.get("identifier")), {}),
             _own_link(row),
+            parsed.get(row["row_id"]),
         )
         for row in verdicts.to_pylist()
     ]

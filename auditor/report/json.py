@@ -17,7 +17,7 @@ import pyarrow as pa
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from auditor.report.interface import ReportFormat, atomic_write_text
-from auditor.report.rows import report_verdicts, totals
+from auditor.report.rows import authors_parsed, report_verdicts, totals
 from auditor.result import AuditResult
 from auditor.signing import sign_report
 
@@ -52,14 +52,18 @@ def _rows(table: pa.Table) -> list[dict[str, Any]]:
 
 def report_dict(result: AuditResult) -> dict[str, Any]:
     """The whole JSON report as plain data."""
-    verdicts = report_verdicts(result)
+    verdicts = _rows(report_verdicts(result))
+    # Names as written stay in `authors_claimed`; their parse sits beside them (issue #22).
+    parsed = authors_parsed(result)
+    for row in verdicts:
+        row["authors_parsed"] = parsed.get(row["row_id"])
     run = dataclasses.asdict(result.run) if result.run else None
     return {
         "schema_version": SCHEMA_VERSION,
         "criteria_id": result.criteria_id,
         "run": _clean(run),
         "totals": totals(result),
-        "verdicts": _rows(verdicts),
+        "verdicts": verdicts,
         "records": _rows(result.records),
         "checklist": _rows(result.checklist),
         "duplicates": _rows(result.duplicates),

@@ -23,6 +23,7 @@ __all__ = [
     "NO_REGISTER",
     "REPORT_EXTRA",
     "REPORT_VERDICTS",
+    "authors_parsed",
     "build_report_verdicts",
     "count_totals",
     "report_verdicts",
@@ -124,6 +125,17 @@ def _reference_columns(
         return {name: refs[name] for name in names}
     at = pc.index_in(verdicts["row_id"], value_set=refs["row_id"])
     return {name: refs[name].combine_chunks().take(at) for name in names}
+
+
+def authors_parsed(result: AuditResult) -> dict[int, list[dict[str, str | None] | None]]:
+    """`references.author_names` by row id, for the rows whose source gave name structure: the
+    parsed form the JSON and HTML reports show beside the names as written."""
+    refs = result.references
+    if "author_names" not in refs.column_names:
+        return {}
+    present = refs.filter(pc.is_valid(refs["author_names"]))
+    ids = present["row_id"].to_pylist()
+    return dict(zip(ids, present["author_names"].to_pylist(), strict=True))
 
 
 def build_report_verdicts(result: AuditResult) -> pa.Table:

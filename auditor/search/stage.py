@@ -37,6 +37,7 @@ from auditor.compare import compare
 from auditor.compare.text import has_han, normalize_text
 from auditor.dumps.title_index import index_candidates
 from auditor.errors import Reason
+from auditor.names import cited_surname
 from auditor.registers.interface import RecordRow, SearchAnswer, SearchRegister, TitleQuery
 from auditor.registers.registry import SEARCH_REGISTERS
 from auditor.search import answers
@@ -85,11 +86,10 @@ class SearchResult:
 
 
 def _surname(authors: Sequence[str] | None) -> str | None:
-    """The first author's surname as written: before a comma, else the last word."""
+    """The first author's surname as cited (`auditor.names.cited_surname`)."""
     for name in authors or ():
-        text = (name or "").strip()
-        if text:
-            return text.split(",", 1)[0].strip() if "," in text else text.split()[-1]
+        if name and name.strip():
+            return cited_surname(name)
     return None
 
 

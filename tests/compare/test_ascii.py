@@ -6,8 +6,7 @@ import pyarrow as pa
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from auditor.compare.ascii import normalize_ascii, split_normalized, surname_part_ascii
-from auditor.compare.columns import claimed_surname
+from auditor.compare.ascii import normalize_ascii, split_normalized
 from auditor.compare.text import normalize_text
 
 # Every ASCII character, with the separators and punctuation over-represented.
@@ -22,33 +21,6 @@ ASCII = st.text(
 def test_normalize_ascii_is_normalize_text(values: list[str], skip: int) -> None:
     arr = pa.array(["pad"] * skip + values, pa.string()).slice(skip)  # a non-zero array offset
     assert normalize_ascii(arr).to_pylist() == [normalize_text(v) for v in values]
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.lists(ASCII, max_size=12), st.integers(0, 3))
-def test_surname_part_ascii_then_normalize_is_claimed_surname(values: list[str], skip: int) -> None:
-    arr = pa.array(["pad"] * skip + values, pa.string()).slice(skip)
-    got = normalize_ascii(surname_part_ascii(arr)).to_pylist()
-    assert got == [claimed_surname(v) for v in values]
-
-
-def test_examples() -> None:
-    arr = pa.array(["  Smith ,  J ", "J. Smith  ", "van der Berg, A", "", "   ", "a\x1cb", ",x"])
-    assert normalize_ascii(surname_part_ascii(arr)).to_pylist() == [
-        "smith",
-        "smith",
-        "van der berg",
-        "",
-        "",
-        "b",
-        "",
-    ]
-    assert normalize_ascii(pa.array(["  A--b  C!! ", "", "...", "x\t\ny"])).to_pylist() == [
-        "ab c",
-        "",
-        "",
-        "x y",
-    ]
 
 
 @settings(max_examples=200, deadline=None)

@@ -6,12 +6,7 @@ import pyarrow as pa
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from auditor.compare.columns import (
-    claimed_surname,
-    normalize_codes,
-    normalize_column,
-    surname_cut_column,
-)
+from auditor.compare.columns import normalize_codes, normalize_column
 from auditor.compare.text import normalize_text
 
 # Arrow strings are valid UTF-8, so lone surrogates cannot occur in a column.
@@ -32,10 +27,3 @@ def test_normalize_column_is_normalize_text(values: list[str | None]) -> None:
     by_form: dict[str, int] = {}
     for value, code in zip(values, codes.tolist(), strict=True):
         assert by_form.setdefault(normalize_text(value), code) == code
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.lists(TEXT, max_size=15))
-def test_surname_cut_then_normalize_is_claimed_surname(values: list[str | None]) -> None:
-    got = normalize_column(surname_cut_column(pa.array(values, pa.string()))).to_pylist()
-    assert got == [claimed_surname(v) for v in values]

@@ -45,9 +45,10 @@ def test_latex_never_raises(text: str) -> None:
 @settings(deadline=None)
 @given(st.text(max_size=200))
 def test_author_split_never_raises(text: str) -> None:
-    authors, et_al = split_bibtex_authors(text)
-    assert all(isinstance(a, str) and a for a in authors)
-    assert isinstance(et_al, bool)
+    names = split_bibtex_authors(text)
+    assert all(isinstance(a, str) and a for a in names.authors)
+    assert isinstance(names.et_al, bool)
+    assert len(names.parsed) == len(names.comma_names or names.authors)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

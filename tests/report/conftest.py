@@ -48,6 +48,9 @@ REFERENCES = [
         doi="10.1000/xyz",
         title="Attention is all you need",
         authors=["Vaswani, Ashish"],
+        author_names=[
+            {"family": "Vaswani", "given": "Ashish", "particle": None, "suffix": "<i>Jr</i>"}
+        ],
         year=2017,
     ),
     _ref(

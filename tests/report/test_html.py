@@ -43,6 +43,13 @@ def test_untrusted_strings_are_escaped(result: AuditResult) -> None:
     assert not any(tag == "img" for tag, _ in parsed.tags)
 
 
+def test_parsed_names_sit_beside_the_names_as_written(result: AuditResult) -> None:
+    page = render_html(result)
+    assert "Vaswani, Ashish" in page  # as written
+    assert "parsed: Vaswani (given Ashish; suffix &lt;i&gt;Jr&lt;/i&gt;)" in page  # escaped
+    assert "<i>Jr</i>" not in page
+
+
 def test_self_contained_and_locked_down(result: AuditResult) -> None:
     page = render_html(result)
     parsed = _parse(page)

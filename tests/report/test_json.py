@@ -53,3 +53,12 @@ def test_stable_and_golden(result: AuditResult, update_golden: bool) -> None:
     text = report_text(result)
     assert text == report_text(result)
     check_golden("report.json", text, update_golden)
+
+
+def test_names_as_written_with_their_parse_beside_them(result: AuditResult) -> None:
+    rows = {r["key"]: r for r in json.loads(report_text(result))["verdicts"]}
+    assert rows["wrongtitle"]["authors_claimed"] == ["Vaswani, Ashish"]
+    assert rows["wrongtitle"]["authors_parsed"] == [
+        {"family": "Vaswani", "given": "Ashish", "particle": None, "suffix": "<i>Jr</i>"}
+    ]
+    assert rows["lecun2015"]["authors_parsed"] is None  # the source gave no structure
