@@ -1,0 +1,118 @@
+"""The stage order of an audit, written once: resolve → compare → waterfall → search → checklist.
+
+`audit_tables` maps a classified `references` table to the run's other tables. Every caller runs
+the stages through it: `pipeline.run_audit` (and so `auditor serve`'s uploads), and each Dask
+partition of `cluster.audit_partition` (with `duplicates=False`: duplicate groups span
+partitions, so the driver finds them once over the whole run with `group_duplicates`).
+
+Only resolve, the waterfall and the title search wait on registers; the CPU stages (compare,
+the duplicate search, the checklist) run in `asyncio.to_thread`, so a server's event loop keeps
+answering while they work.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from auditor import tables
+from auditor.checklist import build_checklist, duplicate_items
+from auditor.chinese.waterfall import run_waterfall
+from auditor.compare import compare
+from auditor.overlap.duplicates import find_duplicates
+from auditor.resolve import resolve
+from auditor.search import title_search
+from auditor.settings import Settings
+from auditor.transport.net import Net
+
+__all__ = ["AuditTables", "attach_groups", "audit_tables", "compare_in_thread", "group_duplicates"]
+
+
+@dataclass(frozen=True)
+class AuditTables:
+    """The tables the stages make from one `references` table."""
+
+    records: pa.Table
+    """`RECORDS`: what resolve found, then the title search's chosen candidates."""
+    verdicts: pa.Table
+    """`VERDICTS`, one row per reference in input order (`group_id` filled when duplicates)."""
+    checklist: pa.Table
+    """`CHECKLIST`, sorted by priority then input order."""
+    duplicates: pa.Table
+    """`DUPLICATES` (empty when the caller asked for none)."""
+
+
+def attach_groups(verdicts: pa.Table, duplicates: pa.Table) -> pa.Table:
+    """Fill `group_id` on verdict rows that belong to a duplicate group."""
+    if duplicates.num_rows == 0:
+        return verdicts
+    members = duplicates.group_by("row_id").aggregate([("group_id", "min")])
+    index = pc.index_in(verdicts["row_id"], value_set=members["row_id"])
+    group = pc.take(members["group_id_min"], index).cast(pa.int32())
+    column = verdicts.schema.get_field_index("group_id")
+    return verdicts.set_column(column, tables.VERDICTS.field("group_id"), group)
+
+
+async def compare_in_thread(
+    references: pa.Table, records: pa.Table, criteria: str, *, title_workers: bool = False
+) -> pa.Table:
+    """`compare.compare` in a worker thread (whole columns; the event loop stays free)."""
+    return await asyncio.to_thread(
+        compare, references, records, criteria, title_workers=title_workers
+    )
+
+
+async def audit_tables(
+    references: pa.Table, settings: Settings, net: Net | None, *, duplicates: bool = True
+) -> AuditTables:
+    """Run every stage after load on the classified `references`; raises only
+    `InputError`/`ConfigError` (failures of registers are rows).
+
+    `net=None` answers from snapshots and the cache only. With `duplicates=False` (one partition
+    of a larger run) no duplicate groups are searched: `duplicates` is empty, `group_id` null and
+    the checklist has no duplicate items (`group_duplicates` adds them for the whole run).
+    """
+    records = await resolve(references, settings, net)
+    # Duplicates need only the references and their records: found in a thread beside compare
+    # (NumPy sorts let go of the GIL); again below only when the title search adds records.
+    early = (
+        asyncio.ensure_future(asyncio.to_thread(find_duplicates, references, records))
+        if duplicates
+        else None
+    )
+    try:
+        verdicts = await compare_in_thread(
+            references, records, settings.criteria, title_workers=settings.title_workers
+        )
+        waterfall = await run_waterfall(references, verdicts, records, settings, net)
+        searched = await title_search(
+            references, waterfall.verdicts, settings, net, settings.criteria
+        )
+    except BaseException:
+        if early is not None:
+            early.cancel()
+        raise
+    found = tables.empty(tables.DUPLICATES) if early is None else await early
+    verdicts = searched.verdicts
+    if searched.records.num_rows:
+        records = pa.concat_tables([records, searched.records])
+        if duplicates:
+            found = await asyncio.to_thread(find_duplicates, references, records)
+    extra = waterfall.items
+    if duplicates:
+        verdicts = attach_groups(verdicts, found)
+        extra = pa.concat_tables([extra, duplicate_items(found, references)])
+    checklist = await asyncio.to_thread(build_checklist, references, verdicts, extra=extra)
+    return AuditTables(records, verdicts, checklist, found)
+
+
+def group_duplicates(references: pa.Table, parts: AuditTables) -> AuditTables:
+    """`parts` (partitions' tables, concatenated) with the whole run's duplicate groups added:
+    `group_id` on the verdicts and the groups' items after the checklist's own (the caller
+    orders the checklist)."""
+    found = find_duplicates(references, parts.records)
+    checklist = pa.concat_tables([parts.checklist, duplicate_items(found, references)])
+    return AuditTables(parts.records, attach_groups(parts.verdicts, found), checklist, found)
