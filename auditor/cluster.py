@@ -160,12 +160,10 @@ def _map(client: Any, parts: list[pa.Table], settings: Settings) -> list[AuditTa
     return list(client.gather(futures))
 
 
-def write_partitions(result: AuditResult, out_dir: Path, partition_rows: int) -> list[Path]:
-    """`out_dir/verdicts/part-NNNNN.parquet`: the report's verdict rows, one file per partition."""
-    from auditor.report.rows import report_verdicts
-
-    table = report_verdicts(result)
+def write_partitions(rows: pa.Table, out_dir: Path, partition_rows: int) -> list[Path]:
+    """`out_dir/verdicts/part-NNNNN.parquet`: the report's verdict `rows` (`ReportView.rows`),
+    one file per partition."""
     written = []
-    for n, part in enumerate(_partitions(table, partition_rows)):
+    for n, part in enumerate(_partitions(rows, partition_rows)):
         written.append(atomic_write_parquet(out_dir / "verdicts" / f"part-{n:05d}.parquet", part))
     return written

@@ -19,9 +19,9 @@ from auditor import tables
 from auditor.checklist import links_for
 from auditor.registers.updates import CONCERN_TYPES, CORRECTION_TYPES, RETRACTION_TYPES
 from auditor.report.interface import ReportFormat, atomic_write_text
-from auditor.report.rows import NO_REGISTER, report_verdicts, totals
+from auditor.report.rows import NO_REGISTER
+from auditor.report.view import ReportView
 from auditor.report.words import VERDICT_HELP, reason_text, update_text
-from auditor.result import AuditResult
 
 __all__ = ["HtmlReport", "diff_segments", "render_html"]
 
@@ -195,10 +195,9 @@ def _update_badge(updates: list[dict[str, Any]]) -> str:
     return "updated"
 
 
-def _view(result: AuditResult) -> dict[str, Any]:
+def _view(view: ReportView) -> dict[str, Any]:
     """The whole template context."""
-    verdicts = report_verdicts(result)
-    counts = totals(result)
+    result, verdicts, counts = view.result, view.rows, view.totals
     records = {
         (r["register"], r["id_type"], r["identifier"]): r for r in result.records.to_pylist()
     }
@@ -255,14 +254,14 @@ def _view(result: AuditResult) -> dict[str, Any]:
     }
 
 
-def render_html(result: AuditResult) -> str:
+def render_html(view: ReportView) -> str:
     """The report page as text."""
-    return _ENV.get_template("report.html.j2").render(**_view(result))
+    return _ENV.get_template("report.html.j2").render(**_view(view))
 
 
 class HtmlReport(ReportFormat):
     """Writes `report.html`."""
 
-    def write(self, result: AuditResult, out_dir: Path) -> list[Path]:
+    def write(self, view: ReportView, out_dir: Path) -> list[Path]:
         """Write `report.html` atomically."""
-        return [atomic_write_text(out_dir / "report.html", render_html(result))]
+        return [atomic_write_text(out_dir / "report.html", render_html(view))]

@@ -1,8 +1,9 @@
 """The report's view of a run: verdict rows joined with what a reader needs, and the totals.
 
-`report_verdicts` is the table behind `verdicts.parquet`/`.csv`, the HTML table and the JSON rows:
-every `tables.VERDICTS` column, in input order, plus the columns of `REPORT_EXTRA` joined from the
-references, the records relied on and the checklist. `totals` counts it for the summaries.
+`build_report_verdicts` makes the table behind `verdicts.parquet`/`.csv`, the HTML table and the
+JSON rows: every `tables.VERDICTS` column, in input order, plus the columns of `REPORT_EXTRA`
+joined from the references, the records relied on and the checklist. `count_totals` counts it for
+the summaries. Both are called once per run, by `report.view.build_view`.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import pyarrow.compute as pc
 
 from auditor import tables
 from auditor.checklist import PRIORITY_ORDER, priority_rank
-from auditor.result import AuditResult
+from auditor.result import AuditResult  # a value type: result.py imports nothing back
 from auditor.tables import RowState
 
 __all__ = [
@@ -25,8 +26,6 @@ __all__ = [
     "REPORT_VERDICTS",
     "build_report_verdicts",
     "count_totals",
-    "report_verdicts",
-    "totals",
 ]
 
 #: Columns the reports add after the `tables.VERDICTS` columns.
@@ -101,14 +100,6 @@ def _priorities(verdicts: pa.Table, checklist: pa.Table) -> tuple[pa.Array, pa.A
     return priority, count
 
 
-def report_verdicts(result: AuditResult) -> pa.Table:
-    """One row per input row, in input order, with the `REPORT_VERDICTS` columns.
-
-    Built once per result (`AuditResult.report_rows`), however many formats ask.
-    """
-    return result.report_rows
-
-
 def _ascending(row_ids: pa.ChunkedArray) -> bool:
     """Whether the row ids are distinct and in order (as the stages hand them over)."""
     values = row_ids.to_numpy()
@@ -127,7 +118,8 @@ def _reference_columns(
 
 
 def build_report_verdicts(result: AuditResult) -> pa.Table:
-    """`report_verdicts`, joined with Arrow kernels over whole columns."""
+    """One row per input row, in input order, with the `REPORT_VERDICTS` columns, joined with
+    Arrow kernels over whole columns (`report.view.build_view` calls it once per run)."""
     verdicts = result.verdicts
     if not _ascending(verdicts["row_id"]):
         verdicts = verdicts.take(pc.sort_indices(verdicts["row_id"]))
@@ -158,20 +150,14 @@ def _count(values: pa.ChunkedArray | pa.Array, order: tuple[str, ...] = ()) -> d
     return out
 
 
-def totals(result: AuditResult) -> dict[str, Any]:
-    """Counts for the summaries: by verdict, register, priority, UNCHECKED reason and file.
+def count_totals(result: AuditResult, rows: pa.Table) -> dict[str, Any]:
+    """Counts of `rows` (`build_report_verdicts(result)`) for the summaries: by verdict,
+    register, priority, UNCHECKED reason and file.
 
     Keys and their order are stable (verdicts in `tables.OUTCOMES` order, priorities P0…P3, the
-    rest sorted), so two runs' JSON diff cleanly. Counted once per result
-    (`AuditResult.report_totals`), however many summaries ask.
+    rest sorted), so two runs' JSON diff cleanly.
     """
-    return result.report_totals
-
-
-def count_totals(result: AuditResult) -> dict[str, Any]:
-    """`totals`, counted."""
-    table = report_verdicts(result)
-    table = table.select(["source_path", "verdict", "reason", "register"])
+    table = rows.select(["source_path", "verdict", "reason", "register"])
     inputs = [i.path for i in result.run.inputs] if result.run else []
     seen = pc.unique(table["source_path"]).to_pylist()
     paths = list(dict.fromkeys([*inputs, *seen]))

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pyarrow as pa
 
 from auditor import tables
-from auditor.report.rows import REPORT_VERDICTS, report_verdicts, totals
+from auditor.report.rows import REPORT_VERDICTS
+from auditor.report.view import build_view
 from auditor.result import AuditResult
 
 
@@ -13,14 +14,14 @@ def test_one_row_per_input_row_in_input_order_even_if_verdicts_are_shuffled(
     result: AuditResult,
 ) -> None:
     shuffled = result.verdicts.take(pa.array([8, 3, 0, 5, 1, 7, 2, 6, 4]))
-    table = report_verdicts(AuditResult(**{**result.__dict__, "verdicts": shuffled}))
+    table = build_view(AuditResult(**{**result.__dict__, "verdicts": shuffled})).rows
     assert table.schema == REPORT_VERDICTS
     assert table["row_id"].to_pylist() == list(range(9))
     assert table.schema.names[: len(tables.VERDICTS)] == tables.VERDICTS.names
 
 
 def test_joined_columns(result: AuditResult) -> None:
-    rows = {r["key"]: r for r in report_verdicts(result).to_pylist()}
+    rows = {r["key"]: r for r in build_view(result).rows.to_pylist()}
     assert rows["lecun2015"]["agency"] == "crossref"
     assert rows["lecun2015"]["record_status"] == "found"
     assert rows["evil"]["id_raw"] == "2101.00001v2"
@@ -32,7 +33,7 @@ def test_joined_columns(result: AuditResult) -> None:
 
 
 def test_totals_count_every_outcome_and_file(result: AuditResult) -> None:
-    counts = totals(result)
+    counts = build_view(result).totals
     assert counts["rows"] == 9
     assert list(counts["by_verdict"]) == list(tables.OUTCOMES)
     assert sum(counts["by_verdict"].values()) == 9
@@ -103,5 +104,5 @@ def test_each_row_finds_its_reference_and_the_record_it_relied_on(result: AuditR
     ]
     columns = ["row_id", "source_format", "id_raw", "record_status", "agency"]
     for case in cases:
-        table = report_verdicts(case).select(columns)
+        table = build_view(case).rows.select(columns)
         assert [tuple(r.values()) for r in table.to_pylist()] == _looked_up_row_by_row(case)
