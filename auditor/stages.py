@@ -5,6 +5,9 @@ the stages through it: `pipeline.run_audit` (and so `auditor serve`'s uploads), 
 partition of `cluster.audit_partition` (with `duplicates=False`: duplicate groups span
 partitions, so the driver finds them once over the whole run with `group_duplicates`).
 
+compare writes each verdict; the waterfall, the title search and the duplicate groups each
+return a patch of the rows they decide, and one `patches.merge` applies them in stage order.
+
 Only resolve, the waterfall and the title search wait on registers; the CPU stages (compare,
 the duplicate search, the checklist) run in `asyncio.to_thread`, so a server's event loop keeps
 answering while they work.
@@ -16,19 +19,19 @@ import asyncio
 from dataclasses import dataclass
 
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from auditor import tables
 from auditor.checklist import build_checklist, duplicate_items
 from auditor.chinese.waterfall import run_waterfall
 from auditor.compare import compare
 from auditor.overlap.duplicates import find_duplicates
+from auditor.patches import empty_patch, merge
 from auditor.resolve import resolve
 from auditor.search import title_search
 from auditor.settings import Settings
 from auditor.transport.net import Net
 
-__all__ = ["AuditTables", "attach_groups", "audit_tables", "compare_in_thread", "group_duplicates"]
+__all__ = ["AuditTables", "audit_tables", "compare_in_thread", "group_duplicates", "group_patch"]
 
 
 @dataclass(frozen=True)
@@ -45,15 +48,15 @@ class AuditTables:
     """`DUPLICATES` (empty when the caller asked for none)."""
 
 
-def attach_groups(verdicts: pa.Table, duplicates: pa.Table) -> pa.Table:
-    """Fill `group_id` on verdict rows that belong to a duplicate group."""
+def group_patch(duplicates: pa.Table) -> pa.Table:
+    """The verdict patch (`auditor.patches`) setting `group_id` on the rows of a duplicate
+    group (a row in two groups takes the lower id)."""
     if duplicates.num_rows == 0:
-        return verdicts
+        return empty_patch()
     members = duplicates.group_by("row_id").aggregate([("group_id", "min")])
-    index = pc.index_in(verdicts["row_id"], value_set=members["row_id"])
-    group = pc.take(members["group_id_min"], index).cast(pa.int32())
-    column = verdicts.schema.get_field_index("group_id")
-    return verdicts.set_column(column, tables.VERDICTS.field("group_id"), group)
+    return pa.table(
+        {"row_id": members["row_id"], "group_id": members["group_id_min"].cast(pa.int32())}
+    )
 
 
 async def compare_in_thread(
@@ -84,10 +87,10 @@ async def audit_tables(
         else None
     )
     try:
-        verdicts = await compare_in_thread(
+        base = await compare_in_thread(
             references, records, settings.criteria, title_workers=settings.title_workers
         )
-        waterfall = await run_waterfall(references, verdicts, records, settings, net)
+        waterfall = await run_waterfall(references, base, records, settings, net)
         searched = await title_search(
             references, waterfall.verdicts, settings, net, settings.criteria
         )
@@ -96,14 +99,14 @@ async def audit_tables(
             early.cancel()
         raise
     found = tables.empty(tables.DUPLICATES) if early is None else await early
-    verdicts = searched.verdicts
     if searched.records.num_rows:
         records = pa.concat_tables([records, searched.records])
         if duplicates:
             found = await asyncio.to_thread(find_duplicates, references, records)
+    # Each verdict written once: compare's, then what each later stage decided, in stage order.
+    verdicts = merge(base, waterfall.patch, searched.patch, group_patch(found))
     extra = waterfall.items
     if duplicates:
-        verdicts = attach_groups(verdicts, found)
         extra = pa.concat_tables([extra, duplicate_items(found, references)])
     checklist = await asyncio.to_thread(build_checklist, references, verdicts, extra=extra)
     return AuditTables(records, verdicts, checklist, found)
@@ -115,4 +118,5 @@ def group_duplicates(references: pa.Table, parts: AuditTables) -> AuditTables:
     orders the checklist)."""
     found = find_duplicates(references, parts.records)
     checklist = pa.concat_tables([parts.checklist, duplicate_items(found, references)])
-    return AuditTables(parts.records, attach_groups(parts.verdicts, found), checklist, found)
+    verdicts = merge(parts.verdicts, group_patch(found))
+    return AuditTables(parts.records, verdicts, checklist, found)

@@ -29,7 +29,7 @@ from auditor.compare.v2columns import v2_fields
 from auditor.errors import Reason
 from auditor.tables import RecordStatus, RowState, Verdict
 
-__all__ = ["compare"]
+__all__ = ["compare", "compare_found"]
 
 # Outcome codes, indexes into `_OUTCOMES`.
 _OUTCOMES = pa.array(
@@ -214,6 +214,7 @@ def _field_columns_v2(
     idx: np.ndarray,
     found_mask: np.ndarray,
     title_workers: bool = False,
+    by_title: bool = False,
 ) -> tuple[dict[str, pa.Array], np.ndarray, pa.Array]:
     """auditor/v2's per-field columns for the found rows, their codes and reasons.
 
@@ -248,7 +249,7 @@ def _field_columns_v2(
         "venue_register": venues,
         "register": record("register"),
         "work_type": record("work_type"),
-        "id_type": _as_array(references["id_type"]),
+        "by_title": np.full(references.num_rows, by_title),
         "id_raw": _as_array(references["id_raw"]),
         "version": record("version"),
     }
@@ -310,15 +311,51 @@ def compare(
     """
     if criteria not in tables.CRITERIA_IDS:
         raise ValueError(f"unknown criteria {criteria!r}")
-    n = references.num_rows
-    if n == 0:
+    if references.num_rows == 0:
         return tables.empty(tables.VERDICTS)
     idx = _record_index(references, records)
+    return _verdicts(references, records, idx, criteria, False, title_workers)
+
+
+def compare_found(
+    references: pa.Table, records: pa.Table, criteria: str = tables.DEFAULT_CRITERIA
+) -> pa.Table:
+    """Verdicts of references each compared with the record at its own position: the records a
+    title search chose (`records` row-aligned with `references`, no join by identifier).
+
+    The states classify decided (NOT COVERED for want of an identifier) no longer hold: each row
+    gets its record's outcome. `queried_by` is `title`; `id_type`/`identifier` stay the
+    references' own. Raises `ValueError` on an unknown criteria or unaligned tables.
+    """
+    if criteria not in tables.CRITERIA_IDS:
+        raise ValueError(f"unknown criteria {criteria!r}")
+    if references.num_rows != records.num_rows:
+        raise ValueError("compare_found needs one record per reference")
+    if references.num_rows == 0:
+        return tables.empty(tables.VERDICTS)
+    at = references.schema.get_field_index("row_state")
+    undecided = references.set_column(
+        at, references.schema.field(at), pa.nulls(references.num_rows, pa.string())
+    )
+    idx = np.arange(references.num_rows, dtype=np.int64)
+    return _verdicts(undecided, records, idx, criteria, True)
+
+
+def _verdicts(
+    references: pa.Table,
+    records: pa.Table,
+    idx: np.ndarray,
+    criteria: str,
+    by_title: bool,
+    title_workers: bool = False,
+) -> pa.Table:
+    """The `VERDICTS` of `references` against `records[idx]` (-1: none), see `compare`."""
+    n = references.num_rows
     codes, pre, reason = _outcome_and_reason(references, records, idx)
     found_mask = codes == -1
     if criteria == tables.CRITERIA_V2:
         cols, found_codes, found_reasons = _field_columns_v2(
-            references, records, idx, found_mask, title_workers
+            references, records, idx, found_mask, title_workers, by_title
         )
     else:
         cols, found_codes, found_reasons = _field_columns(references, records, idx, found_mask)
@@ -357,7 +394,7 @@ def compare(
     # A record consulted by identifier; the title search fills its own rows (and `searched`,
     # `nearest`) later.
     out["queried_by"] = pc.if_else(
-        pa.array(consulted), pa.scalar("id"), pa.scalar(None, pa.string())
+        pa.array(consulted), pa.scalar("title" if by_title else "id"), pa.scalar(None, pa.string())
     )
     schema = tables.VERDICTS
     return pa.table(
