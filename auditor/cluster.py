@@ -3,7 +3,7 @@
 The references are cut into partitions of `PARTITION_ROWS` rows; each worker runs, on its
 partitions, the stage order the single-process path runs (`stages.audit_tables` against the
 snapshots: tables in, tables out) and hands back its tables. What spans partitions is then done
-once, on the whole run (`stages.group_duplicates`): duplicate references (two keys of one work
+once, on the whole run (`stages.join_partitions`): duplicate references (two keys of one work
 may sit in different partitions), their checklist items, and the checklist's order. So the
 verdicts equal the single-process run's, row for row (`tests/test_cluster.py`).
 
@@ -38,7 +38,7 @@ from auditor.load import load_files
 from auditor.pipeline import closed_legs, run_info
 from auditor.result import AuditResult
 from auditor.settings import Settings
-from auditor.stages import AuditTables, audit_tables, group_duplicates
+from auditor.stages import AuditTables, audit_tables, join_partitions
 
 __all__ = ["OFFLINE_NOTE", "PARTITION_ROWS", "audit_partition", "run_audit_on_dask"]
 
@@ -140,7 +140,7 @@ def run_audit_on_dask(
         checklist=pa.concat_tables([r.checklist for r in results]),
         duplicates=tables.empty(tables.DUPLICATES),
     )
-    made = group_duplicates(references, joined)
+    made = join_partitions(references, joined)
     # Offline by construction: workers never call a live register, so no base URL was used.
     run = run_info(loaded, made.records, settings, started, base_urls={}, offline=True)
     return AuditResult(

@@ -14,7 +14,39 @@ import pyarrow.compute as pc
 
 from auditor import tables
 
-__all__ = ["empty_patch", "merge", "patch_from_rows"]
+__all__ = ["empty_patch", "merge", "patch_from_rows", "record_keys", "relied_on"]
+
+
+def record_keys(
+    register: pa.Array | pa.ChunkedArray,
+    id_type: pa.Array | pa.ChunkedArray,
+    identifier: pa.Array | pa.ChunkedArray,
+) -> pa.ChunkedArray:
+    """The `record_key` of each row: `register \x1f id_type \x1f identifier`, null when a part
+    is null (no record named)."""
+    key = pc.binary_join_element_wise(register, id_type, identifier, "\x1f")
+    return key if isinstance(key, pa.ChunkedArray) else pa.chunked_array([key])
+
+
+def relied_on(records: pa.Table, verdicts: pa.Table) -> pa.ChunkedArray:
+    """The `record_key` of the record a verdict row names by `register`, `id_type` and
+    `identifier`: that record, else the first record of its `(id_type, identifier)` under any
+    register (a stage that names the register it asked, not the record's); null without an
+    identifier or a record."""
+    n = verdicts.num_rows
+    if records.num_rows == 0 or n == 0:
+        return pa.chunked_array([pa.nulls(n, pa.string())])
+    own = record_keys(records["register"], records["id_type"], records["identifier"])
+    named = record_keys(
+        pc.fill_null(verdicts["register"], ""), verdicts["id_type"], verdicts["identifier"]
+    )
+    at = pc.index_in(named, value_set=own)
+    unmatched = pc.and_(pc.is_null(at), pc.is_valid(named))
+    if pc.any(unmatched).as_py():
+        pairs = pc.binary_join_element_wise(records["id_type"], records["identifier"], "\x1f")
+        wanted = pc.binary_join_element_wise(verdicts["id_type"], verdicts["identifier"], "\x1f")
+        at = pc.if_else(unmatched, pc.index_in(wanted, value_set=pairs), at)
+    return pa.chunked_array([own.combine_chunks().take(at)])
 
 
 def empty_patch() -> pa.Table:

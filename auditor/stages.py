@@ -3,7 +3,7 @@
 `audit_tables` maps a classified `references` table to the run's other tables. Every caller runs
 the stages through it: `pipeline.run_audit` (and so `auditor serve`'s uploads), and each Dask
 partition of `cluster.audit_partition` (with `duplicates=False`: duplicate groups span
-partitions, so the driver finds them once over the whole run with `group_duplicates`).
+partitions, so the driver finds them once over the whole run with `join_partitions`).
 
 compare writes each verdict; the waterfall, the title search and the duplicate groups each
 return a patch of the rows they decide, and one `patches.merge` applies them in stage order.
@@ -19,19 +19,20 @@ import asyncio
 from dataclasses import dataclass
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from auditor import tables
 from auditor.checklist import build_checklist, duplicate_items
 from auditor.chinese.waterfall import run_waterfall
 from auditor.compare import compare
 from auditor.overlap.duplicates import find_duplicates
-from auditor.patches import empty_patch, merge
+from auditor.patches import empty_patch, merge, relied_on
 from auditor.resolve import resolve
 from auditor.search import title_search
 from auditor.settings import Settings
 from auditor.transport.net import Net
 
-__all__ = ["AuditTables", "audit_tables", "compare_in_thread", "group_duplicates", "group_patch"]
+__all__ = ["AuditTables", "audit_tables", "compare_in_thread", "group_patch", "join_partitions"]
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,7 @@ async def audit_tables(
 
     `net=None` answers from snapshots and the cache only. With `duplicates=False` (one partition
     of a larger run) no duplicate groups are searched: `duplicates` is empty, `group_id` null and
-    the checklist has no duplicate items (`group_duplicates` adds them for the whole run).
+    the checklist has no duplicate items (`join_partitions` adds them for the whole run).
     """
     records = await resolve(references, settings, net)
     # Duplicates need only the references and their records: found in a thread beside compare
@@ -112,11 +113,25 @@ async def audit_tables(
     return AuditTables(records, verdicts, checklist, found)
 
 
-def group_duplicates(references: pa.Table, parts: AuditTables) -> AuditTables:
-    """`parts` (partitions' tables, concatenated) with the whole run's duplicate groups added:
-    `group_id` on the verdicts and the groups' items after the checklist's own (the caller
-    orders the checklist)."""
+def join_partitions(references: pa.Table, parts: AuditTables) -> AuditTables:
+    """`parts` (the partitions' tables, concatenated; records distinct) with what spans
+    partitions added: the duplicate groups (`group_id`, and their items after the checklist's
+    own; the caller orders the checklist), and the record a row asked for no register about
+    (INVALID, a closed leg) but another partition's reference found (`patches.relied_on`), as
+    one process names it."""
     found = find_duplicates(references, parts.records)
     checklist = pa.concat_tables([parts.checklist, duplicate_items(found, references)])
-    verdicts = merge(parts.verdicts, group_patch(found))
+    verdicts = merge(
+        parts.verdicts, _unasked_records(parts.verdicts, parts.records), group_patch(found)
+    )
     return AuditTables(parts.records, verdicts, checklist, found)
+
+
+def _unasked_records(verdicts: pa.Table, records: pa.Table) -> pa.Table:
+    """The `record_key` patch of rows with an identifier that name no record yet."""
+    open_ = pc.and_(pc.is_null(verdicts["record_key"]), pc.is_valid(verdicts["identifier"]))
+    rows = verdicts.filter(open_)
+    if rows.num_rows == 0:
+        return empty_patch()
+    named = pa.table({"row_id": rows["row_id"], "record_key": relied_on(records, rows)})
+    return named.filter(pc.is_valid(named["record_key"]))

@@ -10,7 +10,7 @@ import pyarrow.compute as pc
 from auditor import tables
 from auditor.chinese.outcomes import INFO, Outcome, RowOutcome, doi_link, item_text, verdict_for
 from auditor.compare.text import han_titles_equal
-from auditor.patches import patch_from_rows
+from auditor.patches import patch_from_rows, relied_on
 from auditor.tables import RowState, Verdict
 
 Pair = tuple[dict[str, Any], RowOutcome]
@@ -89,7 +89,7 @@ def _set_outcome(
 
 
 def outcome_patch(
-    verdicts: pa.Table, pairs: list[Pair], retrieved_at: str | None = None
+    verdicts: pa.Table, records: pa.Table, pairs: list[Pair], retrieved_at: str | None = None
 ) -> pa.Table:
     """The verdict patch (`auditor.patches`) setting each gated row to its outcome's verdict and
     reason (`PATCH_COLUMNS`); rows whose verdict stays are not in it.
@@ -97,7 +97,8 @@ def outcome_patch(
     `retrieved_at` (ISO 8601 UTC) is the as-of time of the live answers the outcomes rest on;
     `None` when the stage made no request, so rows keep the tier and as-of of their records.
     A row whose outcome rests on a stored ISTIC answer alone (`RowOutcome.stored_tier`) takes
-    that answer's tier and as-of instead.
+    that answer's tier and as-of instead. `record_key` names the record of `records` the row
+    now rests on (`patches.relied_on`: of the register named, else any of its identifier).
     """
     by_row = {out.row_id: (ref, out) for ref, out in pairs}
     changed = []
@@ -107,7 +108,9 @@ def outcome_patch(
             continue
         _set_outcome(row, ref, out, retrieved_at)
         changed.append(row)
-    return patch_from_rows(changed, PATCH_COLUMNS)
+    patch = patch_from_rows(changed, PATCH_COLUMNS)
+    key = relied_on(records, patch)
+    return patch.append_column(tables.VERDICTS.field("record_key"), key)
 
 
 def _cited_id(ref: dict[str, Any], out: RowOutcome) -> str | None:

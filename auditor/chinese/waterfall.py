@@ -103,7 +103,7 @@ async def run_waterfall(
     # Offline, nothing was sent (a refused question is still listed), so nothing is live.
     sent = bool(run.asked) and run.online
     as_of = datetime.now(UTC).isoformat(timespec="seconds") if sent else None
-    patch = outcome_patch(verdicts, outcomes, as_of)
+    patch = outcome_patch(verdicts, records, outcomes, as_of)
     new_verdicts = merge(verdicts, patch)
     items = build_items(outcomes, new_verdicts)
     return WaterfallResult(new_verdicts, items, table, tuple(run.asked), patch)

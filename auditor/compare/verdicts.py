@@ -27,6 +27,7 @@ from auditor.compare.criteria import (
 from auditor.compare.markup import strip_markup_column
 from auditor.compare.v2columns import v2_fields
 from auditor.errors import Reason
+from auditor.patches import record_keys
 from auditor.tables import RecordStatus, RowState, Verdict
 
 __all__ = ["compare", "compare_found"]
@@ -49,6 +50,10 @@ _STATUS_OUTCOME = {
     RecordStatus.UNREACHABLE.value: _UNCHECKED,
     RecordStatus.NOT_COVERED.value: _NOT_COVERED,
 }
+
+
+#: The `RECORDS` columns that name a record (`patches.record_keys`).
+_RECORD_ID = ("register", "id_type", "identifier")
 
 
 def _key(id_type: pa.ChunkedArray, identifier: pa.ChunkedArray) -> pa.Array:
@@ -389,6 +394,8 @@ def _verdicts(
         "year_claimed": references["year"],
         "group_id": pa.nulls(n, pa.int32()),
         "cited_at": references["cited_at"],
+        # The record this row is joined with (consulted or not: its status is reported).
+        "record_key": record_keys(*(_take(records[c], idx, idx >= 0) for c in _RECORD_ID)),
         **cols,
     }
     # A record consulted by identifier; the title search fills its own rows (and `searched`,

@@ -17,6 +17,7 @@ import pyarrow.compute as pc
 
 from auditor import tables
 from auditor.checklist import PRIORITY_ORDER, priority_rank
+from auditor.patches import record_keys
 from auditor.result import AuditResult  # a value type: result.py imports nothing back
 from auditor.tables import RowState
 
@@ -41,47 +42,24 @@ REPORT_EXTRA = pa.schema(
     ]
 )
 
-#: Schema of `verdicts.parquet`: `tables.VERDICTS` then `REPORT_EXTRA`.
-REPORT_VERDICTS = pa.schema([*tables.VERDICTS, *REPORT_EXTRA])
+#: Schema of `verdicts.parquet`: `tables.VERDICTS` (but `record_key`, the join key of the
+#: records, which a reader has in `id_type`/`identifier`/`register`) then `REPORT_EXTRA`.
+REPORT_VERDICTS = pa.schema(
+    [*(f for f in tables.VERDICTS if f.name != "record_key"), *REPORT_EXTRA]
+)
 
 #: The register label of rows that no register answered for.
 NO_REGISTER = "none"
 
 
-def _first_index(keys: pa.Array, wanted: pa.Array) -> pa.Array:
-    """Index of each `wanted` key's first occurrence in `keys` (null when absent)."""
-    return pc.index_in(wanted, value_set=keys)
-
-
-def _key(*columns: pa.ChunkedArray | pa.Array) -> pa.Array:
-    parts = [
-        pc.fill_null(pa.chunked_array([c]) if isinstance(c, pa.Array) else c, "") for c in columns
-    ]
-    return pc.binary_join_element_wise(*parts, "\x1f").combine_chunks()
-
-
 def _record_columns(verdicts: pa.Table, records: pa.Table) -> tuple[pa.Array, pa.Array]:
-    """`(status, agency)` of the record each verdict row relied on: by (register, id_type,
-    identifier), else by (id_type, identifier); the first such record wins."""
+    """`(status, agency)` of the record each verdict row relied on: joined on `record_key`
+    alone (the first record of that key wins)."""
     if records.num_rows == 0:
         nulls = pa.nulls(verdicts.num_rows, pa.string())
         return nulls, nulls
-    full = _first_index(
-        _key(records["register"], records["id_type"], records["identifier"]),
-        _key(verdicts["register"], verdicts["id_type"], verdicts["identifier"]),
-    )
-    # A verdict without an identifier relies on no record.
-    has_id = pc.and_(pc.is_valid(verdicts["id_type"]), pc.is_valid(verdicts["identifier"]))
-    at = pc.if_else(has_id.combine_chunks(), full, pa.scalar(None, pa.int32()))
-    # Only the rows no record of their register answers look for another register's.
-    unmatched = pc.and_(has_id, pc.is_null(full)).combine_chunks()
-    if pc.any(unmatched).as_py():
-        rows = verdicts.select(["id_type", "identifier"]).filter(unmatched)
-        short = _first_index(
-            _key(records["id_type"], records["identifier"]),
-            _key(rows["id_type"], rows["identifier"]),
-        )
-        at = pc.replace_with_mask(at, unmatched, short)
+    own = record_keys(records["register"], records["id_type"], records["identifier"])
+    at = pc.index_in(verdicts["record_key"], value_set=own)
     return (
         records["status"].combine_chunks().take(at),
         records["agency"].combine_chunks().take(at),

@@ -17,7 +17,8 @@ def test_one_row_per_input_row_in_input_order_even_if_verdicts_are_shuffled(
     table = build_view(AuditResult(**{**result.__dict__, "verdicts": shuffled})).rows
     assert table.schema == REPORT_VERDICTS
     assert table["row_id"].to_pylist() == list(range(9))
-    assert table.schema.names[: len(tables.VERDICTS)] == tables.VERDICTS.names
+    shown = [name for name in tables.VERDICTS.names if name != "record_key"]
+    assert table.schema.names[: len(shown)] == shown
 
 
 def test_joined_columns(result: AuditResult) -> None:
@@ -46,26 +47,17 @@ def test_totals_count_every_outcome_and_file(result: AuditResult) -> None:
 
 
 def _looked_up_row_by_row(result: AuditResult) -> list[tuple[object, ...]]:
-    """The joined columns as the report defines them, one row at a time: the reference."""
-
-    def key(row: dict[str, object], *names: str) -> tuple[object, ...]:
-        return tuple("" if row[n] is None else row[n] for n in names)
-
+    """The joined columns as the report defines them, one row at a time: the reference, and
+    the first record of the row's `record_key`."""
     refs: dict[object, dict[str, object]] = {}
     for ref in result.references.to_pylist():
         refs.setdefault(ref["row_id"], ref)
-    full: dict[tuple[object, ...], dict[str, object]] = {}
-    short: dict[tuple[object, ...], dict[str, object]] = {}
+    by_key: dict[str, dict[str, object]] = {}
     for rec in result.records.to_pylist():
-        full.setdefault(key(rec, "register", "id_type", "identifier"), rec)
-        short.setdefault(key(rec, "id_type", "identifier"), rec)
+        by_key.setdefault(f"{rec['register']}\x1f{rec['id_type']}\x1f{rec['identifier']}", rec)
     out = []
     for row in sorted(result.verdicts.to_pylist(), key=lambda r: r["row_id"]):
-        rec = None
-        if row["id_type"] is not None and row["identifier"] is not None:
-            rec = full.get(key(row, "register", "id_type", "identifier")) or short.get(
-                key(row, "id_type", "identifier")
-            )
+        rec = by_key.get(row["record_key"]) if row["record_key"] is not None else None
         ref = refs.get(row["row_id"], {})
         out.append(
             (
@@ -84,7 +76,8 @@ def test_each_row_finds_its_reference_and_the_record_it_relied_on(result: AuditR
     moved = pa.array(["elsewhere"] + records["register"].to_pylist()[1:], pa.string())
     cases = [
         result,
-        # another register's record of the same identifier answers for a row its own has not
+        # the record a row names is joined on its key alone: no other register's record of the
+        # same identifier answers for it
         AuditResult(
             **{
                 **result.__dict__,
@@ -106,3 +99,8 @@ def test_each_row_finds_its_reference_and_the_record_it_relied_on(result: AuditR
     for case in cases:
         table = build_view(case).rows.select(columns)
         assert [tuple(r.values()) for r in table.to_pylist()] == _looked_up_row_by_row(case)
+    assert build_view(cases[1]).rows["record_status"].to_pylist()[0] is None
+
+
+def test_the_report_table_does_not_carry_the_join_key(result: AuditResult) -> None:
+    assert "record_key" not in build_view(result).rows.column_names
