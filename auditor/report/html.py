@@ -198,16 +198,9 @@ def _update_badge(updates: list[dict[str, Any]]) -> str:
 def _view(view: ReportView) -> dict[str, Any]:
     """The whole template context."""
     result, verdicts, counts = view.result, view.rows, view.totals
-    records = {
-        (r["register"], r["id_type"], r["identifier"]): r for r in result.records.to_pylist()
-    }
     rows = [
-        _row_view(
-            row,
-            records.get((row.get("register"), row.get("id_type"), row.get("identifier")), {}),
-            _own_link(row),
-        )
-        for row in verdicts.to_pylist()
+        _row_view(row, record, _own_link(row))
+        for row, record in zip(verdicts.to_pylist(), view.relied_records().to_pylist(), strict=True)
     ]
     files = [
         {**f, "entries": [r for r in rows if r["path"] == f["path"]]} for f in counts["by_file"]

@@ -52,18 +52,13 @@ REPORT_VERDICTS = pa.schema(
 NO_REGISTER = "none"
 
 
-def _record_columns(verdicts: pa.Table, records: pa.Table) -> tuple[pa.Array, pa.Array]:
-    """`(status, agency)` of the record each verdict row relied on: joined on `record_key`
-    alone (the first record of that key wins)."""
+def _record_at(verdicts: pa.Table, records: pa.Table) -> pa.Array:
+    """The index in `records` of the record each verdict row relied on (null: none), joined on
+    `record_key` alone (the first record of that key wins)."""
     if records.num_rows == 0:
-        nulls = pa.nulls(verdicts.num_rows, pa.string())
-        return nulls, nulls
+        return pa.nulls(verdicts.num_rows, pa.int32())
     own = record_keys(records["register"], records["id_type"], records["identifier"])
-    at = pc.index_in(verdicts["record_key"], value_set=own)
-    return (
-        records["status"].combine_chunks().take(at),
-        records["agency"].combine_chunks().take(at),
-    )
+    return pc.index_in(verdicts["record_key"], value_set=own).combine_chunks()
 
 
 def _priorities(verdicts: pa.Table, checklist: pa.Table) -> tuple[pa.Array, pa.Array]:
@@ -95,19 +90,21 @@ def _reference_columns(
     return {name: refs[name].combine_chunks().take(at) for name in names}
 
 
-def build_report_verdicts(result: AuditResult) -> pa.Table:
+def build_report_verdicts(result: AuditResult) -> tuple[pa.Table, pa.Array]:
     """One row per input row, in input order, with the `REPORT_VERDICTS` columns, joined with
-    Arrow kernels over whole columns (`report.view.build_view` calls it once per run)."""
+    Arrow kernels over whole columns (`report.view.build_view` calls it once per run); and for
+    each row the index in `result.records` of the record it relied on (null: none)."""
     verdicts = result.verdicts
     if not _ascending(verdicts["row_id"]):
         verdicts = verdicts.take(pc.sort_indices(verdicts["row_id"]))
     refs = result.references
-    status, agency = _record_columns(verdicts, result.records)
+    at = _record_at(verdicts, result.records)
+    records = result.records
     priority, count = _priorities(verdicts, result.checklist)
     extra = {
         **_reference_columns(verdicts, refs, ("source_format", "entry_type", "id_raw")),
-        "record_status": status,
-        "agency": agency,
+        "record_status": records["status"].combine_chunks().take(at),
+        "agency": records["agency"].combine_chunks().take(at),
         "priority": priority,
         "checklist_items": count,
     }
@@ -115,7 +112,7 @@ def build_report_verdicts(result: AuditResult) -> pa.Table:
         verdicts.column(f.name) if f.name in verdicts.column_names else extra[f.name]
         for f in REPORT_VERDICTS
     ]
-    return pa.Table.from_arrays(columns, schema=REPORT_VERDICTS)
+    return pa.Table.from_arrays(columns, schema=REPORT_VERDICTS), at
 
 
 def _count(values: pa.ChunkedArray | pa.Array, order: tuple[str, ...] = ()) -> dict[str, int]:

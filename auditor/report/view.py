@@ -30,9 +30,18 @@ class ReportView:
     """`rows.count_totals` of `rows`: counts by verdict, register, priority, reason and file."""
     result: AuditResult
     """The run's tables and metadata (checklist, duplicates, records, run info), as made."""
+    record_at: pa.Array
+    """For each of `rows`, the index in `result.records` of the record it relied on (its
+    `record_key`; null: none): the one join of verdicts and records every format shares."""
+
+    def relied_records(self) -> pa.Table:
+        """`result.records` row-aligned with `rows`: the record each row relied on (nulls)."""
+        return self.result.records.take(self.record_at)
 
 
 def build_view(result: AuditResult) -> ReportView:
     """The `ReportView` of `result` (joins and counts over whole columns; never raises on data)."""
-    rows = build_report_verdicts(result)
-    return ReportView(rows=rows, totals=count_totals(result, rows), result=result)
+    rows, record_at = build_report_verdicts(result)
+    return ReportView(
+        rows=rows, totals=count_totals(result, rows), result=result, record_at=record_at
+    )
