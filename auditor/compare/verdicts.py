@@ -30,7 +30,7 @@ from auditor.errors import Reason
 from auditor.patches import record_keys
 from auditor.tables import RecordStatus, RowState, Verdict
 
-__all__ = ["compare", "compare_found"]
+__all__ = ["compare", "verdicts_at"]
 
 # Outcome codes, indexes into `_OUTCOMES`.
 _OUTCOMES = pa.array(
@@ -319,34 +319,10 @@ def compare(
     if references.num_rows == 0:
         return tables.empty(tables.VERDICTS)
     idx = _record_index(references, records)
-    return _verdicts(references, records, idx, criteria, False, title_workers)
+    return verdicts_at(references, records, idx, criteria, False, title_workers)
 
 
-def compare_found(
-    references: pa.Table, records: pa.Table, criteria: str = tables.DEFAULT_CRITERIA
-) -> pa.Table:
-    """Verdicts of references each compared with the record at its own position: the records a
-    title search chose (`records` row-aligned with `references`, no join by identifier).
-
-    The states classify decided (NOT COVERED for want of an identifier) no longer hold: each row
-    gets its record's outcome. `queried_by` is `title`; `id_type`/`identifier` stay the
-    references' own. Raises `ValueError` on an unknown criteria or unaligned tables.
-    """
-    if criteria not in tables.CRITERIA_IDS:
-        raise ValueError(f"unknown criteria {criteria!r}")
-    if references.num_rows != records.num_rows:
-        raise ValueError("compare_found needs one record per reference")
-    if references.num_rows == 0:
-        return tables.empty(tables.VERDICTS)
-    at = references.schema.get_field_index("row_state")
-    undecided = references.set_column(
-        at, references.schema.field(at), pa.nulls(references.num_rows, pa.string())
-    )
-    idx = np.arange(references.num_rows, dtype=np.int64)
-    return _verdicts(undecided, records, idx, criteria, True)
-
-
-def _verdicts(
+def verdicts_at(
     references: pa.Table,
     records: pa.Table,
     idx: np.ndarray,
@@ -354,7 +330,8 @@ def _verdicts(
     by_title: bool,
     title_workers: bool = False,
 ) -> pa.Table:
-    """The `VERDICTS` of `references` against `records[idx]` (-1: none), see `compare`."""
+    """The `VERDICTS` of `references` against `records[idx]` (-1: none), see `compare`;
+    `by_title`: the records were found by a title search (`compare.found.compare_found`)."""
     n = references.num_rows
     codes, pre, reason = _outcome_and_reason(references, records, idx)
     found_mask = codes == -1

@@ -32,8 +32,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from auditor import tables
+from auditor.compare.found import compare_found
 from auditor.compare.text import has_han, normalize_text
-from auditor.compare.verdicts import compare_found
 from auditor.dumps.title_index import index_candidates
 from auditor.errors import Reason
 from auditor.patches import empty_patch, merge, patch_from_rows

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from auditor import tables
 from auditor.compare import compare
-from auditor.compare.verdicts import compare_found
+from auditor.compare.found import compare_found
 
 from .reference import expected, expected_v2
 
