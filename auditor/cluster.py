@@ -1,12 +1,11 @@
 """The same stages on a Dask cluster: `auditor audit --engine dask`.
 
 The references are cut into partitions of `PARTITION_ROWS` rows; each worker runs, on its
-partitions, exactly the functions the single-process path runs (`resolve` against the snapshots,
-`compare`, the Chinese waterfall, the title search, `build_checklist`: tables in, tables out)
-and hands back its tables. What spans partitions is then done once, on the whole run, by the
-same functions again: duplicate references (two keys of one work may sit in different
-partitions), their checklist items, and the checklist's order. So the verdicts equal the
-single-process run's, row for row (`tests/test_cluster.py`).
+partitions, the stage order the single-process path runs (`stages.audit_tables` against the
+snapshots: tables in, tables out) and hands back its tables. What spans partitions is then done
+once, on the whole run (`stages.join_partitions`): duplicate references (two keys of one work
+may sit in different partitions), their checklist items, and the checklist's order. So the
+verdicts equal the single-process run's, row for row (`tests/test_cluster.py`).
 
 A cluster run is offline by construction: every worker gets the settings with `offline` set
 and no `Net`, so it answers from the snapshots and the cache only and never calls a live
@@ -32,17 +31,14 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from auditor.checklist import build_checklist, duplicate_items, priority_rank
-from auditor.chinese.waterfall import run_waterfall
-from auditor.compare import compare
+from auditor import tables
+from auditor.checklist import priority_rank
 from auditor.files import atomic_write_parquet
 from auditor.load import load_files
-from auditor.overlap.duplicates import find_duplicates
-from auditor.pipeline import attach_groups, closed_legs, run_info
-from auditor.resolve import resolve
+from auditor.pipeline import closed_legs, run_info
 from auditor.result import AuditResult
-from auditor.search import title_search
 from auditor.settings import Settings
+from auditor.stages import AuditTables, audit_tables, join_partitions
 
 __all__ = ["OFFLINE_NOTE", "PARTITION_ROWS", "audit_partition", "run_audit_on_dask"]
 
@@ -55,35 +51,15 @@ OFFLINE_NOTE = (
 )
 
 
-@dataclasses.dataclass(frozen=True)
-class PartitionResult:
-    """One partition's tables, as the single-process stages made them."""
-
-    records: pa.Table
-    verdicts: pa.Table
-    checklist: pa.Table
-
-
-def audit_partition(references: pa.Table, settings: Settings) -> PartitionResult:
-    """resolve → compare → waterfall → title search → checklist for one partition, offline.
+def audit_partition(references: pa.Table, settings: Settings) -> AuditTables:
+    """`stages.audit_tables` for one partition, offline, without duplicate groups.
 
     `references` is a slice of the classified `references` table. The checklist holds every item
     but those of duplicate groups (the driver adds them for the whole run).
     """
-    offline = dataclasses.replace(settings, offline=True)
-
-    async def stages() -> PartitionResult:
-        records = await resolve(references, offline, None)
-        verdicts = compare(references, records, offline.criteria)
-        waterfall = await run_waterfall(references, verdicts, records, offline, None)
-        searched = await title_search(
-            references, waterfall.verdicts, offline, None, offline.criteria
-        )
-        all_records = pa.concat_tables([records, searched.records])
-        checklist = build_checklist(references, searched.verdicts, extra=waterfall.items)
-        return PartitionResult(all_records, searched.verdicts, checklist)
-
-    return asyncio.run(stages())
+    # Never a title worker pool inside a partition: the workers are the parallelism.
+    offline = dataclasses.replace(settings, offline=True, title_workers=False)
+    return asyncio.run(audit_tables(references, offline, None, duplicates=False))
 
 
 def _partitions(table: pa.Table, rows: int) -> list[pa.Table]:
@@ -158,38 +134,36 @@ def run_audit_on_dask(
             results = _map(own, parts, settings)
     else:
         results = _map(client, parts, settings)
-    records = _distinct_records(pa.concat_tables([r.records for r in results]))
-    verdicts = pa.concat_tables([r.verdicts for r in results])
-    duplicates = find_duplicates(references, records)
-    verdicts = attach_groups(verdicts, duplicates)
-    checklist = pa.concat_tables(
-        [*(r.checklist for r in results), duplicate_items(duplicates, references)]
+    joined = AuditTables(
+        records=_distinct_records(pa.concat_tables([r.records for r in results])),
+        verdicts=pa.concat_tables([r.verdicts for r in results]),
+        checklist=pa.concat_tables([r.checklist for r in results]),
+        duplicates=tables.empty(tables.DUPLICATES),
     )
+    made = join_partitions(references, joined)
     # Offline by construction: workers never call a live register, so no base URL was used.
-    run = run_info(loaded, records, settings, started, base_urls={}, offline=True)
+    run = run_info(loaded, made.records, settings, started, base_urls={}, offline=True)
     return AuditResult(
         references=references,
-        records=records,
-        verdicts=verdicts,
-        checklist=_ordered_checklist(checklist),
-        duplicates=duplicates,
+        records=made.records,
+        verdicts=made.verdicts,
+        checklist=_ordered_checklist(made.checklist),
+        duplicates=made.duplicates,
         run=run,
     )
 
 
-def _map(client: Any, parts: list[pa.Table], settings: Settings) -> list[PartitionResult]:
+def _map(client: Any, parts: list[pa.Table], settings: Settings) -> list[AuditTables]:
     # Scattered first: the partitions travel to the workers as data, not inside the task graph.
     scattered = client.scatter(parts)
     futures = client.map(audit_partition, scattered, settings=settings, pure=False)
     return list(client.gather(futures))
 
 
-def write_partitions(result: AuditResult, out_dir: Path, partition_rows: int) -> list[Path]:
-    """`out_dir/verdicts/part-NNNNN.parquet`: the report's verdict rows, one file per partition."""
-    from auditor.report.rows import report_verdicts
-
-    table = report_verdicts(result)
+def write_partitions(rows: pa.Table, out_dir: Path, partition_rows: int) -> list[Path]:
+    """`out_dir/verdicts/part-NNNNN.parquet`: the report's verdict `rows` (`ReportView.rows`),
+    one file per partition."""
     written = []
-    for n, part in enumerate(_partitions(table, partition_rows)):
+    for n, part in enumerate(_partitions(rows, partition_rows)):
         written.append(atomic_write_parquet(out_dir / "verdicts" / f"part-{n:05d}.parquet", part))
     return written

@@ -1,8 +1,8 @@
-"""The stage order of an audit: the only place where the stages meet.
+"""An audit of files: load (classified inside), then `stages.audit_tables`, then the run's info.
 
-load → classify → resolve → compare → chinese waterfall → overlap → checklist. Each stage maps
-tables to tables; only resolve and the waterfall are async and talk to registers, through one
-`Net` opened here. Reports are written by the caller from the returned `AuditResult`.
+The stage order itself is `auditor.stages.audit_tables`; this module loads the inputs, opens the
+run's one `Net` (unless the caller gives its own) and hands back an `AuditResult`, from which the
+caller writes the reports.
 """
 
 from __future__ import annotations
@@ -13,19 +13,13 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 
 import pyarrow as pa
-import pyarrow.compute as pc
 
-from auditor import __version__, tables
-from auditor.checklist import build_checklist, duplicate_items
-from auditor.chinese.waterfall import run_waterfall
-from auditor.compare import compare
+from auditor import __version__
 from auditor.load import LoadOutcome, load_files
-from auditor.overlap.duplicates import find_duplicates
 from auditor.registers import registry
-from auditor.resolve import resolve
 from auditor.result import AuditResult, LoadProblem, RunInfo
-from auditor.search import title_search
 from auditor.settings import Settings
+from auditor.stages import audit_tables
 from auditor.transport.net import Net, open_net
 
 Progress = Callable[[str, int, int], None]
@@ -68,17 +62,6 @@ def closed_legs(settings: Settings) -> frozenset[str]:
     return frozenset(name for name, is_open in legs.items() if not is_open)
 
 
-def attach_groups(verdicts: pa.Table, duplicates: pa.Table) -> pa.Table:
-    """Fill `group_id` on verdict rows that belong to a duplicate group."""
-    if duplicates.num_rows == 0:
-        return verdicts
-    members = duplicates.group_by("row_id").aggregate([("group_id", "min")])
-    index = pc.index_in(verdicts["row_id"], value_set=members["row_id"])
-    group = pc.take(members["group_id_min"], index).cast(pa.int32())
-    column = verdicts.schema.get_field_index("group_id")
-    return verdicts.set_column(column, tables.VERDICTS.field("group_id"), group)
-
-
 @asynccontextmanager
 async def _net_for(
     settings: Settings, net: Net | None, progress: Progress | None
@@ -118,34 +101,14 @@ async def run_audit(
     )
     references = loaded.table
     async with _net_for(settings, net, progress) as net:
-        records = await resolve(references, settings, net)
-        # Duplicates need only the references and their records: found in a thread (NumPy
-        # sorts, which let go of the GIL) while the compare stage runs; again below only when
-        # the title search adds records.
-        early = asyncio.get_running_loop().run_in_executor(
-            None, find_duplicates, references, records
-        )
-        verdicts = compare(
-            references, records, settings.criteria, title_workers=settings.title_workers
-        )
-        waterfall = await run_waterfall(references, verdicts, records, settings, net)
-        searched = await title_search(
-            references, waterfall.verdicts, settings, net, settings.criteria
-        )
-    duplicates = await early
-    if searched.records.num_rows:
-        records = pa.concat_tables([records, searched.records])
-        duplicates = find_duplicates(references, records)
-    verdicts = attach_groups(searched.verdicts, duplicates)
-    extra = pa.concat_tables([waterfall.items, duplicate_items(duplicates, references)])
-    checklist = build_checklist(references, verdicts, extra=extra)
+        made = await audit_tables(references, settings, net)
     base_urls = {r.name: r.host.base_url(settings) for r in registry.REGISTERS}
-    run = run_info(loaded, records, settings, started, base_urls=base_urls)
+    run = run_info(loaded, made.records, settings, started, base_urls=base_urls)
     return AuditResult(
         references=references,
-        records=records,
-        verdicts=verdicts,
-        checklist=checklist,
-        duplicates=duplicates,
+        records=made.records,
+        verdicts=made.verdicts,
+        checklist=made.checklist,
+        duplicates=made.duplicates,
         run=run,
     )

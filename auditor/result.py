@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
-from typing import Any
 
 import pyarrow as pa
 
@@ -76,18 +74,3 @@ class AuditResult:
             return self.run.criteria_id
         named = self.verdicts["criteria_id"].drop_null()
         return str(named[0]) if len(named) else None
-
-    @cached_property
-    def report_rows(self) -> pa.Table:
-        """`auditor.report.rows.report_verdicts` of this result, computed once for all formats."""
-        from auditor.report.rows import build_report_verdicts
-
-        return build_report_verdicts(self)
-
-    @cached_property
-    def report_totals(self) -> dict[str, Any]:
-        """`auditor.report.rows.totals` of this result, counted once for every summary (read
-        it, do not change it)."""
-        from auditor.report.rows import count_totals
-
-        return count_totals(self)

@@ -15,6 +15,7 @@ import pyarrow as pa
 from auditor import tables
 from auditor.classify import classify
 from auditor.compare import compare
+from auditor.patches import record_keys
 
 __all__ = [
     "RECORD_FIELDS",
@@ -92,13 +93,14 @@ def reference_table(
     return classify(tables.from_rows([row], tables.REFERENCES), closed_legs=closed_legs)
 
 
-def _records_by_key(records: pa.Table) -> dict[tuple[str, str], dict[str, Any]]:
-    """The record relied on for each `(id_type, identifier)`, first row wins (as in `compare`)."""
-    out: dict[tuple[str, str], dict[str, Any]] = {}
-    for record in records.to_pylist():
-        out.setdefault(
-            (record["id_type"], record["identifier"]), {k: record.get(k) for k in RECORD_FIELDS}
-        )
+def _records_by_key(records: pa.Table) -> dict[str, dict[str, Any]]:
+    """The shown columns of each record by its `record_key`, the first of a key winning (the one
+    a verdict's `record_key` names)."""
+    keys = record_keys(records["register"], records["id_type"], records["identifier"]).to_pylist()
+    out: dict[str, dict[str, Any]] = {}
+    for key, record in zip(keys, records.select(list(RECORD_FIELDS)).to_pylist(), strict=True):
+        if key is not None:
+            out.setdefault(key, record)
     return out
 
 
@@ -158,7 +160,7 @@ def check_reports(
     raws = references.column("id_raw").to_pylist()
     by_key = _records_by_key(records)
     return [
-        _report(v, raw, by_key.get((v["id_type"], v["identifier"]), {}) if v["id_type"] else {})
+        _report(v, raw, by_key.get(v["record_key"], {}) if v["record_key"] else {})
         for v, raw in zip(verdicts, raws, strict=True)
     ]
 
@@ -180,14 +182,8 @@ def check_report(
 def title_search_report(verdict: dict[str, Any], records: pa.Table) -> dict[str, Any]:
     """The report of a row settled by the title search: `check_report`'s keys plus
     `queried_by`, `searched` (indexes asked) and `nearest` (near candidates of a NOT FOUND)."""
-    record = next(
-        (
-            {k: r.get(k) for k in RECORD_FIELDS}
-            for r in records.to_pylist()
-            if (r["id_type"], r["identifier"]) == (verdict["id_type"], verdict["identifier"])
-        ),
-        {},
-    )
+    key = verdict.get("record_key")
+    record = _records_by_key(records).get(key, {}) if key else {}
     report = _report(verdict, None, record)
     report.update(
         queried_by=verdict.get("queried_by"),

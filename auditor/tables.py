@@ -182,6 +182,10 @@ VERDICTS = pa.schema(
         pa.field("queried_by", _str),  # `id` | `title` (a title search) | null: not looked up
         pa.field("searched", _strs),  # title search: the indexes asked, in order
         pa.field("nearest", _strs),  # NOT FOUND: the nearest candidates, one line each
+        # The record relied on: `register \x1f id_type \x1f identifier` of a `RECORDS` row
+        # (`patches.record_keys`), null when none was; the report joins records on it alone. Kept
+        # in memory: `verdicts.parquet` (`report.rows.REPORT_VERDICTS`) does not carry it.
+        pa.field("record_key", _str),
     ]
 )
 

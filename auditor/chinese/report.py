@@ -1,14 +1,16 @@
-"""Turn waterfall outcomes into table rows: the updated verdicts and the checklist items."""
+"""Turn waterfall outcomes into table rows: the verdict patch and the checklist items."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from auditor import tables
 from auditor.chinese.outcomes import INFO, Outcome, RowOutcome, doi_link, item_text, verdict_for
 from auditor.compare.text import han_titles_equal
+from auditor.patches import patch_from_rows, relied_on
 from auditor.tables import RowState, Verdict
 
 Pair = tuple[dict[str, Any], RowOutcome]
@@ -34,50 +36,81 @@ def consulted_a_register(out: RowOutcome) -> bool:
     return any(not step.startswith(local) for step in out.attempts)
 
 
-def apply_outcomes(
-    verdicts: pa.Table, pairs: list[Pair], retrieved_at: str | None = None
+#: The `VERDICTS` columns an outcome may set (the waterfall's patch columns).
+PATCH_COLUMNS = [
+    "verdict",
+    "reason",
+    "register",
+    "tier",
+    "retrieved_at",
+    "id_type",
+    "identifier",
+    "title_claimed",
+    "title_register",
+    "title_match",
+]
+
+
+def _rows_of(verdicts: pa.Table, row_ids: list[int]) -> list[dict[str, Any]]:
+    """The verdict rows of `row_ids` (those present), as dicts: only the gated rows, never the
+    whole table."""
+    at = pc.index_in(pa.array(row_ids, pa.int64()), value_set=verdicts["row_id"])
+    rows: list[dict[str, Any]] = verdicts.take(at.drop_null()).to_pylist()
+    return rows
+
+
+def _set_outcome(
+    row: dict[str, Any], ref: dict[str, Any], out: RowOutcome, as_of: str | None
+) -> None:
+    if out.not_covered:
+        row["verdict"], row["reason"] = Verdict.NOT_COVERED.value, out.unchecked
+        return
+    if out.outcome is None:
+        row["verdict"], row["reason"] = RowState.UNCHECKED.value, out.unchecked
+        return
+    row["verdict"], row["reason"] = verdict_for(out.outcome), out.outcome.value
+    if not consulted_a_register(out):
+        # Decided locally (journal bridge miss, refused coordinates): no register record is
+        # relied on, so none is named.
+        row["register"] = row["tier"] = row["retrieved_at"] = None
+        return
+    row["register"] = "doi" if out.outcome in _DOI_PATH else "pubmed"
+    if out.stored_tier is not None:  # decided from a snapshot/cache answer, no request
+        row["tier"], row["retrieved_at"] = out.stored_tier, out.stored_at
+    elif as_of is not None:  # else the answers came from records already fetched
+        row["tier"] = tables.Tier.LIVE.value
+        row["retrieved_at"] = as_of
+    if out.outcome in _DOI_PATH and out.doi:
+        row["id_type"], row["identifier"] = "doi", out.doi
+    if out.register_title is not None:
+        row["title_claimed"] = ref.get("title")
+        row["title_register"] = out.register_title
+        row["title_match"] = han_titles_equal(ref.get("title"), out.register_title)
+
+
+def outcome_patch(
+    verdicts: pa.Table, records: pa.Table, pairs: list[Pair], retrieved_at: str | None = None
 ) -> pa.Table:
-    """VERDICTS with each gated row set to its outcome's verdict and reason; others untouched.
+    """The verdict patch (`auditor.patches`) setting each gated row to its outcome's verdict and
+    reason (`PATCH_COLUMNS`); rows whose verdict stays are not in it.
 
     `retrieved_at` (ISO 8601 UTC) is the as-of time of the live answers the outcomes rest on;
     `None` when the stage made no request, so rows keep the tier and as-of of their records.
     A row whose outcome rests on a stored ISTIC answer alone (`RowOutcome.stored_tier`) takes
-    that answer's tier and as-of instead.
+    that answer's tier and as-of instead. `record_key` names the record of `records` the row
+    now rests on (`patches.relied_on`: of the register named, else any of its identifier).
     """
     by_row = {out.row_id: (ref, out) for ref, out in pairs}
-    rows = verdicts.to_pylist()
-    changed = False
-    for row in rows:
-        hit = by_row.get(row["row_id"])
-        if hit is None or keeps_verdict(hit[1], row["verdict"]):
+    changed = []
+    for row in _rows_of(verdicts, list(by_row)):
+        ref, out = by_row[row["row_id"]]
+        if keeps_verdict(out, row["verdict"]):
             continue
-        ref, out = hit
-        changed = True
-        if out.not_covered:
-            row["verdict"], row["reason"] = Verdict.NOT_COVERED.value, out.unchecked
-            continue
-        if out.outcome is None:
-            row["verdict"], row["reason"] = RowState.UNCHECKED.value, out.unchecked
-            continue
-        row["verdict"], row["reason"] = verdict_for(out.outcome), out.outcome.value
-        if not consulted_a_register(out):
-            # Decided locally (journal bridge miss, refused coordinates): no register record is
-            # relied on, so none is named.
-            row["register"] = row["tier"] = row["retrieved_at"] = None
-            continue
-        row["register"] = "doi" if out.outcome in _DOI_PATH else "pubmed"
-        if out.stored_tier is not None:  # decided from a snapshot/cache answer, no request
-            row["tier"], row["retrieved_at"] = out.stored_tier, out.stored_at
-        elif retrieved_at is not None:  # else the answers came from records already fetched
-            row["tier"] = tables.Tier.LIVE.value
-            row["retrieved_at"] = retrieved_at
-        if out.outcome in _DOI_PATH and out.doi:
-            row["id_type"], row["identifier"] = "doi", out.doi
-        if out.register_title is not None:
-            row["title_claimed"] = ref.get("title")
-            row["title_register"] = out.register_title
-            row["title_match"] = han_titles_equal(ref.get("title"), out.register_title)
-    return pa.Table.from_pylist(rows, schema=tables.VERDICTS) if changed else verdicts
+        _set_outcome(row, ref, out, retrieved_at)
+        changed.append(row)
+    patch = patch_from_rows(changed, PATCH_COLUMNS)
+    key = relied_on(records, patch)
+    return patch.append_column(tables.VERDICTS.field("record_key"), key)
 
 
 def _cited_id(ref: dict[str, Any], out: RowOutcome) -> str | None:
@@ -90,12 +123,11 @@ def _cited_id(ref: dict[str, Any], out: RowOutcome) -> str | None:
 def build_items(pairs: list[Pair], verdicts: pa.Table) -> pa.Table:
     """One CHECKLIST item per applicable non-matched outcome; `human_result` always empty.
 
-    `verdicts` is the table after `apply_outcomes`: a row whose verdict the resolve stage kept
-    gets its item from the ordinary checklist stage, not from here.
+    `verdicts` is the table with `outcome_patch` merged: a row whose verdict the resolve stage
+    kept gets its item from the ordinary checklist stage, not from here.
     """
-    current = dict(
-        zip(verdicts["row_id"].to_pylist(), verdicts["verdict"].to_pylist(), strict=True)
-    )
+    rows = _rows_of(verdicts, [out.row_id for _, out in pairs])
+    current = {row["row_id"]: row["verdict"] for row in rows}
     items: list[dict[str, Any]] = []
     for ref, out in pairs:
         if out.outcome is None or INFO[out.outcome].priority is None:

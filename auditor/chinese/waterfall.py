@@ -12,7 +12,7 @@ import asyncio
 import logging
 from collections.abc import Mapping
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -24,9 +24,10 @@ from auditor.chinese.coordinates_branch import coordinate_rows
 from auditor.chinese.doi_branch import doi_rows
 from auditor.chinese.gate import gate
 from auditor.chinese.outcomes import OUTCOMES, RowOutcome, outcome_row
-from auditor.chinese.report import apply_outcomes, build_items
+from auditor.chinese.report import build_items, outcome_patch
 from auditor.chinese.steps import Run, known_facts
 from auditor.errors import Reason
+from auditor.patches import empty_patch, merge
 from auditor.settings import Settings
 
 if TYPE_CHECKING:
@@ -47,6 +48,8 @@ class WaterfallResult:
     """`outcomes.OUTCOMES`: one row per gated row."""
     requests: tuple[str, ...] = ()
     """Every distinct question asked of a register (`kind key`), in order (for budgets)."""
+    patch: pa.Table = field(default_factory=empty_patch)
+    """The verdict patch (`auditor.patches`) that made `verdicts` from the verdicts given."""
 
 
 async def run_waterfall(
@@ -100,6 +103,7 @@ async def run_waterfall(
     # Offline, nothing was sent (a refused question is still listed), so nothing is live.
     sent = bool(run.asked) and run.online
     as_of = datetime.now(UTC).isoformat(timespec="seconds") if sent else None
-    new_verdicts = apply_outcomes(verdicts, outcomes, as_of)
+    patch = outcome_patch(verdicts, records, outcomes, as_of)
+    new_verdicts = merge(verdicts, patch)
     items = build_items(outcomes, new_verdicts)
-    return WaterfallResult(new_verdicts, items, table, tuple(run.asked))
+    return WaterfallResult(new_verdicts, items, table, tuple(run.asked), patch)

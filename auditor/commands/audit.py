@@ -105,6 +105,7 @@ def audit(
     from auditor.pipeline import run_audit
     from auditor.report import write_reports
     from auditor.report.junit import JunitReport
+    from auditor.report.view import build_view
     from auditor.signing import SigningError
 
     err = console(stderr=True)
@@ -144,17 +145,18 @@ def audit(
                 assert_never(engine)
         out_dir = Path(run.out) if run.out else default_out(paths)
         finish = _signer(run.signing_key) if sign else None
+        view = build_view(result)  # once, for every format
         try:
-            write_reports(result, out_dir, finish=finish)
+            write_reports(view, out_dir, finish=finish)
             if engine is Engine.DASK:
                 from auditor.cluster import PARTITION_ROWS, write_partitions
 
-                write_partitions(result, out_dir, PARTITION_ROWS)
+                write_partitions(view.rows, out_dir, PARTITION_ROWS)
         except OSError as exc:
             fail(err, exc, target=f"--out {out_dir}")
         for output in _outputs(run, format_, junit, max_findings, quiet, json_, err):
             try:
-                output.write(result, out_dir)
+                output.write(view, out_dir)
             except OSError as exc:
                 fail(
                     err, exc, target=f"--junit {junit}" if isinstance(output, JunitReport) else None

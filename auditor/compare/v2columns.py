@@ -307,7 +307,8 @@ def v2_fields(
 
     `columns` holds: title_claimed, title_register (markup removed), authors_claimed,
     authors_et_al, surnames_register, year_claimed, year_register, years_register,
-    venue_claimed, venue_register, register, work_type, id_type, id_raw, version.
+    venue_claimed, venue_register, register, work_type, by_title (whether the record was
+    found by a title search: booleans), id_raw, version.
     """
     year = current_year if current_year is not None else datetime.now(UTC).year
     c = columns
@@ -315,9 +316,7 @@ def v2_fields(
         rows = np.ones(len(c["title_claimed"]), dtype=bool)
     register = pc.fill_null(c["register"], "")
     is_arxiv = pc.equal(register, "arxiv").to_numpy(zero_copy_only=False)
-    by_title = pc.fill_null(pc.equal(c["id_type"], v2.SEARCH_ID_TYPE), False).to_numpy(
-        zero_copy_only=False
-    )
+    by_title = np.asarray(c["by_title"], dtype=bool)
     preprint = _preprint(register, c["work_type"], c["venue_register"])
     # The author columns are mostly Arrow kernels, which release the GIL, and the titles mostly
     # Python rules: in two threads they overlap.

@@ -28,9 +28,10 @@ from auditor.compare.criteria import (
 from auditor.compare.markup import strip_markup_column
 from auditor.compare.v2columns import v2_fields
 from auditor.errors import Reason
+from auditor.patches import record_keys
 from auditor.tables import RecordStatus, RowState, Verdict
 
-__all__ = ["compare"]
+__all__ = ["compare", "verdicts_at"]
 
 # Outcome codes, indexes into `_OUTCOMES`.
 _OUTCOMES = pa.array(
@@ -50,6 +51,10 @@ _STATUS_OUTCOME = {
     RecordStatus.UNREACHABLE.value: _UNCHECKED,
     RecordStatus.NOT_COVERED.value: _NOT_COVERED,
 }
+
+
+#: The `RECORDS` columns that name a record (`patches.record_keys`).
+_RECORD_ID = ("register", "id_type", "identifier")
 
 
 def _key(id_type: pa.ChunkedArray, identifier: pa.ChunkedArray) -> pa.Array:
@@ -215,6 +220,7 @@ def _field_columns_v2(
     idx: np.ndarray,
     found_mask: np.ndarray,
     title_workers: bool = False,
+    by_title: bool = False,
 ) -> tuple[dict[str, pa.Array], np.ndarray, pa.Array]:
     """auditor/v2's per-field columns for the found rows, their codes and reasons.
 
@@ -249,7 +255,7 @@ def _field_columns_v2(
         "venue_register": venues,
         "register": record("register"),
         "work_type": record("work_type"),
-        "id_type": _as_array(references["id_type"]),
+        "by_title": np.full(references.num_rows, by_title),
         "id_raw": _as_array(references["id_raw"]),
         "version": record("version"),
     }
@@ -311,15 +317,28 @@ def compare(
     """
     if criteria not in tables.CRITERIA_IDS:
         raise ValueError(f"unknown criteria {criteria!r}")
-    n = references.num_rows
-    if n == 0:
+    if references.num_rows == 0:
         return tables.empty(tables.VERDICTS)
     idx = _record_index(references, records)
+    return verdicts_at(references, records, idx, criteria, False, title_workers)
+
+
+def verdicts_at(
+    references: pa.Table,
+    records: pa.Table,
+    idx: np.ndarray,
+    criteria: str,
+    by_title: bool,
+    title_workers: bool = False,
+) -> pa.Table:
+    """The `VERDICTS` of `references` against `records[idx]` (-1: none), see `compare`;
+    `by_title`: the records were found by a title search (`compare.found.compare_found`)."""
+    n = references.num_rows
     codes, pre, reason = _outcome_and_reason(references, records, idx)
     found_mask = codes == -1
     if criteria == tables.CRITERIA_V2:
         cols, found_codes, found_reasons = _field_columns_v2(
-            references, records, idx, found_mask, title_workers
+            references, records, idx, found_mask, title_workers, by_title
         )
     else:
         cols, found_codes, found_reasons = _field_columns(references, records, idx, found_mask)
@@ -353,12 +372,14 @@ def compare(
         "year_claimed": references["year"],
         "group_id": pa.nulls(n, pa.int32()),
         "cited_at": references["cited_at"],
+        # The record this row is joined with (consulted or not: its status is reported).
+        "record_key": record_keys(*(_take(records[c], idx, idx >= 0) for c in _RECORD_ID)),
         **cols,
     }
     # A record consulted by identifier; the title search fills its own rows (and `searched`,
     # `nearest`) later.
     out["queried_by"] = pc.if_else(
-        pa.array(consulted), pa.scalar("id"), pa.scalar(None, pa.string())
+        pa.array(consulted), pa.scalar("title" if by_title else "id"), pa.scalar(None, pa.string())
     )
     schema = tables.VERDICTS
     return pa.table(

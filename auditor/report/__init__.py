@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from auditor.report.interface import ReportFormat
+    from auditor.report.view import ReportView
     from auditor.result import AuditResult
 
 __all__ = ["FORMATS", "LARGE_FORMATS", "LISTED_ROWS", "row_list", "write_reports"]
@@ -55,7 +56,7 @@ def __getattr__(name: str) -> tuple[ReportFormat, ...]:
 
 
 def write_reports(
-    result: AuditResult, out_dir: Path, *, finish: Callable[[Path], None] | None = None
+    view: ReportView, out_dir: Path, *, finish: Callable[[Path], None] | None = None
 ) -> list[Path]:
     """Write verdicts/checklist (and duplicates, when any) as Parquet and CSV, `report.html` and
     `report.json` into `out_dir` as one set (`auditor.files.report_set`: staged, moved in,
@@ -68,12 +69,10 @@ def write_reports(
     `OutputBusy` when another run is writing into it.
     """
     from auditor.files import report_set, side_by_side
-    from auditor.report.rows import report_verdicts
 
-    report_verdicts(result)  # built once, before the formats share it
-    formats = _formats(result.verdicts.num_rows > LISTED_ROWS)
+    formats = _formats(view.result.verdicts.num_rows > LISTED_ROWS)
     with report_set(out_dir) as staging:
-        written = side_by_side([partial(f.write, result, staging) for f in formats])
+        written = side_by_side([partial(f.write, view, staging) for f in formats])
         names = [p.name for paths in written for p in paths]
         if finish is not None:
             finish(staging)

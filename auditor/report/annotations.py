@@ -17,6 +17,7 @@ import pyarrow.compute as pc
 from auditor.policy import failing_rows, parse_fail_on
 from auditor.report.interface import ReportFormat
 from auditor.report.terminal import printable
+from auditor.report.view import ReportView
 from auditor.report.words import reason_text
 from auditor.result import AuditResult
 from auditor.tables import RowState
@@ -92,7 +93,7 @@ class GithubAnnotations(ReportFormat):
         self.stream = stream
         self.fail_on = tuple(fail_on)
 
-    def write(self, result: AuditResult, out_dir: Path) -> list[Path]:
+    def write(self, view: ReportView, out_dir: Path) -> list[Path]:
         """Write `github_annotations(result, fail_on)` to the stream."""
-        self.stream.write(github_annotations(result, self.fail_on))
+        self.stream.write(github_annotations(view.result, self.fail_on))
         return []

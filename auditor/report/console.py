@@ -17,9 +17,8 @@ from rich.table import Table
 from auditor.report import LISTED_ROWS, row_list
 from auditor.report.findings import safe_text
 from auditor.report.interface import ReportFormat
-from auditor.report.rows import totals
 from auditor.report.terminal import json_for_terminal
-from auditor.result import AuditResult
+from auditor.report.view import ReportView
 
 __all__ = ["ConsoleSummary", "JsonSummary", "print_summary", "summary_dict"]
 
@@ -37,11 +36,11 @@ _STYLE = {
 }
 
 
-def summary_dict(result: AuditResult) -> dict[str, Any]:
-    """The run's totals (see `auditor.report.rows.totals`) with the criteria id and inputs."""
-    run = result.run
+def summary_dict(view: ReportView) -> dict[str, Any]:
+    """The run's totals (`view.totals`) with the criteria id and inputs."""
+    run = view.result.run
     return {
-        "criteria_id": result.criteria_id,
+        "criteria_id": view.result.criteria_id,
         "inputs": [i.path for i in run.inputs] if run else [],
         "offline": run.offline if run else False,
         "tiers_used": list(run.tiers_used) if run else [],
@@ -49,7 +48,7 @@ def summary_dict(result: AuditResult) -> dict[str, Any]:
             {"path": p.path, "line": p.line, "severity": p.severity, "message": p.message}
             for p in (run.load_problems if run else ())
         ],
-        **totals(result),
+        **view.totals,
     }
 
 
@@ -78,14 +77,14 @@ def _register_table(summary: dict[str, Any]) -> Table:
     return table
 
 
-def print_summary(result: AuditResult, out_dir: Path, *, quiet: bool, console: Console) -> None:
+def print_summary(view: ReportView, out_dir: Path, *, quiet: bool, console: Console) -> None:
     """Print the summary tables and where the reports are to `console` (stderr in the CLI).
 
     With `quiet` nothing is printed.
     """
     if quiet:
         return
-    summary = summary_dict(result)
+    summary = summary_dict(view)
     console.print(_verdict_table(summary))
     console.print(_register_table(summary))
     if summary["unchecked_reasons"]:
@@ -103,7 +102,7 @@ def print_summary(result: AuditResult, out_dir: Path, *, quiet: bool, console: C
     _print_load_problems(summary["load_problems"], console)
     files = (
         "report.html, verdicts.csv, checklist.csv, …"
-        if row_list(result) == "report.html"
+        if row_list(view.result) == "report.html"
         else f"verdicts.csv, verdicts.parquet, …; no report.html above {LISTED_ROWS:,} rows"
     )
     console.print(f"Reports in [bold]{safe_text(out_dir)}[/] ({files})")
@@ -131,9 +130,9 @@ class ConsoleSummary(ReportFormat):
     def __init__(self, console: Console) -> None:
         self.console = console
 
-    def write(self, result: AuditResult, out_dir: Path) -> list[Path]:
-        """Print the summary of `result` and where its reports are."""
-        print_summary(result, out_dir, quiet=False, console=self.console)
+    def write(self, view: ReportView, out_dir: Path) -> list[Path]:
+        """Print the summary of `view` and where its reports are."""
+        print_summary(view, out_dir, quiet=False, console=self.console)
         return []
 
 
@@ -143,8 +142,8 @@ class JsonSummary(ReportFormat):
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
 
-    def write(self, result: AuditResult, out_dir: Path) -> list[Path]:
-        """Write `summary_dict(result)` as indented JSON and a newline."""
-        text = json.dumps(summary_dict(result), indent=2, ensure_ascii=False)
+    def write(self, view: ReportView, out_dir: Path) -> list[Path]:
+        """Write `summary_dict(view)` as indented JSON and a newline."""
+        text = json.dumps(summary_dict(view), indent=2, ensure_ascii=False)
         self.stream.write(json_for_terminal(text) + "\n")
         return []

@@ -23,9 +23,8 @@ import pyarrow.csv as pacsv
 
 from auditor.files import atomic_write_with, side_by_side
 from auditor.report.interface import ReportFormat
-from auditor.report.rows import report_verdicts
+from auditor.report.view import ReportView
 from auditor.report.words import update_text
-from auditor.result import AuditResult
 
 __all__ = ["CsvReport", "LIST_SEPARATOR", "csv_bytes", "table_csv"]
 
@@ -118,9 +117,10 @@ def csv_bytes(table: pa.Table, *, bom: bool = False) -> bytes:
 class CsvReport(ReportFormat):
     """Writes `verdicts.csv`, `checklist.csv` and (when any) `duplicates.csv`."""
 
-    def write(self, result: AuditResult, out_dir: Path) -> list[Path]:
+    def write(self, view: ReportView, out_dir: Path) -> list[Path]:
         """Write the CSV files, each UTF-8 with BOM; `duplicates.csv` only when there are groups."""
-        tables = {"verdicts": report_verdicts(result), "checklist": result.checklist}
+        result = view.result
+        tables = {"verdicts": view.rows, "checklist": result.checklist}
         if result.duplicates.num_rows:
             tables["duplicates"] = result.duplicates
         return side_by_side(

@@ -27,6 +27,7 @@ from rich.markup import escape
 
 from auditor.report import row_list
 from auditor.report.interface import ReportFormat
+from auditor.report.view import ReportView
 from auditor.report.words import reason_text
 from auditor.result import AuditResult
 
@@ -229,9 +230,9 @@ class FindingsList(ReportFormat):
         self.console = console
         self.max_findings = max_findings
 
-    def write(self, result: AuditResult, out_dir: Path) -> list[Path]:
+    def write(self, view: ReportView, out_dir: Path) -> list[Path]:
         """Print one line per shown finding and the count of the rest; no file is written."""
-        shown, more = worst_findings(result, self.max_findings)
+        shown, more = worst_findings(view.result, self.max_findings)
         if not shown and not more:
             return []
         where = min(_MAX_COLUMN, max((len(plain_text(_where(f))) for f in shown), default=0))
@@ -247,7 +248,7 @@ class FindingsList(ReportFormat):
                 soft_wrap=True,
             )
         if more:
-            report = safe_text(out_dir / row_list(result))
+            report = safe_text(out_dir / row_list(view.result))
             self.console.print(f"… {more} more in {report}", highlight=False, soft_wrap=True)
         return []
 

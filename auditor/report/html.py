@@ -19,9 +19,9 @@ from auditor import tables
 from auditor.checklist import links_for
 from auditor.registers.updates import CONCERN_TYPES, CORRECTION_TYPES, RETRACTION_TYPES
 from auditor.report.interface import ReportFormat, atomic_write_text
-from auditor.report.rows import NO_REGISTER, authors_parsed, report_verdicts, totals
+from auditor.report.rows import NO_REGISTER, authors_parsed
+from auditor.report.view import ReportView
 from auditor.report.words import VERDICT_HELP, reason_text, update_text
-from auditor.result import AuditResult
 
 __all__ = ["HtmlReport", "diff_segments", "render_html"]
 
@@ -214,22 +214,13 @@ def _update_badge(updates: list[dict[str, Any]]) -> str:
     return "updated"
 
 
-def _view(result: AuditResult) -> dict[str, Any]:
+def _view(view: ReportView) -> dict[str, Any]:
     """The whole template context."""
-    verdicts = report_verdicts(result)
-    counts = totals(result)
-    records = {
-        (r["register"], r["id_type"], r["identifier"]): r for r in result.records.to_pylist()
-    }
+    result, verdicts, counts = view.result, view.rows, view.totals
     parsed = authors_parsed(result)
     rows = [
-        _row_view(
-            row,
-            records.get((row.get("register"), row.get("id_type"), row.get("identifier")), {}),
-            _own_link(row),
-            parsed.get(row["row_id"]),
-        )
-        for row in verdicts.to_pylist()
+        _row_view(row, record, _own_link(row), parsed.get(row["row_id"]))
+        for row, record in zip(verdicts.to_pylist(), view.relied_records().to_pylist(), strict=True)
     ]
     files = [
         {**f, "entries": [r for r in rows if r["path"] == f["path"]]} for f in counts["by_file"]
@@ -276,14 +267,14 @@ def _view(result: AuditResult) -> dict[str, Any]:
     }
 
 
-def render_html(result: AuditResult) -> str:
+def render_html(view: ReportView) -> str:
     """The report page as text."""
-    return _ENV.get_template("report.html.j2").render(**_view(result))
+    return _ENV.get_template("report.html.j2").render(**_view(view))
 
 
 class HtmlReport(ReportFormat):
     """Writes `report.html`."""
 
-    def write(self, result: AuditResult, out_dir: Path) -> list[Path]:
+    def write(self, view: ReportView, out_dir: Path) -> list[Path]:
         """Write `report.html` atomically."""
-        return [atomic_write_text(out_dir / "report.html", render_html(result))]
+        return [atomic_write_text(out_dir / "report.html", render_html(view))]

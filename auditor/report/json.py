@@ -17,8 +17,8 @@ import pyarrow as pa
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from auditor.report.interface import ReportFormat, atomic_write_text
-from auditor.report.rows import authors_parsed, report_verdicts, totals
-from auditor.result import AuditResult
+from auditor.report.rows import authors_parsed
+from auditor.report.view import ReportView
 from auditor.signing import sign_report
 
 __all__ = [
@@ -50,9 +50,10 @@ def _rows(table: pa.Table) -> list[dict[str, Any]]:
     return [_clean(row) for row in table.to_pylist()]
 
 
-def report_dict(result: AuditResult) -> dict[str, Any]:
+def report_dict(view: ReportView) -> dict[str, Any]:
     """The whole JSON report as plain data."""
-    verdicts = _rows(report_verdicts(result))
+    result = view.result
+    verdicts = _rows(view.rows)
     # Names as written stay in `authors_claimed`; their parse sits beside them (issue #22).
     parsed = authors_parsed(result)
     for row in verdicts:
@@ -62,7 +63,7 @@ def report_dict(result: AuditResult) -> dict[str, Any]:
         "schema_version": SCHEMA_VERSION,
         "criteria_id": result.criteria_id,
         "run": _clean(run),
-        "totals": totals(result),
+        "totals": dict(view.totals),
         "verdicts": verdicts,
         "records": _rows(result.records),
         "checklist": _rows(result.checklist),
@@ -70,9 +71,10 @@ def report_dict(result: AuditResult) -> dict[str, Any]:
     }
 
 
-def large_report_dict(result: AuditResult) -> dict[str, Any]:
+def large_report_dict(view: ReportView) -> dict[str, Any]:
     """The JSON report of a run too large to list row by row: run, totals and the tiers' as-of
     range; the rows themselves are in `verdicts.parquet`/`.csv` and `checklist.parquet`/`.csv`."""
+    result = view.result
     run = dataclasses.asdict(result.run) if result.run else None
     stamps = result.records.group_by("tier").aggregate(
         [("retrieved_at", "min"), ("retrieved_at", "max"), ("retrieved_at", "count")]
@@ -89,7 +91,7 @@ def large_report_dict(result: AuditResult) -> dict[str, Any]:
         "schema_version": SCHEMA_VERSION,
         "criteria_id": result.criteria_id,
         "run": _clean(run),
-        "totals": totals(result),
+        "totals": dict(view.totals),
         "rows_listed": False,
         "rows_in": ["verdicts.parquet", "verdicts.csv", "checklist.parquet", "checklist.csv"],
         "records_as_of": as_of,
@@ -115,9 +117,9 @@ def _dump(value: Any, depth: int) -> str:
     return _compact(value)
 
 
-def report_text(result: AuditResult) -> str:
+def report_text(view: ReportView) -> str:
     """`report_dict` serialized: sorted keys, one row per line, UTF-8 text, final newline."""
-    return dump_report(report_dict(result))
+    return dump_report(report_dict(view))
 
 
 def dump_report(data: dict[str, Any]) -> str:
@@ -135,14 +137,14 @@ def sign_report_file(path: Path, key: Ed25519PrivateKey) -> Path:
 class JsonReport(ReportFormat):
     """Writes `report.json`."""
 
-    def write(self, result: AuditResult, out_dir: Path) -> list[Path]:
+    def write(self, view: ReportView, out_dir: Path) -> list[Path]:
         """Write `report.json` atomically."""
-        return [atomic_write_text(out_dir / "report.json", report_text(result))]
+        return [atomic_write_text(out_dir / "report.json", report_text(view))]
 
 
 class JsonSummaryReport(ReportFormat):
     """Writes `report.json` without the per-row lists (see `large_report_dict`)."""
 
-    def write(self, result: AuditResult, out_dir: Path) -> list[Path]:
+    def write(self, view: ReportView, out_dir: Path) -> list[Path]:
         """Write the summary `report.json` atomically."""
-        return [atomic_write_text(out_dir / "report.json", dump_report(large_report_dict(result)))]
+        return [atomic_write_text(out_dir / "report.json", dump_report(large_report_dict(view)))]

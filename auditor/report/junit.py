@@ -17,6 +17,7 @@ import pyarrow.compute as pc
 
 from auditor.policy import failing_rows, parse_fail_on
 from auditor.report.interface import ReportFormat, atomic_write_bytes
+from auditor.report.view import ReportView
 from auditor.report.words import reason_text
 from auditor.result import AuditResult
 from auditor.tables import RowState, Verdict
@@ -105,7 +106,7 @@ class JunitReport(ReportFormat):
         self.path = path
         self.fail_on = tuple(fail_on)
 
-    def write(self, result: AuditResult, out_dir: Path) -> list[Path]:
+    def write(self, view: ReportView, out_dir: Path) -> list[Path]:
         """Write the JUnit XML to `path` atomically; return it."""
-        write_junit(result, self.path, self.fail_on)
+        write_junit(view.result, self.path, self.fail_on)
         return [self.path]

@@ -7,8 +7,7 @@ from pathlib import Path
 
 from auditor.files import atomic_write_parquet, side_by_side, table_bytes
 from auditor.report.interface import ReportFormat
-from auditor.report.rows import report_verdicts
-from auditor.result import AuditResult
+from auditor.report.view import ReportView
 
 __all__ = ["ParquetReport", "table_bytes"]
 
@@ -16,9 +15,10 @@ __all__ = ["ParquetReport", "table_bytes"]
 class ParquetReport(ReportFormat):
     """Writes the verdict, checklist and duplicate tables as Parquet."""
 
-    def write(self, result: AuditResult, out_dir: Path) -> list[Path]:
+    def write(self, view: ReportView, out_dir: Path) -> list[Path]:
         """Write the Parquet files; `duplicates.parquet` only when there are duplicate groups."""
-        tables = {"verdicts": report_verdicts(result), "checklist": result.checklist}
+        result = view.result
+        tables = {"verdicts": view.rows, "checklist": result.checklist}
         if result.duplicates.num_rows:
             tables["duplicates"] = result.duplicates
         return side_by_side(

@@ -1,8 +1,9 @@
 """The report's view of a run: verdict rows joined with what a reader needs, and the totals.
 
-`report_verdicts` is the table behind `verdicts.parquet`/`.csv`, the HTML table and the JSON rows:
-every `tables.VERDICTS` column, in input order, plus the columns of `REPORT_EXTRA` joined from the
-references, the records relied on and the checklist. `totals` counts it for the summaries.
+`build_report_verdicts` makes the table behind `verdicts.parquet`/`.csv`, the HTML table and the
+JSON rows: every `tables.VERDICTS` column, in input order, plus the columns of `REPORT_EXTRA`
+joined from the references, the records relied on and the checklist. `count_totals` counts it for
+the summaries. Both are called once per run, by `report.view.build_view`.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ import pyarrow.compute as pc
 
 from auditor import tables
 from auditor.checklist import PRIORITY_ORDER, priority_rank
-from auditor.result import AuditResult
+from auditor.patches import record_keys
+from auditor.result import AuditResult  # a value type: result.py imports nothing back
 from auditor.tables import RowState
 
 __all__ = [
@@ -26,8 +28,6 @@ __all__ = [
     "authors_parsed",
     "build_report_verdicts",
     "count_totals",
-    "report_verdicts",
-    "totals",
 ]
 
 #: Columns the reports add after the `tables.VERDICTS` columns.
@@ -43,51 +43,23 @@ REPORT_EXTRA = pa.schema(
     ]
 )
 
-#: Schema of `verdicts.parquet`: `tables.VERDICTS` then `REPORT_EXTRA`.
-REPORT_VERDICTS = pa.schema([*tables.VERDICTS, *REPORT_EXTRA])
+#: Schema of `verdicts.parquet`: `tables.VERDICTS` (but `record_key`, the join key of the
+#: records, which a reader has in `id_type`/`identifier`/`register`) then `REPORT_EXTRA`.
+REPORT_VERDICTS = pa.schema(
+    [*(f for f in tables.VERDICTS if f.name != "record_key"), *REPORT_EXTRA]
+)
 
 #: The register label of rows that no register answered for.
 NO_REGISTER = "none"
 
 
-def _first_index(keys: pa.Array, wanted: pa.Array) -> pa.Array:
-    """Index of each `wanted` key's first occurrence in `keys` (null when absent)."""
-    return pc.index_in(wanted, value_set=keys)
-
-
-def _key(*columns: pa.ChunkedArray | pa.Array) -> pa.Array:
-    parts = [
-        pc.fill_null(pa.chunked_array([c]) if isinstance(c, pa.Array) else c, "") for c in columns
-    ]
-    return pc.binary_join_element_wise(*parts, "\x1f").combine_chunks()
-
-
-def _record_columns(verdicts: pa.Table, records: pa.Table) -> tuple[pa.Array, pa.Array]:
-    """`(status, agency)` of the record each verdict row relied on: by (register, id_type,
-    identifier), else by (id_type, identifier); the first such record wins."""
+def _record_at(verdicts: pa.Table, records: pa.Table) -> pa.Array:
+    """The index in `records` of the record each verdict row relied on (null: none), joined on
+    `record_key` alone (the first record of that key wins)."""
     if records.num_rows == 0:
-        nulls = pa.nulls(verdicts.num_rows, pa.string())
-        return nulls, nulls
-    full = _first_index(
-        _key(records["register"], records["id_type"], records["identifier"]),
-        _key(verdicts["register"], verdicts["id_type"], verdicts["identifier"]),
-    )
-    # A verdict without an identifier relies on no record.
-    has_id = pc.and_(pc.is_valid(verdicts["id_type"]), pc.is_valid(verdicts["identifier"]))
-    at = pc.if_else(has_id.combine_chunks(), full, pa.scalar(None, pa.int32()))
-    # Only the rows no record of their register answers look for another register's.
-    unmatched = pc.and_(has_id, pc.is_null(full)).combine_chunks()
-    if pc.any(unmatched).as_py():
-        rows = verdicts.select(["id_type", "identifier"]).filter(unmatched)
-        short = _first_index(
-            _key(records["id_type"], records["identifier"]),
-            _key(rows["id_type"], rows["identifier"]),
-        )
-        at = pc.replace_with_mask(at, unmatched, short)
-    return (
-        records["status"].combine_chunks().take(at),
-        records["agency"].combine_chunks().take(at),
-    )
+        return pa.nulls(verdicts.num_rows, pa.int32())
+    own = record_keys(records["register"], records["id_type"], records["identifier"])
+    return pc.index_in(verdicts["record_key"], value_set=own).combine_chunks()
 
 
 def _priorities(verdicts: pa.Table, checklist: pa.Table) -> tuple[pa.Array, pa.Array]:
@@ -100,14 +72,6 @@ def _priorities(verdicts: pa.Table, checklist: pa.Table) -> tuple[pa.Array, pa.A
     priority = order.take(pc.fill_null(best, len(PRIORITY_ORDER)))
     count = pc.fill_null(per_row["rank_count"].combine_chunks().take(at), 0).cast(pa.int32())
     return priority, count
-
-
-def report_verdicts(result: AuditResult) -> pa.Table:
-    """One row per input row, in input order, with the `REPORT_VERDICTS` columns.
-
-    Built once per result (`AuditResult.report_rows`), however many formats ask.
-    """
-    return result.report_rows
 
 
 def _ascending(row_ids: pa.ChunkedArray) -> bool:
@@ -138,18 +102,21 @@ def authors_parsed(result: AuditResult) -> dict[int, list[dict[str, str | None] 
     return dict(zip(ids, present["author_names"].to_pylist(), strict=True))
 
 
-def build_report_verdicts(result: AuditResult) -> pa.Table:
-    """`report_verdicts`, joined with Arrow kernels over whole columns."""
+def build_report_verdicts(result: AuditResult) -> tuple[pa.Table, pa.Array]:
+    """One row per input row, in input order, with the `REPORT_VERDICTS` columns, joined with
+    Arrow kernels over whole columns (`report.view.build_view` calls it once per run); and for
+    each row the index in `result.records` of the record it relied on (null: none)."""
     verdicts = result.verdicts
     if not _ascending(verdicts["row_id"]):
         verdicts = verdicts.take(pc.sort_indices(verdicts["row_id"]))
     refs = result.references
-    status, agency = _record_columns(verdicts, result.records)
+    at = _record_at(verdicts, result.records)
+    records = result.records
     priority, count = _priorities(verdicts, result.checklist)
     extra = {
         **_reference_columns(verdicts, refs, ("source_format", "entry_type", "id_raw")),
-        "record_status": status,
-        "agency": agency,
+        "record_status": records["status"].combine_chunks().take(at),
+        "agency": records["agency"].combine_chunks().take(at),
         "priority": priority,
         "checklist_items": count,
     }
@@ -157,7 +124,7 @@ def build_report_verdicts(result: AuditResult) -> pa.Table:
         verdicts.column(f.name) if f.name in verdicts.column_names else extra[f.name]
         for f in REPORT_VERDICTS
     ]
-    return pa.Table.from_arrays(columns, schema=REPORT_VERDICTS)
+    return pa.Table.from_arrays(columns, schema=REPORT_VERDICTS), at
 
 
 def _count(values: pa.ChunkedArray | pa.Array, order: tuple[str, ...] = ()) -> dict[str, int]:
@@ -170,20 +137,14 @@ def _count(values: pa.ChunkedArray | pa.Array, order: tuple[str, ...] = ()) -> d
     return out
 
 
-def totals(result: AuditResult) -> dict[str, Any]:
-    """Counts for the summaries: by verdict, register, priority, UNCHECKED reason and file.
+def count_totals(result: AuditResult, rows: pa.Table) -> dict[str, Any]:
+    """Counts of `rows` (`build_report_verdicts(result)`) for the summaries: by verdict,
+    register, priority, UNCHECKED reason and file.
 
     Keys and their order are stable (verdicts in `tables.OUTCOMES` order, priorities P0…P3, the
-    rest sorted), so two runs' JSON diff cleanly. Counted once per result
-    (`AuditResult.report_totals`), however many summaries ask.
+    rest sorted), so two runs' JSON diff cleanly.
     """
-    return result.report_totals
-
-
-def count_totals(result: AuditResult) -> dict[str, Any]:
-    """`totals`, counted."""
-    table = report_verdicts(result)
-    table = table.select(["source_path", "verdict", "reason", "register"])
+    table = rows.select(["source_path", "verdict", "reason", "register"])
     inputs = [i.path for i in result.run.inputs] if result.run else []
     seen = pc.unique(table["source_path"]).to_pylist()
     paths = list(dict.fromkeys([*inputs, *seen]))

@@ -13,7 +13,7 @@ one index's queries together, each one request); a confident hit closes the row,
 further index.
 
 Outcome per row: the best candidate taken as the cited work (`choose`) is the row's record and
-goes through the normal comparison (`compare`, under the run's criteria), so the row ends
+goes through the normal comparison (`compare_found`, under the run's criteria), so the row ends
 RESOLVES-AND-MATCHES or RESOLVES-BUT-DIFFERS with `queried_by` `title`; with no such candidate
 and every asked index answering, the row is NOT FOUND (`no_index_match`), with the indexes asked
 and the nearest candidates; if an index could not be consulted, UNCHECKED with its reason (a
@@ -28,16 +28,16 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from auditor import tables
-from auditor.compare import compare
+from auditor.compare.found import compare_found
 from auditor.compare.text import has_han, normalize_text
 from auditor.dumps.title_index import index_candidates
 from auditor.errors import Reason
 from auditor.names import cited_surname
+from auditor.patches import empty_patch, merge, patch_from_rows
 from auditor.registers.interface import RecordRow, SearchAnswer, SearchRegister, TitleQuery
 from auditor.registers.registry import SEARCH_REGISTERS
 from auditor.search import answers
@@ -78,11 +78,13 @@ class _Row:
 
 @dataclass(frozen=True)
 class SearchResult:
-    """The verdicts with searched rows settled, and the records they now rely on."""
+    """The verdicts with searched rows settled, the records they now rely on, and the patch."""
 
     verdicts: pa.Table
     records: pa.Table
     """`RECORDS` rows of the chosen candidates (identity: the work's own identifier)."""
+    patch: pa.Table
+    """The verdict patch (`auditor.patches`) that made `verdicts` from the verdicts given."""
 
 
 def _surname(authors: Sequence[str] | None) -> str | None:
@@ -224,64 +226,66 @@ def _record(row: _Row) -> RecordRow:
 
 
 def _resolved(references: pa.Table, rows: list[_Row], criteria: str) -> list[dict[str, Any]]:
-    """Verdict rows of the rows with a chosen candidate, through the normal comparison."""
+    """Verdict rows of the rows with a chosen candidate, each compared with its own candidate
+    (`compare_found`: the comparison an audit uses, without a join by identifier); they name
+    the work found (its `id_type` and `identifier`)."""
     if not rows:
         return []
-    refs = references.take([r.at for r in rows]).to_pylist()
-    records = []
-    for ref, row in zip(refs, rows, strict=True):
-        ref.update(id_type=answers.SEARCH_ID_TYPE, identifier=str(row.at), row_state=None)
-        records.append(
-            {**_record(row), "id_type": answers.SEARCH_ID_TYPE, "identifier": str(row.at)}
-        )
-    compared: list[dict[str, Any]] = compare(
-        tables.from_rows(refs, tables.REFERENCES), tables.from_rows(records, RECORDS), criteria
-    ).to_pylist()
+    refs = references.take([r.at for r in rows])
+    records = tables.from_rows([_record(r) for r in rows], RECORDS)
+    compared: list[dict[str, Any]] = compare_found(refs, records, criteria).to_pylist()
     for verdict, row in zip(compared, rows, strict=True):
         cand = row.best.candidate if row.best else {}
         verdict.update(id_type=cand.get("id_type"), identifier=cand.get("identifier"))
     return compared
 
 
-def _settle(
+def _patch(
     verdicts: pa.Table, rows: list[_Row], unindexed: list[int], resolved: list[Any]
 ) -> pa.Table:
+    """The verdict patch of the searched rows: what the search decided for each."""
     touched = sorted({r.at for r in rows} | set(unindexed))
     if not touched:
-        return verdicts
+        return empty_patch()
     taken = verdicts.take(pa.array(touched, pa.int64())).to_pylist()
+    before = {at: dict(row) for at, row in zip(touched, taken, strict=True)}
     out = dict(zip(touched, taken, strict=True))
     for at in unindexed:
         out[at]["reason"] = str(Reason.NOT_INDEXED_TYPE)
     settled = [r for r in rows if r.best is not None and not r.note_only]
     found = {r.at: v for r, v in zip(settled, resolved, strict=True)}
     for row in rows:
-        v = out[row.at]
-        if row.note_only:
-            # DOES-NOT-RESOLVE stays: a real work of this title makes it "a wrong identifier on a
-            # real work" (that work first in `nearest`), none makes it "no such work either".
-            if row.best is not None or row.failure is None:  # a failed index says nothing
-                v["searched"] = list(row.asked)
-                best = [row.best] if row.best is not None else []
-                v["nearest"] = [describe(c.candidate) for c in best]
-            continue
-        if row.at in found:
-            v.update({k: val for k, val in found[row.at].items() if k not in ("group_id",)})
-        elif row.failure is not None:
-            v["verdict"], v["reason"] = str(RowState.UNCHECKED), str(row.failure)
-        elif not miss_counts(row.query.title, row.query.year):
-            v["reason"] = str(Reason.NOT_INDEXED_TYPE)  # stays NOT COVERED: a miss proves nothing
-        else:
-            v["verdict"], v["reason"] = str(RowState.NOT_FOUND), str(Reason.NO_INDEX_MATCH)
-        v["queried_by"] = "title"
-        v["searched"] = list(row.asked)
-        v["nearest"] = [describe(c.candidate) for c in row.near] if row.at not in found else []
-    changed = tables.from_rows([out[at] for at in touched], tables.VERDICTS)
-    keep = np.ones(verdicts.num_rows, bool)
-    keep[touched] = False
-    rest = verdicts.filter(pa.array(keep)).cast(tables.VERDICTS)
-    where = np.concatenate([np.flatnonzero(keep), np.array(touched, np.int64)])
-    return pa.concat_tables([rest, changed]).take(pa.array(np.argsort(where, kind="stable")))
+        _settle(out[row.at], row, found.get(row.at))
+    # Only the columns the search changed: the others keep the base's values.
+    changed = [
+        f.name
+        for f in tables.VERDICTS
+        if f.name != "row_id" and any(out[at][f.name] != before[at][f.name] for at in touched)
+    ]
+    return patch_from_rows([out[at] for at in touched], changed)
+
+
+def _settle(v: dict[str, Any], row: _Row, found: dict[str, Any] | None) -> None:
+    """Write what the search learnt about `row` into its verdict row `v`."""
+    if row.note_only:
+        # DOES-NOT-RESOLVE stays: a real work of this title makes it "a wrong identifier on a
+        # real work" (that work first in `nearest`), none makes it "no such work either".
+        if row.best is not None or row.failure is None:  # a failed index says nothing
+            v["searched"] = list(row.asked)
+            best = [row.best] if row.best is not None else []
+            v["nearest"] = [describe(c.candidate) for c in best]
+        return
+    if found is not None:
+        v.update({k: val for k, val in found.items() if k not in ("group_id",)})
+    elif row.failure is not None:
+        v["verdict"], v["reason"] = str(RowState.UNCHECKED), str(row.failure)
+    elif not miss_counts(row.query.title, row.query.year):
+        v["reason"] = str(Reason.NOT_INDEXED_TYPE)  # stays NOT COVERED: a miss proves nothing
+    else:
+        v["verdict"], v["reason"] = str(RowState.NOT_FOUND), str(Reason.NO_INDEX_MATCH)
+    v["queried_by"] = "title"
+    v["searched"] = list(row.asked)
+    v["nearest"] = [describe(c.candidate) for c in row.near] if found is None else []
 
 
 async def title_search(
@@ -297,7 +301,7 @@ async def title_search(
     verdicts stay exactly v1's.
     """
     if criteria == tables.CRITERIA_V1:
-        return SearchResult(verdicts, tables.empty(RECORDS))
+        return SearchResult(verdicts, tables.empty(RECORDS), empty_patch())
     rows, unindexed = _candidates(references, verdicts, settings.search_unresolved)
     own = None
     cache = net.cache if net is not None and net.cache is not None else None
@@ -310,7 +314,6 @@ async def title_search(
         if own is not None:
             own.close()
     chosen = [r for r in rows if r.best is not None and not r.note_only]
-    resolved = _resolved(references, chosen, criteria)
-    settled = _settle(verdicts, rows, unindexed, resolved)
+    patch = _patch(verdicts, rows, unindexed, _resolved(references, chosen, criteria))
     records = tables.from_rows([_record(r) for r in chosen], RECORDS)
-    return SearchResult(settled, records)
+    return SearchResult(merge(verdicts, patch), records, patch)

@@ -8,6 +8,7 @@ cancelled and reports the bound URL, so `--port 0` can pick any free port.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 
@@ -43,7 +44,8 @@ def build_app(settings: Settings) -> web.Application:
                 return classify_many(rows, closed)
 
             async def compare(pairs: Sequence[Pair]) -> list[dict[str, Any]]:
-                return compare_many(pairs)
+                # A CPU stage: in a worker thread, so the loop keeps answering other requests.
+                return await asyncio.to_thread(compare_many, pairs)
 
             app[STATE] = ServeState(
                 settings=settings,

@@ -35,6 +35,7 @@ from auditor.errors import ConfigError, InputError
 from auditor.load import FORMATS
 from auditor.pipeline import run_audit
 from auditor.report import write_reports
+from auditor.report.view import build_view
 from auditor.result import AuditResult, InputFile, LoadProblem
 from auditor.serve.state import STATE
 
@@ -257,7 +258,7 @@ def _renamed(result: AuditResult, names: dict[str, str]) -> AuditResult:
 
 def _written(result: AuditResult, out: Path) -> dict[str, bytes]:
     """Every report file of `result`, written into `out` and read back (name → bytes)."""
-    write_reports(result, out)
+    write_reports(build_view(result), out)
     return {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
 
 

@@ -17,6 +17,7 @@ from auditor.emulator import Corpus, EmulatorConfig, start_emulator
 from auditor.registers import registry
 from auditor.report import write_reports
 from auditor.report.annotations import github_annotations
+from auditor.report.view import build_view
 from auditor.settings import Settings
 from tests.emulator.conftest import crossref_message, esummary_doc
 
@@ -127,7 +128,7 @@ async def test_a_hostile_server_cannot_crash_condemn_or_stall_a_run(tmp_path: Pa
             assert row["reason"] == EXPECTED.get(kind, row["reason"]), row
     assert rows["c_rate_crawl"]["verdict"] == "RESOLVES-AND-MATCHES"
     # every report renders from what the hostile server sent
-    write_reports(result, tmp_path / "out")
+    write_reports(build_view(result), tmp_path / "out")
     github_annotations(result)
     # nothing unreadable was cached: offline, the same cache gives usable rows or `offline`
     offline = await pipeline.run_audit([str(bib)], _settings({}, tmp_path, offline=True))

@@ -8,6 +8,7 @@ import pytest
 
 from auditor import tables
 from auditor.checklist import build_checklist
+from auditor.patches import relied_on
 from auditor.result import AuditResult, InputFile, RunInfo
 from auditor.tables import CRITERIA_V1
 
@@ -359,6 +360,9 @@ def make_result() -> AuditResult:
     references = tables.from_rows(REFERENCES, tables.REFERENCES)
     records = tables.from_rows(RECORDS, tables.RECORDS)
     verdicts = tables.from_rows(VERDICTS, tables.VERDICTS)
+    # Each row relies on the record its register and identifier name, as the stages write it.
+    at = verdicts.schema.get_field_index("record_key")
+    verdicts = verdicts.set_column(at, "record_key", relied_on(records, verdicts))
     extra = tables.from_rows(WATERFALL_ITEMS, tables.CHECKLIST)
     checklist = build_checklist(references, verdicts, extra=extra)
     return AuditResult(

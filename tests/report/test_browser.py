@@ -27,6 +27,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from auditor.report import write_reports
+from auditor.report.view import build_view
 from auditor.result import AuditResult
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -158,7 +159,7 @@ def _requests(tools: DevTools) -> list[str]:
 
 async def test_report_in_chromium(browser: DevTools, result: AuditResult, tmp_path: Path) -> None:
     out = tmp_path / "out"
-    write_reports(result, out)
+    write_reports(build_view(result), out)
     url = (out / "report.html").as_uri()
     verdicts = pq.read_table(out / "verdicts.parquet")
 
@@ -217,7 +218,7 @@ async def test_filter_by_hash_shows_the_right_rows(
     browser: DevTools, result: AuditResult, tmp_path: Path, query: str, column: str, value: str
 ) -> None:
     out = tmp_path / "out"
-    write_reports(result, out)
+    write_reports(build_view(result), out)
     verdicts = pq.read_table(out / "verdicts.parquet").to_pylist()
     want = [str(r["row_id"]) for r in verdicts if r[column] == value]
     assert want, "the synthetic run must have rows to show"
@@ -236,7 +237,7 @@ async def test_filter_controls_and_sorting(
     browser: DevTools, result: AuditResult, tmp_path: Path
 ) -> None:
     out = tmp_path / "out"
-    write_reports(result, out)
+    write_reports(build_view(result), out)
     await browser.open((out / "report.html").as_uri())
     visible_js = (
         "[...document.querySelectorAll('tr.ref')].filter(r => !r.hidden).map(r => r.dataset.key)"
@@ -262,7 +263,7 @@ async def test_readable_without_javascript_and_in_print(
     browser: DevTools, result: AuditResult, tmp_path: Path
 ) -> None:
     out = tmp_path / "out"
-    write_reports(result, out)
+    write_reports(build_view(result), out)
     url = (out / "report.html").as_uri()
     await browser.send("Emulation.setScriptExecutionDisabled", value=True)
     await browser.open(f"{url}#verdict=DOES-NOT-RESOLVE")

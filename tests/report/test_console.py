@@ -9,11 +9,12 @@ from pathlib import Path
 from rich.console import Console
 
 from auditor.report.console import print_summary, summary_dict
+from auditor.report.view import build_view
 from auditor.result import AuditResult
 
 
 def test_summary_dict_is_json_and_complete(result: AuditResult) -> None:
-    summary = summary_dict(result)
+    summary = summary_dict(build_view(result))
     assert json.loads(json.dumps(summary)) == summary
     assert summary["criteria_id"] == "reference-resolution/v1"
     assert summary["inputs"] == ["thesis.bib", "submission2.bib"]
@@ -25,7 +26,7 @@ def test_summary_dict_is_json_and_complete(result: AuditResult) -> None:
 def test_print_summary_names_counts_reasons_and_folder(result: AuditResult) -> None:
     buffer = io.StringIO()
     console = Console(file=buffer, width=120, color_system=None)
-    print_summary(result, Path("reports/thesis"), quiet=False, console=console)
+    print_summary(build_view(result), Path("reports/thesis"), quiet=False, console=console)
     text = buffer.getvalue()
     assert "DOES-NOT-RESOLVE" in text and "submission2.bib" in text
     assert "timeout × 1" in text
@@ -35,7 +36,7 @@ def test_print_summary_names_counts_reasons_and_folder(result: AuditResult) -> N
 
 def test_quiet_prints_nothing(result: AuditResult) -> None:
     buffer = io.StringIO()
-    print_summary(result, Path("x"), quiet=True, console=Console(file=buffer))
+    print_summary(build_view(result), Path("x"), quiet=True, console=Console(file=buffer))
     assert buffer.getvalue() == ""
 
 
@@ -43,10 +44,20 @@ def test_a_run_too_large_for_a_page_names_no_page(result: AuditResult, monkeypat
     import auditor.report
 
     buffer = io.StringIO()
-    print_summary(result, Path("reports/big"), quiet=False, console=Console(file=buffer, width=200))
+    print_summary(
+        build_view(result),
+        Path("reports/big"),
+        quiet=False,
+        console=Console(file=buffer, width=200),
+    )
     assert "(report.html, verdicts.csv" in buffer.getvalue()
     monkeypatch.setattr(auditor.report, "LISTED_ROWS", 1)
     buffer = io.StringIO()
-    print_summary(result, Path("reports/big"), quiet=False, console=Console(file=buffer, width=200))
+    print_summary(
+        build_view(result),
+        Path("reports/big"),
+        quiet=False,
+        console=Console(file=buffer, width=200),
+    )
     text = buffer.getvalue()
     assert "report.html, " not in text and "no report.html above" in text

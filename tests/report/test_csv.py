@@ -12,13 +12,14 @@ from hypothesis import strategies as st
 
 from auditor.report import write_reports
 from auditor.report.csv import table_csv
+from auditor.report.view import build_view
 from auditor.result import AuditResult
 
 from .golden import check_golden
 
 
 def test_bom_and_parseable(result: AuditResult, tmp_path: Path) -> None:
-    write_reports(result, tmp_path)
+    write_reports(build_view(result), tmp_path)
     raw = (tmp_path / "verdicts.csv").read_bytes()
     assert raw.startswith(b"\xef\xbb\xbf")
     rows = list(csv.DictReader(io.StringIO(raw.decode("utf-8-sig"))))
@@ -44,7 +45,7 @@ def test_formula_cells_are_defused() -> None:
 
 
 def test_golden(result: AuditResult, tmp_path: Path, update_golden: bool) -> None:
-    write_reports(result, tmp_path)
+    write_reports(build_view(result), tmp_path)
     for name in ("verdicts.csv", "checklist.csv", "duplicates.csv"):
         check_golden(name, (tmp_path / name).read_bytes().decode("utf-8"), update_golden)
 

@@ -18,6 +18,7 @@ from auditor.report.findings import (
     select,
     worst_findings,
 )
+from auditor.report.view import build_view
 from auditor.result import AuditResult
 
 
@@ -59,7 +60,7 @@ ROWS = [
 def _print(result: AuditResult, limit: int = 20, **console: object) -> str:
     stream = io.StringIO()
     out = Console(file=stream, width=200, **console)  # type: ignore[arg-type]
-    assert FindingsList(out, limit).write(result, Path("reports/x")) == []
+    assert FindingsList(out, limit).write(build_view(result), Path("reports/x")) == []
     return stream.getvalue()
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from auditor import tables
 from auditor.report import write_reports
 from auditor.report.html import diff_segments, render_html
+from auditor.report.view import build_view
 from auditor.result import AuditResult
 
 
@@ -32,7 +33,7 @@ def _parse(page: str) -> _Collector:
 
 
 def test_untrusted_strings_are_escaped(result: AuditResult) -> None:
-    page = render_html(result)
+    page = render_html(build_view(result))
     assert '<script>document.title="pwned"' not in page
     assert "&lt;script&gt;document.title=&#34;pwned&#34;&lt;/script&gt;" in page
     assert "<img src=x" not in page
@@ -51,7 +52,7 @@ def test_parsed_names_sit_beside_the_names_as_written(result: AuditResult) -> No
 
 
 def test_self_contained_and_locked_down(result: AuditResult) -> None:
-    page = render_html(result)
+    page = render_html(build_view(result))
     parsed = _parse(page)
     csp = [
         a
@@ -70,7 +71,7 @@ def test_self_contained_and_locked_down(result: AuditResult) -> None:
 
 
 def test_summary_counts_and_sections(result: AuditResult) -> None:
-    page = render_html(result)
+    page = render_html(build_view(result))
     counts = dict(re.findall(r'data-verdict="([^"]+)" data-count="(\d+)"', page))
     assert counts == {
         "RESOLVES-AND-MATCHES": "2",
@@ -103,7 +104,7 @@ def test_single_file_has_no_per_file_heading(result: AuditResult) -> None:
         duplicates=tables.empty(tables.DUPLICATES),
         run=None,
     )
-    page = render_html(single)
+    page = render_html(build_view(single))
     assert "<h3>" not in page
     assert "No reference appears twice" in page
 
@@ -121,7 +122,7 @@ def test_diff_segments_mark_words_the_other_side_lacks() -> None:
 
 def test_written_atomically_into_out_dir(result: AuditResult, tmp_path: Path) -> None:
     out = tmp_path / "nested" / "out"
-    write_reports(result, out)
+    write_reports(build_view(result), out)
     assert (out / "report.html").read_text(encoding="utf-8").startswith("<!doctype html>")
     assert not [p for p in out.iterdir() if p.name.startswith(".")]
 
@@ -143,7 +144,7 @@ def test_each_row_names_its_criteria_venue_and_findings(result: AuditResult) -> 
         duplicates=result.duplicates,
         run=result.run,
     )
-    page = render_html(marked)
+    page = render_html(build_view(marked))
     assert "Decided under <code>auditor/v2</code>" in page
     assert "NeurIPS &lt;script&gt;" in page and "<td>venue</td>" in page
     assert "Findings: the journal or proceedings differs; the year differs" in page

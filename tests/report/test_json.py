@@ -11,13 +11,14 @@ import pyarrow as pa
 from auditor import tables
 from auditor.report import write_reports
 from auditor.report.json import SCHEMA_VERSION, report_text
+from auditor.report.view import build_view
 from auditor.result import AuditResult
 
 from .golden import check_golden
 
 
 def test_contents(result: AuditResult, tmp_path: Path) -> None:
-    write_reports(result, tmp_path)
+    write_reports(build_view(result), tmp_path)
     data = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     assert data["schema_version"] == SCHEMA_VERSION
     assert data["criteria_id"] == tables.CRITERIA_V1
@@ -44,14 +45,14 @@ def test_nan_becomes_null(result: AuditResult) -> None:
     verdicts = result.verdicts.set_column(
         column, tables.VERDICTS.field("title_score"), pa.array(scores, pa.float64())
     )
-    text = report_text(AuditResult(**{**result.__dict__, "verdicts": verdicts}))
+    text = report_text(build_view(AuditResult(**{**result.__dict__, "verdicts": verdicts})))
     assert "NaN" not in text
     assert json.loads(text)["verdicts"][0]["title_score"] is None
 
 
 def test_stable_and_golden(result: AuditResult, update_golden: bool) -> None:
-    text = report_text(result)
-    assert text == report_text(result)
+    text = report_text(build_view(result))
+    assert text == report_text(build_view(result))
     check_golden("report.json", text, update_golden)
 
 

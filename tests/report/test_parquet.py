@@ -10,11 +10,12 @@ import pyarrow.parquet as pq
 from auditor import tables
 from auditor.report import write_reports
 from auditor.report.rows import REPORT_VERDICTS
+from auditor.report.view import build_view
 from auditor.result import AuditResult
 
 
 def test_verdicts_parquet_with_pandas(result: AuditResult, tmp_path: Path) -> None:
-    write_reports(result, tmp_path)
+    write_reports(build_view(result), tmp_path)
     frame = pd.read_parquet(tmp_path / "verdicts.parquet")
     assert list(frame["row_id"]) == list(range(9))
     assert list(frame["key"]) == result.references["key"].to_pylist()
@@ -30,7 +31,7 @@ def test_verdicts_parquet_with_pandas(result: AuditResult, tmp_path: Path) -> No
 
 
 def test_checklist_and_duplicates_parquet(result: AuditResult, tmp_path: Path) -> None:
-    write_reports(result, tmp_path)
+    write_reports(build_view(result), tmp_path)
     checklist = pq.read_table(tmp_path / "checklist.parquet")
     assert checklist.schema.remove_metadata() == tables.CHECKLIST
     assert checklist.num_rows == result.checklist.num_rows
@@ -40,7 +41,7 @@ def test_checklist_and_duplicates_parquet(result: AuditResult, tmp_path: Path) -
 
 def test_no_duplicates_file_without_groups(result: AuditResult, tmp_path: Path) -> None:
     plain = AuditResult(**{**result.__dict__, "duplicates": tables.empty(tables.DUPLICATES)})
-    written = write_reports(plain, tmp_path)
+    written = write_reports(build_view(plain), tmp_path)
     assert not (tmp_path / "duplicates.parquet").exists()
     assert not (tmp_path / "duplicates.csv").exists()
     assert {p.name for p in written} == {

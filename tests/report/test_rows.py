@@ -5,7 +5,8 @@ from __future__ import annotations
 import pyarrow as pa
 
 from auditor import tables
-from auditor.report.rows import REPORT_VERDICTS, report_verdicts, totals
+from auditor.report.rows import REPORT_VERDICTS
+from auditor.report.view import build_view
 from auditor.result import AuditResult
 
 
@@ -13,14 +14,15 @@ def test_one_row_per_input_row_in_input_order_even_if_verdicts_are_shuffled(
     result: AuditResult,
 ) -> None:
     shuffled = result.verdicts.take(pa.array([8, 3, 0, 5, 1, 7, 2, 6, 4]))
-    table = report_verdicts(AuditResult(**{**result.__dict__, "verdicts": shuffled}))
+    table = build_view(AuditResult(**{**result.__dict__, "verdicts": shuffled})).rows
     assert table.schema == REPORT_VERDICTS
     assert table["row_id"].to_pylist() == list(range(9))
-    assert table.schema.names[: len(tables.VERDICTS)] == tables.VERDICTS.names
+    shown = [name for name in tables.VERDICTS.names if name != "record_key"]
+    assert table.schema.names[: len(shown)] == shown
 
 
 def test_joined_columns(result: AuditResult) -> None:
-    rows = {r["key"]: r for r in report_verdicts(result).to_pylist()}
+    rows = {r["key"]: r for r in build_view(result).rows.to_pylist()}
     assert rows["lecun2015"]["agency"] == "crossref"
     assert rows["lecun2015"]["record_status"] == "found"
     assert rows["evil"]["id_raw"] == "2101.00001v2"
@@ -32,7 +34,7 @@ def test_joined_columns(result: AuditResult) -> None:
 
 
 def test_totals_count_every_outcome_and_file(result: AuditResult) -> None:
-    counts = totals(result)
+    counts = build_view(result).totals
     assert counts["rows"] == 9
     assert list(counts["by_verdict"]) == list(tables.OUTCOMES)
     assert sum(counts["by_verdict"].values()) == 9
@@ -45,26 +47,17 @@ def test_totals_count_every_outcome_and_file(result: AuditResult) -> None:
 
 
 def _looked_up_row_by_row(result: AuditResult) -> list[tuple[object, ...]]:
-    """The joined columns as the report defines them, one row at a time: the reference."""
-
-    def key(row: dict[str, object], *names: str) -> tuple[object, ...]:
-        return tuple("" if row[n] is None else row[n] for n in names)
-
+    """The joined columns as the report defines them, one row at a time: the reference, and
+    the first record of the row's `record_key`."""
     refs: dict[object, dict[str, object]] = {}
     for ref in result.references.to_pylist():
         refs.setdefault(ref["row_id"], ref)
-    full: dict[tuple[object, ...], dict[str, object]] = {}
-    short: dict[tuple[object, ...], dict[str, object]] = {}
+    by_key: dict[str, dict[str, object]] = {}
     for rec in result.records.to_pylist():
-        full.setdefault(key(rec, "register", "id_type", "identifier"), rec)
-        short.setdefault(key(rec, "id_type", "identifier"), rec)
+        by_key.setdefault(f"{rec['register']}\x1f{rec['id_type']}\x1f{rec['identifier']}", rec)
     out = []
     for row in sorted(result.verdicts.to_pylist(), key=lambda r: r["row_id"]):
-        rec = None
-        if row["id_type"] is not None and row["identifier"] is not None:
-            rec = full.get(key(row, "register", "id_type", "identifier")) or short.get(
-                key(row, "id_type", "identifier")
-            )
+        rec = by_key.get(row["record_key"]) if row["record_key"] is not None else None
         ref = refs.get(row["row_id"], {})
         out.append(
             (
@@ -83,7 +76,8 @@ def test_each_row_finds_its_reference_and_the_record_it_relied_on(result: AuditR
     moved = pa.array(["elsewhere"] + records["register"].to_pylist()[1:], pa.string())
     cases = [
         result,
-        # another register's record of the same identifier answers for a row its own has not
+        # the record a row names is joined on its key alone: no other register's record of the
+        # same identifier answers for it
         AuditResult(
             **{
                 **result.__dict__,
@@ -103,5 +97,10 @@ def test_each_row_finds_its_reference_and_the_record_it_relied_on(result: AuditR
     ]
     columns = ["row_id", "source_format", "id_raw", "record_status", "agency"]
     for case in cases:
-        table = report_verdicts(case).select(columns)
+        table = build_view(case).rows.select(columns)
         assert [tuple(r.values()) for r in table.to_pylist()] == _looked_up_row_by_row(case)
+    assert build_view(cases[1]).rows["record_status"].to_pylist()[0] is None
+
+
+def test_the_report_table_does_not_carry_the_join_key(result: AuditResult) -> None:
+    assert "record_key" not in build_view(result).rows.column_names

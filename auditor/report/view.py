@@ -1,0 +1,47 @@
+"""The report's view of a run, built once: the verdict rows a reader sees and their totals.
+
+`build_view(result)` joins the verdicts with what a reader needs (`rows.build_report_verdicts`)
+and counts them (`rows.count_totals`) once, before any format runs; every format renders the
+`ReportView` it is given and computes neither again. Built before the formats are written side
+by side, so no thread ever builds it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import pyarrow as pa
+
+from auditor.report.rows import build_report_verdicts, count_totals
+from auditor.result import AuditResult
+
+__all__ = ["ReportView", "build_view"]
+
+
+@dataclass(frozen=True)
+class ReportView:
+    """What every report format renders."""
+
+    rows: pa.Table
+    """`rows.REPORT_VERDICTS`: one row per input row, in input order."""
+    totals: Mapping[str, Any]
+    """`rows.count_totals` of `rows`: counts by verdict, register, priority, reason and file."""
+    result: AuditResult
+    """The run's tables and metadata (checklist, duplicates, records, run info), as made."""
+    record_at: pa.Array
+    """For each of `rows`, the index in `result.records` of the record it relied on (its
+    `record_key`; null: none): the one join of verdicts and records every format shares."""
+
+    def relied_records(self) -> pa.Table:
+        """`result.records` row-aligned with `rows`: the record each row relied on (nulls)."""
+        return self.result.records.take(self.record_at)
+
+
+def build_view(result: AuditResult) -> ReportView:
+    """The `ReportView` of `result` (joins and counts over whole columns; never raises on data)."""
+    rows, record_at = build_report_verdicts(result)
+    return ReportView(
+        rows=rows, totals=count_totals(result, rows), result=result, record_at=record_at
+    )

@@ -1,0 +1,137 @@
+"""The stage order of an audit, written once: resolve → compare → waterfall → search → checklist.
+
+`audit_tables` maps a classified `references` table to the run's other tables. Every caller runs
+the stages through it: `pipeline.run_audit` (and so `auditor serve`'s uploads), and each Dask
+partition of `cluster.audit_partition` (with `duplicates=False`: duplicate groups span
+partitions, so the driver finds them once over the whole run with `join_partitions`).
+
+compare writes each verdict; the waterfall, the title search and the duplicate groups each
+return a patch of the rows they decide, and one `patches.merge` applies them in stage order.
+
+Only resolve, the waterfall and the title search wait on registers; the CPU stages (compare,
+the duplicate search, the checklist) run in `asyncio.to_thread`, so a server's event loop keeps
+answering while they work.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from auditor import tables
+from auditor.checklist import build_checklist, duplicate_items
+from auditor.chinese.waterfall import run_waterfall
+from auditor.compare import compare
+from auditor.overlap.duplicates import find_duplicates
+from auditor.patches import empty_patch, merge, relied_on
+from auditor.resolve import resolve
+from auditor.search import title_search
+from auditor.settings import Settings
+from auditor.transport.net import Net
+
+__all__ = ["AuditTables", "audit_tables", "compare_in_thread", "group_patch", "join_partitions"]
+
+
+@dataclass(frozen=True)
+class AuditTables:
+    """The tables the stages make from one `references` table."""
+
+    records: pa.Table
+    """`RECORDS`: what resolve found, then the title search's chosen candidates."""
+    verdicts: pa.Table
+    """`VERDICTS`, one row per reference in input order (`group_id` filled when duplicates)."""
+    checklist: pa.Table
+    """`CHECKLIST`, sorted by priority then input order."""
+    duplicates: pa.Table
+    """`DUPLICATES` (empty when the caller asked for none)."""
+
+
+def group_patch(duplicates: pa.Table) -> pa.Table:
+    """The verdict patch (`auditor.patches`) setting `group_id` on the rows of a duplicate
+    group (a row in two groups takes the lower id)."""
+    if duplicates.num_rows == 0:
+        return empty_patch()
+    members = duplicates.group_by("row_id").aggregate([("group_id", "min")])
+    return pa.table(
+        {"row_id": members["row_id"], "group_id": members["group_id_min"].cast(pa.int32())}
+    )
+
+
+async def compare_in_thread(
+    references: pa.Table, records: pa.Table, criteria: str, *, title_workers: bool = False
+) -> pa.Table:
+    """`compare.compare` in a worker thread (whole columns; the event loop stays free)."""
+    return await asyncio.to_thread(
+        compare, references, records, criteria, title_workers=title_workers
+    )
+
+
+async def audit_tables(
+    references: pa.Table, settings: Settings, net: Net | None, *, duplicates: bool = True
+) -> AuditTables:
+    """Run every stage after load on the classified `references`; raises only
+    `InputError`/`ConfigError` (failures of registers are rows).
+
+    `net=None` answers from snapshots and the cache only. With `duplicates=False` (one partition
+    of a larger run) no duplicate groups are searched: `duplicates` is empty, `group_id` null and
+    the checklist has no duplicate items (`join_partitions` adds them for the whole run).
+    """
+    records = await resolve(references, settings, net)
+    # Duplicates need only the references and their records: found in a thread beside compare
+    # (NumPy sorts let go of the GIL); again below only when the title search adds records.
+    early = (
+        asyncio.ensure_future(asyncio.to_thread(find_duplicates, references, records))
+        if duplicates
+        else None
+    )
+    try:
+        base = await compare_in_thread(
+            references, records, settings.criteria, title_workers=settings.title_workers
+        )
+        waterfall = await run_waterfall(references, base, records, settings, net)
+        searched = await title_search(
+            references, waterfall.verdicts, settings, net, settings.criteria
+        )
+    except BaseException:
+        if early is not None:
+            early.cancel()
+        raise
+    found = tables.empty(tables.DUPLICATES) if early is None else await early
+    if searched.records.num_rows:
+        records = pa.concat_tables([records, searched.records])
+        if duplicates:
+            found = await asyncio.to_thread(find_duplicates, references, records)
+    # Each verdict written once: compare's, then what each later stage decided, in stage order.
+    verdicts = merge(base, waterfall.patch, searched.patch, group_patch(found))
+    extra = waterfall.items
+    if duplicates:
+        extra = pa.concat_tables([extra, duplicate_items(found, references)])
+    checklist = await asyncio.to_thread(build_checklist, references, verdicts, extra=extra)
+    return AuditTables(records, verdicts, checklist, found)
+
+
+def join_partitions(references: pa.Table, parts: AuditTables) -> AuditTables:
+    """`parts` (the partitions' tables, concatenated; records distinct) with what spans
+    partitions added: the duplicate groups (`group_id`, and their items after the checklist's
+    own; the caller orders the checklist), and the record a row asked for no register about
+    (INVALID, a closed leg) but another partition's reference found (`patches.relied_on`), as
+    one process names it."""
+    found = find_duplicates(references, parts.records)
+    checklist = pa.concat_tables([parts.checklist, duplicate_items(found, references)])
+    verdicts = merge(
+        parts.verdicts, _unasked_records(parts.verdicts, parts.records), group_patch(found)
+    )
+    return AuditTables(parts.records, verdicts, checklist, found)
+
+
+def _unasked_records(verdicts: pa.Table, records: pa.Table) -> pa.Table:
+    """The `record_key` patch of rows with an identifier that name no record yet."""
+    open_ = pc.and_(pc.is_null(verdicts["record_key"]), pc.is_valid(verdicts["identifier"]))
+    rows = verdicts.filter(open_)
+    if rows.num_rows == 0:
+        return empty_patch()
+    named = pa.table({"row_id": rows["row_id"], "record_key": relied_on(records, rows)})
+    return named.filter(pc.is_valid(named["record_key"]))
