@@ -15,6 +15,7 @@ import pytest
 from auditor import tables
 from auditor.load import load_files
 from auditor.pipeline import closed_legs
+from auditor.registers import registry
 from auditor.settings import Settings, load_settings
 from auditor.stages import AuditTables, audit_tables, join_partitions
 
@@ -23,7 +24,7 @@ INPUTS = [str(SAMPLES / n) for n in ("thesis.bib", "screening.ris", "submissions
 
 
 def _references_and_settings(tmp_path: Path) -> tuple[pa.Table, Settings]:
-    settings = load_settings({}, inputs=INPUTS)
+    settings = load_settings({}, inputs=INPUTS, registers=registry.settings_defaults())
     settings = dataclasses.replace(settings, offline=True, cache_dir=str(tmp_path / "cache"))
     loaded = load_files(INPUTS, closed_legs=closed_legs(settings))
     return loaded.table, settings

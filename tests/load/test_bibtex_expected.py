@@ -6,7 +6,8 @@ our own splitter (`auditor.load.bibtex_blocks`) replaced it. A digest, not the r
 files stay in `../shared`. To see what changed, load the file with both versions and compare
 `snapshot`'s input. Re-recorded for #22: the rows gained `author_names`, and the one
 name the loader used to reorder (`Terrence von Bobble`) is kept as written; nothing else
-changed (every other column and problem compared equal). Skipped when the shared folder is absent, as the other realdata tests are.
+changed (every other column and problem compared equal). Skipped when the shared folder is
+absent, as the other realdata tests are.
 """
 
 from __future__ import annotations

@@ -45,7 +45,7 @@ def test_untrusted_strings_are_escaped(result: AuditResult) -> None:
 
 
 def test_parsed_names_sit_beside_the_names_as_written(result: AuditResult) -> None:
-    page = render_html(result)
+    page = render_html(build_view(result))
     assert "Vaswani, Ashish" in page  # as written
     assert "parsed: Vaswani (given Ashish; suffix &lt;i&gt;Jr&lt;/i&gt;)" in page  # escaped
     assert "<i>Jr</i>" not in page

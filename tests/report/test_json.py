@@ -57,7 +57,7 @@ def test_stable_and_golden(result: AuditResult, update_golden: bool) -> None:
 
 
 def test_names_as_written_with_their_parse_beside_them(result: AuditResult) -> None:
-    rows = {r["key"]: r for r in json.loads(report_text(result))["verdicts"]}
+    rows = {r["key"]: r for r in json.loads(report_text(build_view(result)))["verdicts"]}
     assert rows["wrongtitle"]["authors_claimed"] == ["Vaswani, Ashish"]
     assert rows["wrongtitle"]["authors_parsed"] == [
         {"family": "Vaswani", "given": "Ashish", "particle": None, "suffix": "<i>Jr</i>"}
