@@ -3,7 +3,9 @@
 Only what the audit makes certain is changed (see `auditor.fix.changes`); every other byte stays
 as written. Without `--out` or `--in-place` the corrected copy goes beside the input as
 `NAME.fixed.EXT`, so the source is never overwritten unless asked; `--in-place` keeps the
-original as `NAME.EXT.bak`. `--diff` prints a unified diff and writes nothing.
+original as `NAME.EXT.bak` (`.bak.1`, … when one exists: none is overwritten) and refuses a
+file that changed during the audit or is read-only (`auditor.fix.writing`).
+`--diff` prints a unified diff and writes nothing.
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ import asyncio
 import codecs
 import contextlib
 import difflib
-import shutil
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -31,6 +32,7 @@ from auditor.settings import load_settings
 if TYPE_CHECKING:
     from auditor.fix.bibtex_edit import Applied
     from auditor.fix.changes import Change, Plan
+    from auditor.fix.writing import ReadState
 
 __all__ = ["register"]
 
@@ -131,13 +133,33 @@ def _target(path: Path, out: Path | None, in_place: bool) -> Path:
     return out or path.with_name(f"{path.stem}.fixed{path.suffix}")
 
 
+def _write(err: Console, target: Path, new: bytes, before: ReadState | None) -> None:
+    """Write the corrected copy (over the input when `before`, its state as read), or exit 2."""
+    from auditor.files import atomic_write_bytes
+    from auditor.fix.writing import InPlaceRefused, write_in_place
+
+    try:
+        if before is None:
+            atomic_write_bytes(target, new)
+        else:
+            backup = write_in_place(target, new, before)
+            err.print(f"kept the original as {escape(str(backup))}")
+    except InPlaceRefused as exc:
+        err.print(f"[bold red]error:[/] {escape(str(exc))}")
+        raise typer.Exit(ExitCode.USAGE) from None
+    except OSError as exc:
+        err.print(f"[bold red]error:[/] cannot write {escape(str(target))}: {exc.strerror}")
+        raise typer.Exit(ExitCode.USAGE) from None
+    err.print(f"wrote {escape(str(target))}")
+
+
 def fix(
     path: Annotated[Path, typer.Argument(help="The bibliography to correct (.bib, .ris, .csv).")],
     out: Annotated[
         Path | None, typer.Option("--out", help="Write the corrected copy here.")
     ] = None,
     in_place: Annotated[
-        bool, typer.Option("--in-place", help="Overwrite PATH, keeping PATH.bak.")
+        bool, typer.Option("--in-place", help="Overwrite PATH, keeping PATH.bak (.bak.1, …).")
     ] = False,
     diff: Annotated[
         bool, typer.Option("--diff", help="Print a unified diff; write nothing.")
@@ -171,15 +193,18 @@ def fix(
         err.print(f"[bold red]error:[/] --only: unknown field {escape(unknown[0])!r}")
         raise typer.Exit(ExitCode.USAGE)
     # The whole pipeline (and the editors, the loader) only when there is work.
-    from auditor.files import atomic_write_bytes
     from auditor.fix.bibtex_edit import note_line
     from auditor.fix.changes import plan_fixes
+    from auditor.fix.writing import InPlaceRefused, check_writable, read_state
     from auditor.load import detect_format
     from auditor.pipeline import run_audit
 
     flags = {"offline": offline, "snapshots": tuple(snapshot or ()), "cache_dir": cache_dir}
     try:
         data = path.read_bytes()
+        before = read_state(path, data)
+        if in_place:
+            check_writable(path)
         text, codec, bom = _decode(data, str(path))
         fmt = detect_format(str(path), text[:4096])
         if fmt not in _EDITABLE:
@@ -197,7 +222,7 @@ def fix(
     except OSError as exc:
         err.print(f"[bold red]error:[/] {escape(str(path))}: {escape(exc.strerror or str(exc))}")
         raise typer.Exit(ExitCode.USAGE) from None
-    except (InputError, ConfigError) as exc:
+    except (InputError, ConfigError, InPlaceRefused) as exc:
         err.print(f"[bold red]error:[/] {escape(str(exc))}")
         raise typer.Exit(ExitCode.USAGE) from None
     plan = plan_fixes(result, only=fields, upgrade_preprints=upgrade)
@@ -229,15 +254,7 @@ def fix(
             )
         )
     else:
-        target = _target(path, out, in_place)
-        try:
-            if in_place:
-                shutil.copy2(path, path.with_name(path.name + ".bak"))
-            atomic_write_bytes(target, new)
-        except OSError as exc:
-            err.print(f"[bold red]error:[/] cannot write {escape(str(target))}: {exc.strerror}")
-            raise typer.Exit(ExitCode.USAGE) from None
-        err.print(f"wrote {escape(str(target))}")
+        _write(err, _target(path, out, in_place), new, before if in_place else None)
     entries = len({c.row_id for c in applied.made})
     err.print(f"{len(applied.made)} changes in {entries} entries; {len(plan.notes)} findings noted")
     for note in plan.notes:
