@@ -29,7 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from contextvars import ContextVar, copy_context
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, TypeVar, cast
+from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar, cast
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -226,18 +226,31 @@ def _digest(path: Path, written: dict[Path, tuple[int, str]]) -> tuple[int, str]
     return size, sha256.hexdigest()
 
 
-def _manifest(staging: Path, names: list[str], written: dict[Path, tuple[int, str]]) -> bytes:
+#: A signer of the manifest document (`auditor.signing.sign_report` with the run's key).
+ManifestSigner = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def _manifest(
+    staging: Path,
+    names: list[str],
+    written: dict[Path, tuple[int, str]],
+    sign: ManifestSigner | None,
+) -> bytes:
     files = []
     for name in names:
         size, sha256 = _digest(staging / name, written)
         files.append({"name": name, "bytes": size, "sha256": sha256})
-    doc = {"schema_version": 1, "complete": True, "files": files}
+    doc: dict[str, Any] = {"schema_version": 1, "complete": True, "files": files}
+    if sign is not None:
+        doc = sign(doc)
     return (json.dumps(doc, indent=2) + "\n").encode("utf-8")
 
 
 @contextmanager
-def report_set(out_dir: Path) -> Iterator[Path]:
+def report_set(out_dir: Path, *, sign: ManifestSigner | None = None) -> Iterator[Path]:
     """A staging folder to write one report set into; on success it replaces the set in `out_dir`.
+
+    `sign` signs the manifest (every file's SHA-256), so one signature covers the whole set.
 
     Order: lock `out_dir`, let the caller write into the staging folder (beside `out_dir`, same
     file system), remove the old manifest, move every staged file in, delete files the old
@@ -263,7 +276,7 @@ def report_set(out_dir: Path) -> Iterator[Path]:
             finally:
                 _WRITTEN.reset(token)
             names = sorted(p.name for p in staging.iterdir() if p.is_file())
-            manifest = _manifest(staging, names, written)
+            manifest = _manifest(staging, names, written, sign)
             old = _previous_set(out_dir)
             (out_dir / MANIFEST).unlink(missing_ok=True)
             for name in names:

@@ -144,10 +144,10 @@ def audit(
             case _:
                 assert_never(engine)
         out_dir = Path(run.out) if run.out else default_out(paths)
-        finish = _signer(run.signing_key) if sign else None
+        finish, sign_manifest = _signer(run.signing_key) if sign else (None, None)
         view = build_view(result)  # once, for every format
         try:
-            write_reports(view, out_dir, finish=finish)
+            write_reports(view, out_dir, finish=finish, sign_manifest=sign_manifest)
             if engine is Engine.DASK:
                 from auditor.cluster import PARTITION_ROWS, write_partitions
 
@@ -203,17 +203,20 @@ def _outputs(
     return outputs
 
 
-def _signer(key_path: str) -> Callable[[Path], None]:
-    """Signs the staged `report.json` before the set is moved in (the key is read first)."""
+def _signer(
+    key_path: str,
+) -> tuple[Callable[[Path], None], Callable[[dict[str, Any]], dict[str, Any]]]:
+    """Signs the staged `report.json` (marked as one file of a signed set) before the set is
+    moved in, and the manifest listing every file's SHA-256 (the key is read first)."""
     from auditor.report.json import sign_report_file
-    from auditor.signing import load_or_create_key
+    from auditor.signing import load_or_create_key, sign_report
 
     key = load_or_create_key(key_path)
 
     def sign(staging: Path) -> None:
-        sign_report_file(staging / "report.json", key)
+        sign_report_file(staging / "report.json", key, signed_set=True)
 
-    return sign
+    return sign, lambda doc: sign_report(doc, key)
 
 
 class _PaceColumn(ProgressColumn):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache, partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from auditor.report.interface import ReportFormat
@@ -56,7 +56,11 @@ def __getattr__(name: str) -> tuple[ReportFormat, ...]:
 
 
 def write_reports(
-    view: ReportView, out_dir: Path, *, finish: Callable[[Path], None] | None = None
+    view: ReportView,
+    out_dir: Path,
+    *,
+    finish: Callable[[Path], None] | None = None,
+    sign_manifest: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
 ) -> list[Path]:
     """Write verdicts/checklist (and duplicates, when any) as Parquet and CSV, `report.html` and
     `report.json` into `out_dir` as one set (`auditor.files.report_set`: staged, moved in,
@@ -64,14 +68,15 @@ def write_reports(
     no `report.html`, and its `report.json` holds the totals only.
 
     The formats are written side by side in threads. `finish(staging)` runs on the staged set
-    before it is moved in (signing `report.json`).
+    before it is moved in (signing `report.json`); `sign_manifest` signs `manifest.json`, whose
+    SHA-256 of every file makes one signature cover the whole set (`auditor.signed_set`).
     Raises `OSError` naming the path when `out_dir` cannot be created or written, or
     `OutputBusy` when another run is writing into it.
     """
     from auditor.files import report_set, side_by_side
 
     formats = _formats(view.result.verdicts.num_rows > LISTED_ROWS)
-    with report_set(out_dir) as staging:
+    with report_set(out_dir, sign=sign_manifest) as staging:
         written = side_by_side([partial(f.write, view, staging) for f in formats])
         names = [p.name for paths in written for p in paths]
         if finish is not None:

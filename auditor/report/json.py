@@ -127,10 +127,13 @@ def dump_report(data: dict[str, Any]) -> str:
     return _dump(data, 0) + "\n"
 
 
-def sign_report_file(path: Path, key: Ed25519PrivateKey) -> Path:
+def sign_report_file(path: Path, key: Ed25519PrivateKey, *, signed_set: bool = False) -> Path:
     """Add an Ed25519 `signature` member to the `report.json` at `path` (see `auditor.signing`),
-    keeping its layout; written atomically."""
+    keeping its layout; written atomically. `signed_set` adds `"signed_set": "manifest.json"`
+    (under the signature): the folder's signed manifest must be checked with it."""
     data = json.loads(path.read_text(encoding="utf-8"))
+    if signed_set:
+        data["signed_set"] = "manifest.json"
     return atomic_write_text(path, dump_report(sign_report(data, key)))
 
 
