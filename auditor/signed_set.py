@@ -73,8 +73,9 @@ def _listed(manifest: Mapping[str, Any]) -> dict[str, tuple[object, object]] | s
 def _compare(folder: Path, listed: dict[str, tuple[object, object]]) -> list[str]:
     """What differs between the folder's regular files and the manifest, one line each."""
     present = {p.name for p in folder.iterdir() if p.is_file() and p.name != MANIFEST}
-    problems = [f"{name}: listed in the manifest but missing" for name in sorted(listed.keys() - present)]
-    problems += [f"{name}: not listed in the signed manifest" for name in sorted(present - listed.keys())]
+    names = listed.keys()
+    problems = [f"{name}: listed in the manifest but missing" for name in sorted(names - present)]
+    problems += [f"{name}: not listed in the signed manifest" for name in sorted(present - names)]
     for name in sorted(present & listed.keys()):
         if _sha256(folder / name) != listed[name]:
             problems.append(f"{name}: changed after signing (size or SHA-256 differ)")
