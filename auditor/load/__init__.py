@@ -23,6 +23,7 @@ from auditor.classify import classify
 from auditor.errors import InputError
 from auditor.load.arrays import to_array
 from auditor.load.bibtex import BibtexLoader
+from auditor.load.caps import cap_references
 from auditor.load.cited import select_cited
 from auditor.load.csl_json import CslJsonLoader, looks_like_csl
 from auditor.load.csv import CsvLoader
@@ -239,7 +240,8 @@ def _load_files(
         problems.extend(aggregate(sorted(file_problems, key=lambda p: p.line or 0)))
         inputs.append(InputFile(path, hashlib.sha256(data).hexdigest(), name, n))
     table = _table(columns, source_paths, formats)
-    return LoadOutcome(classify(table, closed_legs=closed_legs), tuple(problems), tuple(inputs))
+    capped, over = cap_references(classify(table, closed_legs=closed_legs))
+    return LoadOutcome(capped, (*problems, *aggregate(over)), tuple(inputs))
 
 
 _KIND_RE = re.compile(r"[:'(`\"]")

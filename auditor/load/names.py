@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from auditor.load.caps import MAX_NAMES
 from auditor.load.latex import latex_to_unicode
 from auditor.names import parse, parse_family_given
 
@@ -66,9 +67,21 @@ class AuthorList:
     """The names a comma-separated list means (`A B, C D, and E F`), or `None`: not one."""
 
 
+def _first_names(raw: str) -> str:
+    """`raw` cut before its `MAX_NAMES + 1`-th `and`: a list past the cap is never split whole
+    (`auditor.load.caps` makes its row INVALID from the `MAX_NAMES + 1` names kept)."""
+    if len(raw) < MAX_NAMES * 5:  # too short to hold that many `and`s
+        return raw
+    for i, m in enumerate(_AND_RE.finditer(raw)):
+        if i == MAX_NAMES:
+            return raw[: m.start()]
+    return raw
+
+
 def split_bibtex_authors(raw: str) -> AuthorList:
-    """Split a BibTeX name list at depth-0 `and`. Never raises; empty parts are dropped."""
-    raw = raw.strip()
+    """Split a BibTeX name list at depth-0 `and`. Never raises; empty parts are dropped.
+    At most `MAX_NAMES + 1` names are read."""
+    raw = _first_names(raw.strip())
     if not raw:
         return AuthorList([], False, [])
     names: list[str] = []
@@ -186,10 +199,13 @@ def _comma_list(parts: list[str], trailing: list[bool]) -> list[str] | None:
 
 
 def clean_author_list(names: Iterable[str]) -> tuple[list[str], bool]:
-    """Drop empty names and `others`/`et al.` markers (returned as the flag), trim whitespace."""
+    """Drop empty names and `others`/`et al.` markers (returned as the flag), trim whitespace.
+    At most `MAX_NAMES + 1` names are kept (the cap's row is INVALID)."""
     out: list[str] = []
     et_al = False
     for name in names:
+        if len(out) > MAX_NAMES:
+            break
         n, marker = _clean_name(name)
         et_al = et_al or marker
         if n:

@@ -26,6 +26,7 @@ import pyarrow as pa
 from auditor import tables
 from auditor.classify import classify
 from auditor.errors import InputError
+from auditor.load.caps import cap_references
 from auditor.load.csv import DEFAULT_COLUMNS
 from auditor.load.interface import ENTRY_COLUMNS, LoadOutcome, Problem
 from auditor.result import InputFile
@@ -103,10 +104,19 @@ def _strings(column: pa.ChunkedArray) -> pa.ChunkedArray:
             column = column.cast(pa.string())
         except pa.ArrowInvalid:
             column = pa.chunked_array(
-                [pa.array([None if v is None else json.dumps(v) for v in column.to_pylist()])]
+                [pa.array([_text(v) for v in column.to_pylist()], pa.string())]
             )
     trimmed = pc.utf8_trim_whitespace(column.cast(pa.string()))
     return pc.if_else(pc.equal(trimmed, ""), pa.scalar(None, pa.string()), trimmed)
+
+
+def _text(value: object) -> str | None:
+    """A cell Arrow could not cast as text: bytes decoded (bad bytes replaced), else JSON."""
+    if value is None:
+        return None
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return json.dumps(value, default=str)
 
 
 def clean_authors(column: pa.ChunkedArray) -> tuple[pa.Array, pa.Array]:
@@ -165,6 +175,28 @@ def _years(column: pa.ChunkedArray) -> tuple[pa.Array, pa.Array]:
     return digits.cast(pa.int32()), pc.and_(pc.is_valid(text), pc.is_null(digits))
 
 
+def _check_types(raw: pa.Table, chosen: Mapping[str, str]) -> None:
+    """`InputError` naming the first column whose type cannot fill its field (a `title` that is
+    `list<string>`, an `authors` of structs): guessing a text from it would be a made-up value."""
+    for name, column in chosen.items():
+        kind = raw.schema.field(column).type
+        if name == "authors":
+            listed = pa.types.is_list(kind) or pa.types.is_large_list(kind)
+            ok = not pa.types.is_nested(kind) or (
+                listed
+                and pa.types.is_string(kind.value_type)
+                or listed
+                and pa.types.is_large_string(kind.value_type)
+            )
+        elif name == "authors_et_al":
+            ok = True
+        else:
+            ok = not pa.types.is_nested(kind)
+        if not ok:
+            expected = "a list of strings or text" if name == "authors" else "text or a number"
+            raise InputError(f"column {column!r} is {kind}, not {expected} (field {name!r})")
+
+
 def _entries(
     raw: pa.Table, column_map: Mapping[str, str], pool: ThreadPoolExecutor
 ) -> tuple[pa.Table, pa.Array, Future[tuple[pa.Array, pa.Array]] | None]:
@@ -174,6 +206,7 @@ def _entries(
     import pyarrow.compute as pc
 
     chosen = _columns_for(raw.column_names, column_map)
+    _check_types(raw, chosen)
     n = raw.num_rows
     columns: dict[str, pa.Array | pa.ChunkedArray] = {}
     bad_year = pa.repeat(pa.scalar(False), n)
@@ -305,7 +338,10 @@ def load_tables(
         for path in paths:
             name = fmt or TABLE_SUFFIXES.get(Path(path).suffix.lower(), "parquet")
             raw, lines, file_problems = _read(path, name)
-            entries, bad_year, job = _entries(raw, column_map or {}, pool)
+            try:
+                entries, bad_year, job = _entries(raw, column_map or {}, pool)
+            except InputError as exc:
+                raise InputError(f"{path}: {exc}") from None
             jobs.append(job)
             parts.append(_stamped(entries, raw, lines, bad_year, path, name, offset))
             problems.extend(file_problems)
@@ -327,7 +363,8 @@ def load_tables(
         )
         classified = classify(table, closed_legs=closed_legs)
         classified = _with_authors(classified, parts, jobs)
-    return LoadOutcome(classified, tuple(problems), tuple(inputs))
+    classified, over = cap_references(classified)
+    return LoadOutcome(classified, (*problems, *over[:5]), tuple(inputs))
 
 
 def _stamped(
