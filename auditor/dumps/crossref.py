@@ -38,6 +38,11 @@ def _row(item: Mapping[str, Any], where: str) -> RecordRow | Skipped:
         return Skipped(where, str(exc))
 
 
+#: Largest `{"items": [...]}` file read (it is one JSON value, parsed whole; Crossref's public
+#: data files are some 3,000 works, tens of MB each).
+MAX_ITEMS_FILE = 512 << 20
+
+
 class CrossrefDump(DumpReader):
     """Reads Crossref `/works` items."""
 
@@ -47,8 +52,12 @@ class CrossrefDump(DumpReader):
         """One row per work; `{"items": [...]}` files and JSON Lines alike."""
         head = stream.peek(64)[:64] if hasattr(stream, "peek") else b""
         if head.lstrip().startswith(b'{"items"') or b'"items"' in head:
+            raw = stream.read(MAX_ITEMS_FILE + 1)
+            if len(raw) > MAX_ITEMS_FILE:
+                yield Skipped(path, f"an items file larger than {MAX_ITEMS_FILE} bytes inflated")
+                return
             try:
-                data = json.load(stream)
+                data = json.loads(raw)
             except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
                 yield Skipped(path, f"not JSON ({exc})")
                 return

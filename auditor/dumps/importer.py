@@ -15,6 +15,7 @@ Inputs ending `.gz` are decompressed on the fly. `--out DIR` is then a snapshot:
 from __future__ import annotations
 
 import gzip
+import zlib
 import io
 import json
 from collections.abc import Callable, Iterator, Sequence
@@ -177,6 +178,18 @@ def import_dump(
     return summary
 
 
+def _guarded(items: Iterator[RecordRow | Skipped], path: Path) -> Iterator[RecordRow | Skipped]:
+    """`items`, with a truncated or corrupt compressed file as an `InputError` naming it (gzip
+    raises `EOFError`, which the command line would take for Ctrl-D: "Aborted.", exit 1)."""
+    try:
+        yield from items
+    except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
+        detail = str(exc) or type(exc).__name__
+        raise InputError(f"{path}: truncated or corrupt compressed file ({detail})") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
+
+
 def _import_one(
     reader: DumpReader,
     path: Path,
@@ -195,7 +208,7 @@ def _import_one(
     rows: list[RecordRow] = []
     number = int(entry["parts"])
     with _open(path, seen) as stream:
-        for item in reader.records(stream, str(path)):
+        for item in _guarded(reader.records(stream, str(path)), path):
             if isinstance(item, Skipped):
                 summary.skipped_count += 1
                 if len(summary.skipped) < 1000:

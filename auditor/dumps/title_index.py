@@ -54,19 +54,52 @@ BUILD_MEMORY = "256MB"
 
 
 def _connect(memory: str = "1GB") -> duckdb.DuckDBPyConnection:
-    con = duckdb.connect(":memory:")
-    con.execute(f"SET memory_limit = '{memory}'")
-    con.execute("SET preserve_insertion_order = false")
-    return con
+    # Settings as the connection's configuration, never pasted into a statement.
+    return duckdb.connect(
+        ":memory:", config={"memory_limit": memory, "preserve_insertion_order": False}
+    )
+
+
+#: Index rows per Parquet row group (and per batch streamed out of DuckDB).
+_ROW_GROUP = 500_000
+
+#: The index: every (token, record) of the found records' titles, by token. Paths and values
+#: are parameters (`$records`, `$stop`), never pasted into the text (`tests/test_sql_safety.py`).
+_INDEX_QUERY = f"""
+    SELECT DISTINCT unnest({_TOKENS.format(col="title")}) AS token, id_type, identifier
+    FROM read_parquet($records, union_by_name = true)
+    WHERE title IS NOT NULL AND status = 'found'
+    ORDER BY token
+"""
+
+
+def _write_index(con: duckdb.DuckDBPyConnection, records: list[str], tmp: Path) -> None:
+    """Stream the index query's rows into the Parquet file `tmp`."""
+    import pyarrow.parquet as pq
+
+    params = {"records": records, "stop": list(STOP_WORDS)}
+    relation = con.sql(_INDEX_QUERY, params=params)
+    # `to_arrow_reader` in DuckDB 1.4 and later; `fetch_record_batch` before (now deprecated).
+    batches = getattr(relation, "to_arrow_reader", None) or relation.fetch_record_batch
+    reader = batches(_ROW_GROUP)
+    with pq.ParquetWriter(tmp, reader.schema) as writer:
+        for batch in reader:
+            writer.write_batch(batch, row_group_size=_ROW_GROUP)
 
 
 def build_title_index(folder: Path) -> Path:
-    """Write `folder/title_index/tokens.parquet` from `folder/records/*.parquet`; its path."""
+    """Write `folder/title_index/tokens.parquet` from `folder/records/*.parquet`; its path.
+
+    Any folder name works (`O'Brien lab`, `runs[2024]`): the record files are listed here and
+    passed to DuckDB as a parameter, each with its glob characters escaped (`literal_path`).
+    """
+    from auditor.transport.snapshot import literal_path
+
     out = folder / INDEX / "tokens.parquet"
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(".tokens.parquet.tmp")
-    records = str(folder / "records" / "*.parquet")
-    if not any((folder / "records").glob("*.parquet")):
+    records = sorted(str(p) for p in (folder / "records").glob("*.parquet") if p.is_file())
+    if not records:
         empty = pa.schema(
             [("token", pa.string()), ("id_type", pa.string()), ("identifier", pa.string())]
         )
@@ -76,18 +109,9 @@ def build_title_index(folder: Path) -> Path:
     con = _connect(BUILD_MEMORY)
     try:
         con.execute("SET temp_directory = $spill", {"spill": str(spill)})
-        con.execute(
-            f"""
-            COPY (
-                SELECT DISTINCT unnest({_TOKENS.format(col="title")}) AS token, id_type, identifier
-                FROM read_parquet($records, union_by_name = true)
-                WHERE title IS NOT NULL AND status = 'found'
-                ORDER BY token
-            ) TO '{tmp}' (FORMAT parquet, ROW_GROUP_SIZE 500000)
-            """,
-            {"records": records, "stop": list(STOP_WORDS)},
-        )
-    except duckdb.Error as exc:
+        _write_index(con, [literal_path(r) for r in records], tmp)
+    except (duckdb.Error, OSError, pa.ArrowException) as exc:
+        tmp.unlink(missing_ok=True)
         raise InputError(f"{folder}: cannot index titles ({exc})") from None
     finally:
         con.close()
@@ -96,13 +120,14 @@ def build_title_index(folder: Path) -> Path:
     return out
 
 
+_TOKENS_QUERY = f"SELECT {_TOKENS.format(col='$title')}"
+
+
 def title_tokens(title: str) -> list[str]:
     """The tokens of `title` exactly as the index made them."""
     con = _connect()
     try:
-        found = con.execute(
-            f"SELECT {_TOKENS.format(col='$title')}", {"title": title, "stop": list(STOP_WORDS)}
-        ).fetchone()
+        found = con.execute(_TOKENS_QUERY, {"title": title, "stop": list(STOP_WORDS)}).fetchone()
     finally:
         con.close()
     return list(found[0]) if found and found[0] else []
@@ -118,6 +143,24 @@ def title_candidates(folder: str, title: str, *, limit: int = 5) -> list[dict[st
     return title_candidates_many(folder, [title], limit=limit).get(title, [])
 
 
+#: The best `$limit` records per asked title (table `asked`) by title tokens shared.
+_CANDIDATES_QUERY = f"""
+    WITH tokens AS (
+        SELECT asked_at, unnest(toks) AS token, len(toks) AS title_tokens
+        FROM (SELECT asked_at, {_TOKENS.format(col="title")} AS toks FROM asked)
+    ), counted AS (
+        SELECT t.asked_at, i.id_type, i.identifier, count(*) AS shared_tokens,
+               any_value(t.title_tokens) AS title_tokens
+        FROM read_parquet($index) AS i JOIN tokens AS t USING (token)
+        GROUP BY t.asked_at, i.id_type, i.identifier
+    )
+    SELECT asked_at, id_type, identifier, shared_tokens, title_tokens FROM counted
+    QUALIFY row_number() OVER (
+        PARTITION BY asked_at ORDER BY shared_tokens DESC, identifier
+    ) <= $limit
+    ORDER BY asked_at, shared_tokens DESC, identifier
+"""
+
 #: Titles asked of the index in one query: their (title, record) pairs are counted together.
 TITLES_PER_QUERY = 2_000
 
@@ -128,6 +171,8 @@ def title_candidates_many(
     """`title_candidates` of each of `titles`, asked together: one index query per
     `TITLES_PER_QUERY` titles and one snapshot join for all their candidates; titles without a
     candidate are absent."""
+    from auditor.transport.snapshot import literal_path
+
     index = Path(folder) / INDEX / "tokens.parquet"
     if not index.is_file():
         raise InputError(f"{folder}: no title index (run auditor snapshot import)")
@@ -140,23 +185,8 @@ def title_candidates_many(
             numbers = pa.array(range(lo, lo + len(part)), pa.int64())
             con.register("asked", pa.table({"asked_at": numbers, "title": part}))
             hits += con.execute(
-                f"""
-                WITH tokens AS (
-                    SELECT asked_at, unnest(toks) AS token, len(toks) AS title_tokens
-                    FROM (SELECT asked_at, {_TOKENS.format(col="title")} AS toks FROM asked)
-                ), counted AS (
-                    SELECT t.asked_at, i.id_type, i.identifier, count(*) AS shared_tokens,
-                           any_value(t.title_tokens) AS title_tokens
-                    FROM read_parquet($index) AS i JOIN tokens AS t USING (token)
-                    GROUP BY t.asked_at, i.id_type, i.identifier
-                )
-                SELECT asked_at, id_type, identifier, shared_tokens, title_tokens FROM counted
-                QUALIFY row_number() OVER (
-                    PARTITION BY asked_at ORDER BY shared_tokens DESC, identifier
-                ) <= $limit
-                ORDER BY asked_at, shared_tokens DESC, identifier
-                """,
-                {"index": str(index), "limit": limit, "stop": list(STOP_WORDS)},
+                _CANDIDATES_QUERY,
+                {"index": literal_path(str(index)), "limit": limit, "stop": list(STOP_WORDS)},
             ).fetchall()
             con.unregister("asked")
     except duckdb.Error as exc:

@@ -20,6 +20,7 @@ it: `join_snapshots` leaves them out and `lookup_istic` gives them to the waterf
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -100,30 +101,77 @@ def conform(table: pa.Table) -> pa.Table:
 
 
 def _connect() -> duckdb.DuckDBPyConnection:
-    con = duckdb.connect(":memory:")
-    con.execute(f"SET memory_limit = '{_MEMORY_LIMIT}'")
-    con.execute("SET preserve_insertion_order = false")
-    return con
+    # Settings as the connection's configuration, never pasted into a statement.
+    return duckdb.connect(
+        ":memory:", config={"memory_limit": _MEMORY_LIMIT, "preserve_insertion_order": False}
+    )
 
 
-def _join(files: list[str], wanted: pa.Table, on: str, where: str, key: str) -> pa.Table:
+def literal_path(path: str) -> str:
+    """`path` as DuckDB reads one file: its glob characters (`*`, `?`, `[`) each in a bracket
+    class, so a folder named `runs[2024]` is that folder, not a pattern."""
+    return re.sub(r"([*?\[])", r"[\1]", path)
+
+
+def _literal(files: Sequence[str]) -> list[str]:
+    return [literal_path(f) for f in files]
+
+
+#: SQL text below is made at import from constants only: every path and value is a parameter
+#: (`$files`) or a registered table (`wanted`, `hits`); `tests/test_sql_safety.py` checks it.
+_STATUSES = ", ".join(f"'{status}'" for status in _DEFINITIVE)
+# `<>` is pushed into the Parquet scan, `NOT IN` is not (twice the scan's time).
+_PRIMARY = " AND ".join(f"s.register <> '{name}'" for name in sorted(SIDE_REGISTERS))
+_SIDE_JOIN = """
+    SELECT s.*, w.*, s.file_index AS hit_file, s.file_row_number AS hit_row
+    FROM read_parquet($files, union_by_name = true) AS s
+    JOIN wanted AS w ON {on}
+    WHERE s.status IN ({statuses}) AND {where}
+"""
+#: Title-search answers kept in a snapshot, by `register \x1f query key # rank`.
+_SEARCH_JOIN = _SIDE_JOIN.format(
+    on="(s.register || chr(31) || regexp_extract(s.identifier, '^[^#]*#[0-9]+')) = w.want_key",
+    statuses=_STATUSES,
+    where="s.id_type = 'title_search'",
+)
+#: ISTIC rows by lowercased DOI.
+_ISTIC_JOIN = _SIDE_JOIN.format(
+    on="lower(s.identifier) = w.want_doi",
+    statuses=_STATUSES,
+    where=(
+        f"s.register = 'istic' AND s.id_type = 'doi' AND s.status IN "
+        f"('{RecordStatus.FOUND}', '{RecordStatus.NOT_FOUND}')"
+    ),
+)
+_SIDE_JOINS = {"search": _SEARCH_JOIN, "istic": _ISTIC_JOIN}
+#: Which row of which file answers which key, reading the identity columns alone.
+_HITS = f"""
+    SELECT s.file_index AS hit_file, s.file_row_number AS hit_row, w.want_at
+    FROM read_parquet($files, union_by_name = true, file_row_number = true) AS s
+    JOIN wanted AS w ON s.identifier = w.want_id AND s.id_type = w.want_type
+    WHERE s.status IN ({_STATUSES}) AND {_PRIMARY}
+"""
+_ROWS = """
+    SELECT s.*, h.want_at
+    FROM read_parquet($files, union_by_name = true, file_row_number = true) AS s
+    JOIN hits AS h ON {row_of}
+"""
+# One file: its row numbers alone name a row (a join on one column is a fifth cheaper).
+_ROWS_OF_ONE = _ROWS.format(row_of="s.file_row_number = h.hit_row")
+_ROWS_OF_MANY = _ROWS.format(row_of="s.file_index = h.hit_file AND s.file_row_number = h.hit_row")
+
+
+def _join(files: list[str], wanted: pa.Table, which: str, key: str) -> pa.Table:
     """Newest definitive row of `files` per `key` (a column of `wanted`, distinct) present in
     them, with `wanted`'s columns.
 
-    `on` is the join condition between the snapshot `s` and `wanted` `w`. For the few rows the
-    side lookups ask (title-search answers, ISTIC rows): one pass reads every column.
+    `which` names the join in `_SIDE_JOINS`. For the few rows the side lookups ask
+    (title-search answers, ISTIC rows): one pass reads every column.
     """
     con = _connect()
     try:
         con.register("wanted", wanted)
-        statuses = ", ".join(f"'{status}'" for status in _DEFINITIVE)
-        query = f"""
-            SELECT s.*, w.*, s.file_index AS hit_file, s.file_row_number AS hit_row
-            FROM read_parquet($files, union_by_name = true) AS s
-            JOIN wanted AS w ON {on}
-            WHERE s.status IN ({statuses}) AND {where}
-        """
-        found = con.sql(query, params={"files": files}).to_arrow_table()
+        found = con.sql(_SIDE_JOINS[which], params={"files": _literal(files)}).to_arrow_table()
     except duckdb.Error as exc:
         raise InputError(f"snapshot {', '.join(files)}: {exc}") from None
     finally:
@@ -156,37 +204,16 @@ def join_snapshots(paths: Sequence[str], keys: pa.Table) -> tuple[pa.Table, pa.A
             "want_at": pa.array(np.arange(keys.num_rows, dtype=np.int64)),
         }
     )
-    statuses = ", ".join(f"'{status}'" for status in _DEFINITIVE)
-    # `<>` is pushed into the Parquet scan, `NOT IN` is not (twice the scan's time).
-    primary = " AND ".join(f"s.register <> '{name}'" for name in sorted(SIDE_REGISTERS))
-    # One file: its row numbers alone name a row (a join on one column is a fifth cheaper).
-    row_of = "s.file_row_number = h.hit_row"
-    if len(files) > 1:
-        row_of = f"s.file_index = h.hit_file AND {row_of}"
+    rows_of = _ROWS_OF_MANY if len(files) > 1 else _ROWS_OF_ONE
     con = _connect()
     try:
         con.register("wanted", wanted)
         # Which row of which file answers which key, reading the identity columns alone; then
         # the record columns of those rows only, so DuckDB skips every row group (and file)
         # without a hit: a server's handful of identifiers reads a few row groups, not the dump.
-        hits = con.sql(
-            f"""
-            SELECT s.file_index AS hit_file, s.file_row_number AS hit_row, w.want_at
-            FROM read_parquet($files, union_by_name = true, file_row_number = true) AS s
-            JOIN wanted AS w ON s.identifier = w.want_id AND s.id_type = w.want_type
-            WHERE s.status IN ({statuses}) AND {primary}
-            """,
-            params={"files": files},
-        ).to_arrow_table()
+        hits = con.sql(_HITS, params={"files": _literal(files)}).to_arrow_table()
         con.register("hits", _newest_hits(hits))
-        found = con.sql(
-            f"""
-            SELECT s.*, h.want_at
-            FROM read_parquet($files, union_by_name = true, file_row_number = true) AS s
-            JOIN hits AS h ON {row_of}
-            """,
-            params={"files": files},
-        ).to_arrow_table()
+        found = con.sql(rows_of, params={"files": _literal(files)}).to_arrow_table()
     except duckdb.Error as exc:
         raise InputError(f"snapshot {', '.join(files)}: {exc}") from None
     finally:
@@ -254,8 +281,7 @@ def lookup_searches(
     found = _join(
         snapshot_files(paths),
         pa.table({"want_key": pa.array(wanted, pa.string())}),
-        on="(s.register || chr(31) || regexp_extract(s.identifier, '^[^#]*#[0-9]+')) = w.want_key",
-        where="s.id_type = 'title_search'",
+        "search",
         key="want_key",
     )
     rows = conform(found).to_pylist()
@@ -273,12 +299,8 @@ def lookup_istic(paths: Sequence[str], dois: Iterable[str]) -> dict[str, dict[st
     found = _join(
         snapshot_files(paths),
         pa.table({"want_doi": pa.array(wanted, pa.string())}),
-        on="lower(s.identifier) = w.want_doi",
+        "istic",
         key="want_doi",
-        where=(
-            f"s.register = 'istic' AND s.id_type = 'doi' AND s.status IN "
-            f"('{RecordStatus.FOUND}', '{RecordStatus.NOT_FOUND}')"
-        ),
     )
     rows = conform(found).to_pylist()
     return {row["identifier"].lower(): {**row, "tier": str(Tier.SNAPSHOT)} for row in rows}
