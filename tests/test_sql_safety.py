@@ -28,17 +28,15 @@ def _module_constants(tree: ast.Module) -> set[str]:
 
 
 def _sql_calls(tree: ast.Module) -> list[ast.Call]:
-    """Calls of a database method; `emulator` `.query(` helpers take no SQL and are skipped."""
-    out = []
-    for node in ast.walk(tree):
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr in _CALLS
-            and node.args
-        ):
-            out.append(node)
-    return out
+    """Calls of a database method (only modules that use a database are scanned)."""
+    return [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in _CALLS
+        and node.args
+    ]
 
 
 def _is_db(path: Path) -> bool:

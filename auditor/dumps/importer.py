@@ -15,9 +15,9 @@ Inputs ending `.gz` are decompressed on the fly. `--out DIR` is then a snapshot:
 from __future__ import annotations
 
 import gzip
-import zlib
 import io
 import json
+import zlib
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field

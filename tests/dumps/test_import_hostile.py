@@ -12,8 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from auditor.cli import app
-from auditor.dumps import KINDS
-from auditor.dumps import jsonlines
+from auditor.dumps import KINDS, jsonlines
 from auditor.dumps.importer import import_dump
 from auditor.dumps.jsonlines import bounded_lines, objects
 from auditor.dumps.title_index import title_candidates
