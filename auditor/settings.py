@@ -29,7 +29,9 @@ from auditor.settings_check import NAMED_RULES, check_settings
 from auditor.vocabulary import CRITERIA_IDS, DEFAULT_CRITERIA
 
 #: Settings whose values are filesystem paths (resolved against the config file's folder).
-_PATH_KEYS = frozenset({"cache_dir", "snapshots", "journal_map", "out", "signing_key"})
+_PATH_KEYS = frozenset(
+    {"cache_dir", "snapshots", "journal_map", "out", "signing_key", "serve_tokens"}
+)
 
 #: Environment names that the criteria fix, not `AUDITOR_*`.
 _ENV_OVERRIDES = {"pmid_leg": "PMID_LEG", "doi_leg": "DOI_LEG", "arxiv_leg": "ARXIV_LEG"}
@@ -99,6 +101,14 @@ class Settings:
     precheck_daily: int = 100  # /precheck calls per caller per UTC day
     caller_concurrency: int = 8  # register lookups in flight per caller
     upload_max_bytes: int = 5 * 1024 * 1024  # largest bibliography the upload page takes
+    # who `auditor serve` answers (see `auditor.serve.guard`)
+    allow_host: tuple[str, ...] = ()  # Host names answered besides the bound address, localhost
+    allow_origin: tuple[str, ...] = ()  # web origins allowed to call (and given CORS headers)
+    serve_tokens: str | None = None  # file of bearer tokens; required beyond loopback
+    check_daily: int = 1000  # /check calls per client (address or token) per UTC day
+    client_timeout: float = 10.0  # seconds a client may take to send a request's head or body
+    client_connections: int = 16  # open connections per client address
+    client_queue: int = 4  # requests of one client in flight at once; more get 429
 
 
 #: The flat settings (every field but `registers`), by name.

@@ -120,6 +120,10 @@ RULES: dict[str, Rule] = {
     "precheck_daily": positive,
     "caller_concurrency": positive,
     "upload_max_bytes": positive,
+    "check_daily": positive,
+    "client_timeout": positive,
+    "client_connections": positive,
+    "client_queue": positive,
     "encoding": text_encoding,
     "out": out_folder,
 }

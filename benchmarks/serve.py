@@ -110,12 +110,28 @@ class Run:
         return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def settings_for(base_urls: dict[str, str], folder: str) -> Settings:
-    """Settings aimed at the emulator, with a fresh cache and key in `folder`."""
+def token(caller: str) -> str:
+    """The bearer token of `caller` (each caller is its own client, with its own allowance)."""
+    return f"bench-token-of-{caller}"
+
+
+def settings_for(base_urls: dict[str, str], folder: str, callers: int = 1) -> Settings:
+    """Settings aimed at the emulator, with a fresh cache and key in `folder`, and one token per
+    caller. Every caller connects from 127.0.0.1 and sends its checks all at once, so the
+    per-address connection cap and the per-client bounds are raised to what a shared office
+    service behind one gateway would set."""
+    tokens = os.path.join(folder, "tokens.txt")
+    with open(tokens, "w", encoding="utf-8") as handle:
+        for i in range(callers):
+            handle.write(f"caller-{i} {token(f'caller-{i}')}\n")
     return registry.settings(
         cache_dir=os.path.join(folder, "cache"),
         signing_key=os.path.join(folder, "key.pem"),
         mailto="bench@example.org",
+        serve_tokens=tokens,
+        client_connections=100_000,
+        client_queue=100_000,
+        check_daily=10**9,
         **base_urls,
     )
 
@@ -126,7 +142,9 @@ async def _clients(
     async def one(i: int) -> None:
         doi = asked[i % len(asked)]
         started = time.perf_counter()
-        async with http.post(url + "/check", json=body(doi, i, f"caller-{i % callers}")) as resp:
+        caller = f"caller-{i % callers}"
+        headers = {"Authorization": f"Bearer {token(caller)}"}
+        async with http.post(url + "/check", json=body(doi, i, caller), headers=headers) as resp:
             data = await resp.json(content_type=None)
             run.statuses[resp.status] += 1
         run.latencies.append(time.perf_counter() - started)
@@ -145,7 +163,8 @@ async def served_runs(
     runs: list[Run] = []
     with tempfile.TemporaryDirectory(prefix="bench-serve-") as folder:
         urls: list[str] = []
-        runner = await serve(settings_for(emu.base_urls, folder), "127.0.0.1", 0, urls.append)
+        settings = settings_for(emu.base_urls, folder, callers)
+        runner = await serve(settings, "127.0.0.1", 0, urls.append)
         limit = aiohttp.TCPConnector(limit=0)
         try:
             async with aiohttp.ClientSession(connector=limit) as http:

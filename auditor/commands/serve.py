@@ -1,6 +1,7 @@
 """`auditor serve`: both contracts over HTTP, signed answers, and an upload page.
 
-Binds to loopback (`127.0.0.1`) unless `--host` says otherwise; `--port 0` picks a free port.
+Binds to loopback (`127.0.0.1`) unless `--host` says otherwise, and then only with `--tokens`
+(a service others can reach lets in only its own people); `--port 0` picks a free port.
 The first line on stdout is `listening on http://HOST:PORT`. Settings come from the same layers
 as `auditor audit` (config file, `AUDITOR_*` environment, a few flags).
 """
@@ -9,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import signal
 from typing import Annotated, Any
 
@@ -21,16 +21,10 @@ from auditor.exitcodes import ExitCode
 from auditor.settings import load_settings
 
 
-def _loopback(host: str) -> bool:
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return host == "localhost"
-
-
 async def _run(settings_flags: dict[str, object], config: str | None, host: str, port: int) -> None:
     from auditor.registers import registry
     from auditor.serve.app import serve as start
+    from auditor.serve.gates import is_loopback
 
     settings = load_settings(settings_flags, config=config, registers=registry.settings_defaults())
     stop = asyncio.Event()
@@ -41,10 +35,9 @@ async def _run(settings_flags: dict[str, object], config: str | None, host: str,
 
     def ready(url: str) -> None:
         typer.echo(f"listening on {url}")
-        if not _loopback(host):
+        if not is_loopback(host):
             typer.echo(
-                f"warning: bound to {host}, not loopback: anyone who can reach this address "
-                "can use the service and its register allowance",
+                f"note: bound to {host}, not loopback: only holders of a token are let in",
                 err=True,
             )
 
@@ -73,6 +66,28 @@ SERVE_FLAGS: tuple[SettingFlag, ...] = (
     SettingFlag("precheck_daily", int, "/precheck calls per caller per UTC day."),
     SettingFlag("caller_concurrency", int, "Register lookups in flight per caller."),
     SettingFlag("upload_max_bytes", int, "Largest upload the page at / accepts."),
+    SettingFlag(
+        "allow_host",
+        list[str],
+        "A Host name to answer besides the bound address (repeat).",
+        ("--allow-host",),
+    ),
+    SettingFlag(
+        "allow_origin",
+        list[str],
+        "A web origin allowed to call, with CORS (repeat).",
+        ("--allow-origin",),
+    ),
+    SettingFlag(
+        "serve_tokens",
+        str,
+        "File of bearer tokens (NAME TOKEN a line); needed beyond loopback.",
+        ("--tokens",),
+    ),
+    SettingFlag("check_daily", int, "/check calls per client per UTC day."),
+    SettingFlag("client_timeout", float, "Seconds a client may take to send a head or body."),
+    SettingFlag("client_connections", int, "Open connections per client address."),
+    SettingFlag("client_queue", int, "Requests of one client in flight; more get 429."),
 )
 
 

@@ -15,10 +15,14 @@ from typing import Any
 import pyarrow as pa
 from aiohttp import web
 
+from auditor.errors import ConfigError
 from auditor.pipeline import closed_legs
 from auditor.registers import registry
 from auditor.serve import openapi, overlap, page, reference_check
+from auditor.serve.clients import InFlight
 from auditor.serve.coalesce import Coalescer
+from auditor.serve.gates import GATE, Gate, is_loopback, load_tokens, middleware
+from auditor.serve.guard import GuardedRunner
 from auditor.serve.lookups import SharedLookups
 from auditor.serve.pacing import PrecheckPacer
 from auditor.serve.stages import Pair, classify_many, compare_many
@@ -30,9 +34,16 @@ from auditor.transport.net import open_net
 __all__ = ["build_app", "serve"]
 
 
-def build_app(settings: Settings) -> web.Application:
-    """The application serving every route, with its state opened in a cleanup context."""
-    app = web.Application()
+def build_app(settings: Settings, gate: Gate | None = None) -> web.Application:
+    """The application serving every route, with its state opened in a cleanup context.
+
+    `gate` (the bound address, allowed names and origins, tokens) guards every request; without
+    one, a loopback gate from `settings`."""
+    if gate is None:
+        tokens = load_tokens(settings.serve_tokens) if settings.serve_tokens else None
+        gate = Gate("127.0.0.1", 0, settings.allow_host, settings.allow_origin, tokens)
+    app = web.Application(middlewares=[middleware(gate)])
+    app[GATE] = gate
 
     async def state(app: web.Application) -> AsyncIterator[None]:
         key = load_or_create_key(settings.signing_key)
@@ -40,11 +51,11 @@ def build_app(settings: Settings) -> web.Application:
             lookups = SharedLookups(settings, net)
             closed = closed_legs(settings)
 
+            # The table stages are CPU work: in a thread, so the loop keeps answering others.
             async def classify(rows: Sequence[dict[str, Any]]) -> list[pa.Table]:
-                return classify_many(rows, closed)
+                return await asyncio.to_thread(classify_many, rows, closed)
 
             async def compare(pairs: Sequence[Pair]) -> list[dict[str, Any]]:
-                # A CPU stage: in a worker thread, so the loop keeps answering other requests.
                 return await asyncio.to_thread(compare_many, pairs)
 
             app[STATE] = ServeState(
@@ -52,6 +63,8 @@ def build_app(settings: Settings) -> web.Application:
                 net=net,
                 lookups=lookups,
                 pacer=PrecheckPacer(settings.precheck_interval, settings.precheck_daily),
+                check_pacer=PrecheckPacer(0.0, settings.check_daily),
+                in_flight=InFlight(settings.client_queue),
                 key=key,
                 classify=Coalescer(classify),
                 compare=Coalescer(compare),
@@ -72,11 +85,26 @@ async def serve(
     on_ready: Callable[[str], Awaitable[None] | None],
 ) -> web.AppRunner:
     """Start serving on `host:port`; `on_ready(url)` gets the bound URL. Returns the runner
-    (the caller keeps the loop running and calls `runner.cleanup()` to stop)."""
+    (the caller keeps the loop running and calls `runner.cleanup()` to stop).
+
+    Raises `ConfigError` when `host` is not loopback and no `serve_tokens` are set: a service
+    others can reach lets in only the holders of its tokens."""
+    tokens = load_tokens(settings.serve_tokens) if settings.serve_tokens else None
+    if tokens is None and not is_loopback(host):
+        raise ConfigError(
+            f"--host {host} is reachable from other machines: give --tokens FILE "
+            "(AUDITOR_SERVE_TOKENS) so only its holders are let in"
+        )
+    gate = Gate(host, port, settings.allow_host, settings.allow_origin, tokens)
     # No access log: request lines are harmless, but retention is simplest when nothing is kept.
     # A client that goes away cancels its handler; a lookup it shared goes on for the others.
-    runner = web.AppRunner(
-        build_app(settings), access_log=None, shutdown_timeout=1.0, handler_cancellation=True
+    runner = GuardedRunner(
+        build_app(settings, gate),
+        head_timeout=settings.client_timeout,
+        per_address=settings.client_connections,
+        access_log=None,
+        shutdown_timeout=1.0,
+        handler_cancellation=True,
     )
     await runner.setup()
     site = web.TCPSite(runner, host, port)
@@ -84,6 +112,7 @@ async def serve(
     server = site._server  # aiohttp exposes the bound port only through the asyncio server
     assert server is not None
     bound = server.sockets[0].getsockname()  # type: ignore[attr-defined]
+    gate.port = int(bound[1])
     shown = f"[{host}]" if ":" in host else host
     result = on_ready(f"http://{shown}:{bound[1]}")
     if result is not None:

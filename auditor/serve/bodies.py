@@ -6,12 +6,15 @@ without one (chunked) is read only one byte past the cap: a 20 MB upload costs 1
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
 from aiohttp import web
 
-__all__ = ["BodyTooLarge", "json_response", "problem", "read_capped"]
+from auditor.load.caps import MAX_FIELD_CHARS, MAX_NAMES
+
+__all__ = ["BodyTooLarge", "BodyTooSlow", "bounded", "json_response", "problem", "read_capped"]
 
 _CHUNK = 64 * 1024
 
@@ -25,11 +28,29 @@ class BodyTooLarge(Exception):
         self.cap = cap
 
 
-async def read_capped(request: web.Request, cap: int) -> bytes:
-    """The whole body, or `BodyTooLarge` as soon as it is known to exceed `cap` bytes."""
+class BodyTooSlow(Exception):
+    """The body did not arrive within the time a client has to send it."""
+
+    def __init__(self, timeout: float) -> None:
+        super().__init__(f"the request body did not arrive within {timeout:g} s")
+
+
+async def read_capped(request: web.Request, cap: int, *, timeout: float | None = None) -> bytes:
+    """The whole body, or `BodyTooLarge` as soon as it is known to exceed `cap` bytes, or
+    `BodyTooSlow` when it has not all arrived within `timeout` seconds."""
     declared = request.content_length
     if declared is not None and declared > cap:
         raise BodyTooLarge(cap, declared)
+    if timeout is None:
+        return await _read(request, cap)
+    try:
+        async with asyncio.timeout(timeout):
+            return await _read(request, cap)
+    except TimeoutError:
+        raise BodyTooSlow(timeout) from None
+
+
+async def _read(request: web.Request, cap: int) -> bytes:
     chunks: list[bytes] = []
     size = 0
     while True:
@@ -41,6 +62,18 @@ async def read_capped(request: web.Request, cap: int) -> bytes:
             raise BodyTooLarge(cap, None)
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+def bounded(value: Any) -> Any:
+    """`value` with every string cut to `MAX_FIELD_CHARS` and every list to `MAX_NAMES` items:
+    a register's record of any size gives an answer of bounded size."""
+    if isinstance(value, str):
+        return value[:MAX_FIELD_CHARS]
+    if isinstance(value, list):
+        return [bounded(v) for v in value[:MAX_NAMES]]
+    if isinstance(value, dict):
+        return {k: bounded(v) for k, v in value.items()}
+    return value
 
 
 def json_response(

@@ -11,15 +11,23 @@ including one whose result would exceed the result bound. Nothing is fetched.
 
 from __future__ import annotations
 
+import asyncio
+
 from aiohttp import web
 
 from auditor.overlap.contract import CONTRACT_LIMITS, OverlapRequestError, check_bundle
 from auditor.overlap.result import encode_result
-from auditor.serve.bodies import BodyTooLarge, problem, read_capped
+from auditor.serve.bodies import BodyTooLarge, BodyTooSlow, problem, read_capped
+from auditor.serve.state import STATE
 
 __all__ = ["MAX_REQUEST_BYTES", "post_sources_check", "routes"]
 
 MAX_REQUEST_BYTES = CONTRACT_LIMITS.max_request_bytes or 262_144
+
+
+def _timeout(request: web.Request) -> float | None:
+    state = request.app.get(STATE)
+    return state.settings.client_timeout if state is not None else None
 
 
 async def post_sources_check(request: web.Request) -> web.Response:
@@ -31,11 +39,13 @@ async def post_sources_check(request: web.Request) -> web.Response:
             f"application/json required, not {request.content_type or 'no Content-Type'}",
         )
     try:
-        body = await read_capped(request, MAX_REQUEST_BYTES)
+        body = await read_capped(request, MAX_REQUEST_BYTES, timeout=_timeout(request))
     except BodyTooLarge as exc:
         return problem(413, "body_too_large", str(exc))
+    except BodyTooSlow as exc:
+        return problem(408, "request_timeout", str(exc))
     try:
-        result = check_bundle(body)
+        result = await asyncio.to_thread(check_bundle, body)  # CPU work, off the loop
     except OverlapRequestError as exc:
         return problem(400, "invalid_request", str(exc), field=exc.field)
     return web.Response(

@@ -7,11 +7,14 @@ files of the same run. While the audit runs, the form shows a progress bar and t
 spent (the browser keeps the form on screen until the answer arrives; no JavaScript is needed to
 upload, only to show the progress).
 
-Nothing uploaded outlives the request: each file is written into a fresh private temporary
-folder (mode 0700), the reports are written beside it, read back into memory, and the folder is
-deleted before the answer is sent, on success and on error. The downloads travel inside the
-answer as `data:` links, so the server keeps no copy to fetch them from; the only lasting copies
-are the ones the user saves. Uploads above `upload_max_bytes` (all files together) are refused
+Nothing uploaded outlives the request: each file is streamed into a fresh private temporary
+folder (mode 0700, never held in memory: `uploads.receive`), the reports are written beside it,
+read back into memory, and the folder is deleted before the answer is sent, on success and on
+error. The downloads travel inside the answer as one `data:` link to a ZIP of every report
+file, so the server keeps no copy to fetch them from; the only lasting copies are the ones the
+user saves. A client has at most `client_queue` uploads in flight (429 past it, before a byte is
+read), and the audits run one at a time, the turn passing from client to client. Uploads above
+`upload_max_bytes` (all files together) are refused
 (413) from `Content-Length` when it says so, else once that many bytes have been read, with a
 page saying the limit.
 """
@@ -29,7 +32,7 @@ from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.compute as pc
-from aiohttp import BodyPartReader, web
+from aiohttp import web
 
 from auditor.errors import ConfigError, InputError
 from auditor.load import FORMATS
@@ -37,19 +40,25 @@ from auditor.pipeline import run_audit
 from auditor.report import write_reports
 from auditor.report.view import build_view
 from auditor.result import AuditResult, InputFile, LoadProblem
+from auditor.serve.clients import RETRY_AFTER_BUSY, Busy
+from auditor.serve.gates import CLIENT, GATE, check_token, client_key
 from auditor.serve.state import STATE
+from auditor.serve.uploads import (
+    FIELD,
+    TOKEN_FIELD,
+    Received,
+    Refused,
+    downloads_zip,
+    receive,
+)
 
 __all__ = ["ACCEPTED", "routes"]
 
 #: File extensions the upload takes: every format the loader reads, and `.txt` (detected).
 ACCEPTED: tuple[str, ...] = (*sorted({s for sfx in FORMATS.values() for s in sfx}), ".txt")
 
-#: The form field that carries the files (one part per file).
-FIELD = "bibliography"
-
 #: Multipart framing around the file (boundaries, headers) allowed beyond `upload_max_bytes`.
 _FRAMING = 16 * 1024
-_CHUNK = 64 * 1024
 
 #: What the answer offers for download: file name → media type.
 _DOWNLOADS: tuple[tuple[str, str], ...] = (
@@ -144,6 +153,14 @@ async def get_page(request: web.Request) -> web.Response:
     criteria = request.app[STATE].settings.criteria
     nonce = secrets.token_urlsafe(16)
     kinds = ", ".join(ACCEPTED)
+    # Before the files: the server reads the token before it reads a byte of them.
+    token = (
+        '<label for="token">Access token</label><br>'
+        f'<input id="token" type="password" name="{TOKEN_FIELD}" autocomplete="off" required>'
+        "<br>\n"
+        if request.app[GATE].tokens
+        else ""
+    )
     body = f"""
 <h1>Audit a bibliography</h1>
 <p>Upload a bibliography: BibTeX, RIS, CSV, CSL-JSON, or a Web of Science, MEDLINE or EndNote
@@ -152,6 +169,7 @@ against the register that owns its identifier (Crossref, PubMed, arXiv, the DOI 
 the criteria <code>{html.escape(criteria)}</code>, and you get the report with its checklist and
 the tables to download.</p>
 <form id="upload" method="post" action="/audit" enctype="multipart/form-data" data-cap="{cap}">
+{token}
 <label for="file">Bibliography files ({html.escape(kinds)}; at most {_limit_words(cap)} in all)
 </label><br>
 <input id="file" type="file" name="{FIELD}" accept="{html.escape(",".join(ACCEPTED))}" multiple
@@ -167,41 +185,6 @@ Machine clients: <a href="/openapi.json">/openapi.json</a>, <a href="/criteria">
 <script nonce="{nonce}">{_SCRIPT}</script>
 """
     return _page(body, nonce=nonce)
-
-
-class _TooLarge(Exception):
-    pass
-
-
-Upload = tuple[str, bytes]
-"""One uploaded file: the name the browser gave and its bytes."""
-
-
-async def _read_uploads(request: web.Request, cap: int) -> list[Upload] | web.Response:
-    """Every uploaded file (in the order sent), or the error page; `cap` bounds their sum."""
-    if not request.content_type.startswith("multipart/"):
-        return _problem(400, "Send the files from the form (multipart/form-data).")
-    uploads: list[Upload] = []
-    size = 0
-    try:
-        reader = await request.multipart()
-        while (part := await reader.next()) is not None:
-            if not (isinstance(part, BodyPartReader) and part.name == FIELD):
-                continue
-            chunks: list[bytes] = []
-            while chunk := await part.read_chunk(_CHUNK):
-                size += len(chunk)
-                if size > cap:
-                    raise _TooLarge
-                chunks.append(chunk)
-            uploads.append((part.filename or "", b"".join(chunks)))
-    except _TooLarge:
-        return _problem(413, f"The upload is larger than the limit of {_limit_words(cap)}.")
-    except (ValueError, AssertionError) as exc:
-        return _problem(400, f"The upload could not be read ({exc}).")
-    if not uploads:
-        return _problem(400, "No file was uploaded: choose a bibliography first.")
-    return uploads
 
 
 def _safe_name(name: str) -> str | None:
@@ -264,56 +247,85 @@ def _written(result: AuditResult, out: Path) -> dict[str, bytes]:
 
 def _downloads_bar(files: dict[str, bytes], shown: list[str]) -> str:
     stem = Path(shown[0]).stem if len(shown) == 1 else "bibliographies"
-    links = []
-    for name, media in _DOWNLOADS:
-        data = files.get(name)
-        if data is None:
-            continue
-        encoded = base64.b64encode(data).decode("ascii")
-        links.append(
-            f'<a download="{html.escape(stem)}-{name}" href="data:{media};base64,{encoded}">'
-            f"{name}</a>"
-        )
+    # Every table once, deflated in one ZIP: not each again in base64 beside the report.
+    bundle = base64.b64encode(downloads_zip(files, tuple(n for n, _ in _DOWNLOADS)))
+    listed = ", ".join(name for name, _ in _DOWNLOADS if name in files)
     names = ", ".join(f"<strong>{html.escape(n)}</strong>" for n in shown)
     return (
         '<nav id="downloads" style="font:14px system-ui,sans-serif;padding:.6rem 1rem;'
         'background:#eef3ff;border-bottom:1px solid #ccd">'
-        f"{names}: download {' · '.join(links)}"
+        f'{names}: download <a download="{html.escape(stem)}-reports.zip" '
+        f'href="data:application/zip;base64,{bundle.decode("ascii")}">reports.zip</a> '
+        f"({html.escape(listed)})"
         ' · <a href="/">audit other files</a></nav>'
     )
 
 
+def _sized(got: Received) -> list[tuple[tuple[str, Path], int]]:
+    return list(zip(got.files, got.sizes, strict=True))
+
+
+def _refused(exc: Refused, cap: int) -> web.Response:
+    if exc.status == 413:
+        return _problem(413, f"The upload is larger than the limit of {_limit_words(cap)}.")
+    if exc.status == 400 and exc.message.endswith("not a bibliography this page reads"):
+        return _problem(400, f"{exc.message} ({', '.join(ACCEPTED)}).")
+    return _problem(exc.status, exc.message)
+
+
+def _token_ok(request: web.Request, token: str | None) -> bool:
+    """Whether the client may audit: no tokens set, a valid bearer header, or a valid field."""
+    gate = request.app[GATE]
+    if not gate.tokens or CLIENT.get() is not None:
+        return True
+    name = check_token(gate.tokens, token or "")
+    if name is not None:
+        CLIENT.set(f"token:{name}")  # the middleware resets it after this request
+    return name is not None
+
+
 async def post_audit(request: web.Request) -> web.Response:
     """Audit every uploaded file as one bibliography (as `auditor audit a.bib b.bib` does) and
-    answer with its report."""
+    answer with its report. A client has at most `client_queue` uploads in flight (429)."""
     state = request.app[STATE]
     cap = state.settings.upload_max_bytes
     declared = request.content_length
     if declared is not None and declared > cap + _FRAMING:
         return _problem(413, f"The upload is larger than the limit of {_limit_words(cap)}.")
-    uploads = await _read_uploads(request, cap)
-    if isinstance(uploads, web.Response):
-        return uploads
-    kinds = ", ".join(ACCEPTED)
-    for name, _ in uploads:
-        if _safe_name(name) is None:
-            what = name or "The file"
-            return _problem(400, f"{what}: not a bibliography this page reads ({kinds}).")
-    if not any(data.strip() for _, data in uploads):
-        empty = f"{uploads[0][0]}: the file is empty." if len(uploads) == 1 else ""
-        return _problem(400, empty or "Every uploaded file is empty.")
-    shown = [_shown_name(name) for name, _ in uploads]
+    try:
+        async with state.in_flight.slot(client_key(request)):
+            return await _audit_upload(request, cap)
+    except Busy:
+        page = _problem(429, "You have other audits running; try again when they finish.")
+        page.headers["Retry-After"] = str(RETRY_AFTER_BUSY)
+        return page
+
+
+async def _audit_upload(request: web.Request, cap: int) -> web.Response:
+    state = request.app[STATE]
+    token_needed = bool(request.app[GATE].tokens) and CLIENT.get() is None
     with tempfile.TemporaryDirectory(prefix="auditor-upload-") as folder:
-        names: dict[str, str] = {}
-        for i, (name, data) in enumerate(uploads):
-            # One subfolder per file: two uploads may share a name (refs.bib from two folders).
-            path = Path(folder) / "in" / str(i) / (_safe_name(name) or "bibliography.txt")
-            path.parent.mkdir(parents=True)
-            path.write_bytes(data)
-            names[str(path)] = shown[i]
-        del uploads
         try:
-            async with state.audits:
+            got = await receive(
+                request,
+                Path(folder),
+                cap=cap,
+                timeout=state.settings.client_timeout,
+                safe_name=_safe_name,
+                token_needed=token_needed,
+            )
+        except Refused as exc:
+            return _refused(exc, cap)
+        if not _token_ok(request, got.token):
+            return _problem(401, "This server needs a valid token.")
+        if not any(size and path.read_bytes().strip() for (_, path), size in _sized(got)):
+            empty = f"{got.files[0][0]}: the file is empty." if len(got.files) == 1 else ""
+            return _problem(400, empty or "Every uploaded file is empty.")
+        shown = [_shown_name(name) for name, _ in got.files]
+        names = {str(path): shown[i] for i, (_, path) in enumerate(got.files)}
+        try:
+            # One audit at a time, the turn passing from client to client.
+            async with state.turns.turn(client_key(request)):
                 # No title worker processes in the service: its requests share the cores.
                 run = dataclasses.replace(state.settings, title_workers=False)
                 result = await run_audit(list(names), run, net=state.net)

@@ -12,9 +12,12 @@ Outcomes: a verdict → 200 with the signed report (`/check`) or the signed verd
 (`/precheck`); NOT COVERED (unsupported type, id of no covered form, closed leg) → `/precheck`
 200, `/check` 422. A register that could not be consulted is **503** with the register and the
 reason and a `Retry-After`, never a verdict: the contract's vocabulary has four verdicts and
-"could not look" is none of them. `/precheck` is paced per `caller` (`precheck_interval`,
-`precheck_daily`) → 429 with `Retry-After`; calls that need no lookup (400, NOT COVERED) are
-not counted.
+"could not look" is none of them. Allowances are per client (`gates.client_key`: the bearer
+token's name, else the remote address; never the `caller` label, which anyone can rename):
+`/precheck` is paced (`precheck_interval`, `precheck_daily`), `/check` counted (`check_daily`),
+→ 429 with `Retry-After`; calls that need no lookup (400, NOT COVERED) are not counted. A body
+must be `application/json` (415), and a client has at most `client_queue` requests in flight
+(429). Strings in an answer are cut at 64 KiB and lists at 10,000 items.
 
 Retention: the submitted reference lives in this request's memory only. Nothing of it is logged
 (the server keeps no access log), cached (only register records are) or written to a file.
@@ -22,10 +25,7 @@ Retention: the submitted reference lives in this request's memory only. Nothing 
 
 from __future__ import annotations
 
-import json
 import math
-import re
-from dataclasses import dataclass
 from typing import Any
 
 import pyarrow as pa
@@ -34,7 +34,17 @@ from aiohttp import web
 from auditor import tables
 from auditor.compare.decisions import criteria_document
 from auditor.errors import Reason
-from auditor.serve.bodies import BodyTooLarge, json_response, problem, read_capped
+from auditor.serve.bodies import (
+    BodyTooLarge,
+    BodyTooSlow,
+    bounded,
+    json_response,
+    problem,
+    read_capped,
+)
+from auditor.serve.check_request import BadRequest, CheckRequest, parse_request
+from auditor.serve.clients import RETRY_AFTER_BUSY, Busy
+from auditor.serve.gates import client_key
 from auditor.serve.state import STATE, ServeState
 from auditor.signing import ALG, CANONICALIZATION, key_id, public_key_text, sign_report
 from auditor.single import reference_rows
@@ -56,8 +66,6 @@ CONTRACT_CRITERIA = tables.CRITERIA_V1
 
 #: `input_contract.caps.max_body_bytes`.
 MAX_BODY_BYTES = 16_384
-#: Longest `caller` accepted (a Solana base58 wallet is 32-44 characters).
-MAX_CALLER_CHARS = 128
 #: Seconds a client is told to wait after a register could not be consulted.
 RETRY_AFTER_UNAVAILABLE = 30
 
@@ -65,128 +73,6 @@ PAYMENTS = (
     "Payments are not adopted: this self-hosted service answers /check and /precheck without "
     "any payment, no route answers 402, and the prices of the published criteria do not apply."
 )
-
-_TOP = ("reference", "caller")
-_REFERENCE = ("type", "id", "claimed")
-_CLAIMED = ("title", "authors", "year")
-
-
-class BadRequest(Exception):
-    """A body the contract refuses; `field` is the JSON path at fault."""
-
-    def __init__(self, field: str, detail: str, error: str = "invalid_request") -> None:
-        super().__init__(f"{field}: {detail}")
-        self.field = field
-        self.detail = f"{field}: {detail}"
-        self.error = error
-
-
-@dataclass(frozen=True)
-class CheckRequest:
-    """A body that has the contract's shape."""
-
-    id: str
-    type: str | None
-    title: str
-    authors: list[str]
-    year: int | None
-    caller: str | None
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-#: C0 controls and DEL: never part of a DOI, PMID or arXiv id (they would be looked up as given).
-_CONTROL = re.compile("[\x00-\x1f\x7f]")
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    obj: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in obj:
-            raise BadRequest("body", f"duplicate key {key!r}", "invalid_json")
-        obj[key] = value
-    return obj
-
-
-def _object(value: object, at: str, allowed: tuple[str, ...]) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise BadRequest(at, "must be a JSON object")
-    for name in value:
-        if name not in allowed:
-            raise BadRequest(f"{at}.{name}" if at != "body" else name, "is not a contract field")
-    return value
-
-
-def parse_request(body: bytes, *, caller_required: bool) -> CheckRequest:
-    """The request in `body`, or `BadRequest` naming the first field that is wrong."""
-    try:
-        data = json.loads(body.decode("utf-8-sig"), object_pairs_hook=_no_duplicates)
-    except UnicodeDecodeError:
-        raise BadRequest("body", "is not UTF-8", "invalid_json") from None
-    except RecursionError:
-        raise BadRequest("body", "JSON nested too deeply", "invalid_json") from None
-    except json.JSONDecodeError as exc:
-        detail = f"malformed JSON ({exc.msg} at {exc.pos})"
-        raise BadRequest("body", detail, "invalid_json") from None
-    top = _object(data, "body", _TOP)
-    if "reference" not in top:
-        raise BadRequest("reference", "is required")
-    ref = _object(top["reference"], "reference", _REFERENCE)
-    ident = ref.get("id")
-    if isinstance(ident, int) and not isinstance(ident, bool) and ident >= 0:
-        ident = str(ident)  # a PMID sent as a JSON number is the same all-digits id
-    if not isinstance(ident, str) or not ident.strip():
-        raise BadRequest("reference.id", "is required (a non-empty string)")
-    declared = ref.get("type")
-    if declared is not None and not isinstance(declared, str):
-        raise BadRequest("reference.type", "must be a string when given")
-    if "claimed" not in ref:
-        raise BadRequest("reference.claimed", "is required")
-    claimed = _object(ref["claimed"], "reference.claimed", _CLAIMED)
-    title = claimed.get("title")
-    if not isinstance(title, str) or not title.strip():
-        raise BadRequest("reference.claimed.title", "is required (a non-empty string)")
-    authors = claimed.get("authors")
-    if authors is None:
-        authors = []
-    if not isinstance(authors, list):
-        raise BadRequest("reference.claimed.authors", "must be an array of strings")
-    for i, author in enumerate(authors):
-        if not isinstance(author, str):
-            raise BadRequest(f"reference.claimed.authors[{i}]", "must be a string")
-    year = claimed.get("year")
-    if year is not None and (
-        isinstance(year, bool) or not isinstance(year, int) or not -9999 <= year <= 9999
-    ):
-        raise BadRequest("reference.claimed.year", "must be an integer year")
-    caller = top.get("caller")
-    if caller is not None and not isinstance(caller, str):
-        raise BadRequest("caller", "must be a string")
-    if isinstance(caller, str) and not caller.strip():
-        if caller_required:
-            raise BadRequest("caller", "must be a non-empty string")
-        caller = None  # /check keys nothing on the caller: an empty one is no caller
-    if caller is not None and len(caller) > MAX_CALLER_CHARS:
-        raise BadRequest("caller", f"must be at most {MAX_CALLER_CHARS} characters")
-    if caller_required and caller is None:
-        raise BadRequest("caller", "is required on /precheck (it keys the free allowance)")
-    strings = [("reference.id", ident), ("reference.type", declared or "")]
-    strings += [("reference.claimed.title", title), ("caller", caller or "")]
-    strings += [(f"reference.claimed.authors[{i}]", a) for i, a in enumerate(authors)]
-    for at, text in strings:
-        # JSON lets `"\ud800"` through; Arrow refuses it later, failing every request that
-        # shares the batch, so it is this request's 400.
-        if _SURROGATE.search(text):
-            raise BadRequest(at, "is not valid Unicode (lone surrogate)")
-    if _CONTROL.search(ident.strip()):
-        raise BadRequest("reference.id", "must not contain control characters")
-    return CheckRequest(
-        id=ident,
-        type=declared.strip() or None if isinstance(declared, str) else None,
-        title=title,
-        authors=list(authors),
-        year=year,
-        caller=caller,
-    )
 
 
 def criteria_documents() -> list[dict[str, Any]]:
@@ -240,10 +126,21 @@ async def get_criteria(request: web.Request) -> web.Response:
 
 
 async def _read(request: web.Request, *, caller_required: bool) -> CheckRequest | web.Response:
+    if request.content_type != "application/json":
+        # A form or `text/plain` POST needs no CORS preflight: any web page could send one.
+        return problem(
+            415,
+            "unsupported_media_type",
+            f"application/json required, not {request.content_type or 'no Content-Type'}",
+        )
     try:
-        body = await read_capped(request, MAX_BODY_BYTES)
+        body = await read_capped(
+            request, MAX_BODY_BYTES, timeout=request.app[STATE].settings.client_timeout
+        )
     except BodyTooLarge as exc:
         return problem(413, "body_too_large", str(exc))
+    except BodyTooSlow as exc:
+        return problem(408, "request_timeout", str(exc))
     try:
         return parse_request(body, caller_required=caller_required)
     except BadRequest as exc:
@@ -314,18 +211,17 @@ async def _decide(
         return problem(400, str(ref["row_reason"]), f"{field}: {detail}", field=field)
     if ref["row_state"] == Verdict.NOT_COVERED:
         return _not_covered(references, req, ref["row_reason"], criteria), True
-    if paced:
-        assert req.caller is not None
-        allowance = state.pacer.take(req.caller)
-        if not allowance.allowed:
-            return problem(
-                429,
-                "rate_limited",
-                allowance.detail,
-                headers={"Retry-After": str(max(1, math.ceil(allowance.retry_after)))},
-            )
-    caller = req.caller or (request.remote or "anonymous")
-    record = await state.lookups.record(references, caller)
+    # Keyed on the token or the address, never on `caller`: a renamed caller gets nothing more.
+    client = client_key(request)
+    allowance = (state.pacer if paced else state.check_pacer).take(client)
+    if not allowance.allowed:
+        return problem(
+            429,
+            "rate_limited",
+            allowance.detail,
+            headers={"Retry-After": str(max(1, math.ceil(allowance.retry_after)))},
+        )
+    record = await state.lookups.record(references, client)
     if record.get("status") == RecordStatus.UNREACHABLE:
         return _unavailable(record, ref)
     report = await state.compare.submit((references, record, criteria))
@@ -341,10 +237,26 @@ async def _decide(
         "retrieved_at": report["retrieved_at"],
         "tier": report["tier"],
         "criteria_id": report["criteria_id"],
-        "fields": report["fields"],
-        "record": report["record"],
+        "fields": bounded(report["fields"]),
+        "record": bounded(report["record"]),
     }
     return shaped, report["verdict"] == Verdict.NOT_COVERED
+
+
+async def _one_at_a_time(
+    request: web.Request, *, paced: bool
+) -> tuple[dict[str, Any], bool] | web.Response:
+    """Read and decide the request inside one of its client's in-flight slots (429 if none)."""
+    try:
+        async with request.app[STATE].in_flight.slot(client_key(request)):
+            req = await _read(request, caller_required=paced)
+            if isinstance(req, web.Response):
+                return req
+            return await _decide(request, req, paced=paced)
+    except Busy as exc:
+        return problem(
+            429, "too_many_requests", str(exc), headers={"Retry-After": str(RETRY_AFTER_BUSY)}
+        )
 
 
 _VERDICT_LINE = ("verdict", "reason", "identifier", "type", "register", "retrieved_at")
@@ -352,10 +264,7 @@ _VERDICT_LINE = ("verdict", "reason", "identifier", "type", "register", "retriev
 
 async def post_check(request: web.Request) -> web.Response:
     """The signed field-by-field report; 422 for NOT COVERED."""
-    req = await _read(request, caller_required=False)
-    if isinstance(req, web.Response):
-        return req
-    decided = await _decide(request, req, paced=False)
+    decided = await _one_at_a_time(request, paced=False)
     if isinstance(decided, web.Response):
         return decided
     report, not_covered = decided
@@ -365,10 +274,7 @@ async def post_check(request: web.Request) -> web.Response:
 
 async def post_precheck(request: web.Request) -> web.Response:
     """The signed verdict line only; NOT COVERED is a 200 like any verdict."""
-    req = await _read(request, caller_required=True)
-    if isinstance(req, web.Response):
-        return req
-    decided = await _decide(request, req, paced=True)
+    decided = await _one_at_a_time(request, paced=True)
     if isinstance(decided, web.Response):
         return decided
     report, _ = decided

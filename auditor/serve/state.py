@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -10,6 +9,7 @@ import pyarrow as pa
 from aiohttp import web
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from auditor.serve.clients import FairTurns, InFlight
 from auditor.serve.coalesce import Coalescer
 from auditor.serve.lookups import SharedLookups
 from auditor.serve.pacing import PrecheckPacer
@@ -28,14 +28,19 @@ class ServeState:
     """One session, one throttle per register, one cache: every request shares their pace."""
     lookups: SharedLookups
     pacer: PrecheckPacer
+    """`/precheck` allowance per client (`gates.client_key`: token name, else address)."""
+    check_pacer: PrecheckPacer
+    """`/check` allowance per client (`check_daily` a UTC day)."""
+    in_flight: InFlight
+    """Requests of one client waiting or running at once (`client_queue`)."""
     key: Ed25519PrivateKey
     """The signing key (`signing_key` setting)."""
     classify: Coalescer[dict[str, Any], pa.Table]
     """`references` row → classified one-row table, many requests per call."""
     compare: Coalescer[tuple[pa.Table, dict[str, Any], str], dict[str, Any]]
     """(classified reference, record, criteria) → the check report, many requests per call."""
-    audits: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(1))
-    """Uploaded audits run one at a time: their table stages are CPU work on the one loop."""
+    turns: FairTurns = field(default_factory=FairTurns)
+    """Uploaded audits run one at a time, the turn passing from client to client."""
 
 
 STATE = web.AppKey("state", ServeState)

@@ -15,13 +15,18 @@ def _body(i: int, caller: str = "caller-a") -> dict[str, Any]:
     return body
 
 
+#: These clients all connect from 127.0.0.1: the per-address bounds are raised so the test
+#: measures sharing and batching (`test_clients.py` tests the bounds themselves).
+MANY = {"client_queue": 1000, "client_connections": 1000, "caller_concurrency": 1000}
+
+
 def _crossref(served: Served) -> int:
     counts = served.emu.counts
     return counts["crossref_work"] + counts["crossref_filter"]
 
 
 async def test_concurrent_checks_of_one_identifier_share_one_lookup(server_factory: Any) -> None:
-    served: Served = await server_factory(corpus(extra=1))
+    served: Served = await server_factory(corpus(extra=1), **MANY)
     answers = await asyncio.gather(*(served.post("/check", _body(0, f"c{i}")) for i in range(20)))
     assert [status for status, _ in answers] == [200] * 20
     assert {a["verdict"] for _, a in answers} == {"RESOLVES-AND-MATCHES"}
@@ -29,7 +34,7 @@ async def test_concurrent_checks_of_one_identifier_share_one_lookup(server_facto
 
 
 async def test_checks_arriving_together_are_batched(server_factory: Any) -> None:
-    served: Served = await server_factory(corpus(extra=15))
+    served: Served = await server_factory(corpus(extra=15), **MANY)
     answers = await asyncio.gather(
         *(served.post("/check", _body(i, f"c{i % 5}")) for i in range(15))
     )
@@ -50,7 +55,7 @@ async def test_one_callers_lookups_are_bounded(server_factory: Any) -> None:
 
 async def test_many_checks_under_the_published_limits_get_no_429(server_factory: Any) -> None:
     config = EmulatorConfig(rate_limits=dict(PUBLISHED_LIMITS))
-    served: Served = await server_factory(corpus(extra=30), config=config)
+    served: Served = await server_factory(corpus(extra=30), config=config, **MANY)
     answers = await asyncio.gather(
         *(served.post("/check", _body(i % 30, f"c{i % 7}")) for i in range(90))
     )

@@ -187,8 +187,10 @@ async def test_precheck_is_the_signed_verdict_line_paced_per_caller(
     async with served.http.post(served.url + "/precheck", json=GOOD) as resp:
         assert resp.status == 429
         assert int(resp.headers["Retry-After"]) >= 1
+    # The allowance is the client's (its address here), not the body's `caller` label: a
+    # renamed caller gets nothing more (#26, 12).
     other = {**GOOD, "caller": "another-caller"}
-    assert (await served.post("/precheck", other))[0] == 200
+    assert (await served.post("/precheck", other))[0] == 429
 
 
 async def test_a_register_that_cannot_be_consulted_is_503_never_a_verdict(
@@ -269,7 +271,7 @@ async def test_a_declared_body_over_the_cap_is_refused_before_it_is_sent(served:
     host, port = served.url.removeprefix("http://").split(":")
     reader, writer = await asyncio.open_connection(host, int(port))
     writer.write(
-        b"POST /check HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"POST /check HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
         b'Content-Length: 20000\r\n\r\n{"reference":'
     )
     await writer.drain()
