@@ -28,6 +28,7 @@ import html
 import re
 import secrets
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 import pyarrow as pa
@@ -61,6 +62,9 @@ ACCEPTED: tuple[str, ...] = (*sorted({s for sfx in FORMATS.values() for s in sfx
 _FRAMING = 16 * 1024
 
 #: What the answer offers for download: file name → media type.
+#: The largest answer page: past it, the report travels inside the ZIP, not inline as well.
+MAX_ANSWER_BYTES = 24 * 1024 * 1024
+
 _DOWNLOADS: tuple[tuple[str, str], ...] = (
     ("verdicts.csv", "text/csv"),
     ("checklist.csv", "text/csv"),
@@ -245,20 +249,48 @@ def _written(result: AuditResult, out: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
 
 
-def _downloads_bar(files: dict[str, bytes], shown: list[str]) -> str:
+def _downloads_bar(bundle: bytes, listed: list[str], shown: list[str]) -> str:
     stem = Path(shown[0]).stem if len(shown) == 1 else "bibliographies"
-    # Every table once, deflated in one ZIP: not each again in base64 beside the report.
-    bundle = base64.b64encode(downloads_zip(files, tuple(n for n, _ in _DOWNLOADS)))
-    listed = ", ".join(name for name, _ in _DOWNLOADS if name in files)
+    encoded = base64.b64encode(bundle).decode("ascii")
     names = ", ".join(f"<strong>{html.escape(n)}</strong>" for n in shown)
     return (
         '<nav id="downloads" style="font:14px system-ui,sans-serif;padding:.6rem 1rem;'
         'background:#eef3ff;border-bottom:1px solid #ccd">'
         f'{names}: download <a download="{html.escape(stem)}-reports.zip" '
-        f'href="data:application/zip;base64,{bundle.decode("ascii")}">reports.zip</a> '
-        f"({html.escape(listed)})"
+        f'href="data:application/zip;base64,{encoded}">reports.zip</a> '
+        f"({html.escape(', '.join(listed))})"
         ' · <a href="/">audit other files</a></nav>'
     )
+
+
+def _answer(files: dict[str, bytes], shown: list[str], counts: dict[str, int]) -> web.Response:
+    """The report page with its tables in one ZIP; past `MAX_ANSWER_BYTES`, a summary page
+    with the ZIP (the full `report.html` inside it) instead of the report inline."""
+    order = tuple(name for name, _ in _DOWNLOADS)
+    tables = tuple(n for n in order if n != "report.html")  # the page itself is the report
+    bundle = downloads_zip(files, tables)
+    report = files["report.html"]
+    if len(report) + len(bundle) * 4 // 3 <= MAX_ANSWER_BYTES:
+        bar = _downloads_bar(bundle, [n for n in tables if n in files], shown)
+        text = re.sub(r"<body([^>]*)>", lambda m: m.group(0) + bar, report.decode("utf-8"), count=1)
+        return web.Response(
+            text=text,
+            content_type="text/html",
+            charset="utf-8",
+            headers={"Content-Security-Policy": _REPORT_CSP},
+        )
+    bundle = downloads_zip(files, order)
+    bar = _downloads_bar(bundle, [n for n in order if n in files], shown)
+    rows = "".join(
+        f"<tr><td>{html.escape(verdict)}</td><td>{count:,}</td></tr>"
+        for verdict, count in sorted(counts.items())
+    )
+    body = (
+        f'{bar}<h1>Audit done</h1><table id="summary-counts">{rows}</table>'
+        f"<p>The full report is larger than this page carries ({len(report):,} bytes): "
+        "it is <code>report.html</code> in <code>reports.zip</code>, with every table.</p>"
+    )
+    return _page(body)
 
 
 def _sized(got: Received) -> list[tuple[tuple[str, Path], int]]:
@@ -336,15 +368,8 @@ async def _audit_upload(request: web.Request, cap: int) -> web.Response:
             return _problem(400, message)
         result = _renamed(result, names)
         files = await asyncio.to_thread(_written, result, Path(folder) / "out")
-    report = files["report.html"].decode("utf-8")
-    bar = _downloads_bar(files, shown)
-    page = re.sub(r"<body([^>]*)>", lambda m: m.group(0) + bar, report, count=1)
-    return web.Response(
-        text=page,
-        content_type="text/html",
-        charset="utf-8",
-        headers={"Content-Security-Policy": _REPORT_CSP},
-    )
+    counts = Counter(result.verdicts.column("verdict").to_pylist())
+    return _answer(files, shown, {str(k): v for k, v in counts.items()})
 
 
 def routes() -> list[web.RouteDef]:

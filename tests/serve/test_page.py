@@ -155,3 +155,34 @@ async def test_one_refused_file_refuses_the_upload_naming_it(page_server: Served
         page_server, [("thesis.bib", SAMPLE.read_bytes()), ("notes.docx", b"PK")]
     )
     assert status == 400 and "notes.docx: not a bibliography" in page
+
+
+async def test_an_answer_past_its_bound_carries_the_report_in_the_zip_only(
+    page_server: Served, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import auditor.serve.page as page_module
+
+    monkeypatch.setattr(page_module, "MAX_ANSWER_BYTES", 20_000)
+    status, page = await _upload(page_server, "thesis.bib", SAMPLE.read_bytes())
+    assert status == 200
+    assert len(page.encode()) < 20_000 + 4 * len(SAMPLE.read_bytes()) * 10
+    assert "larger than this page carries" in page and 'id="summary-counts"' in page
+    files = _downloads(page)
+    assert "report.html" in files and "verdicts.csv" in files
+    assert page.count("base64,") == 1  # every table once, in the one ZIP
+
+
+async def test_the_answer_is_bounded_by_the_upload_not_multiplied(page_server: Served) -> None:
+    entries = "".join(
+        f"@article{{k{i}, title={{A study of things number {i}}}, author={{Doe, Jane}},"
+        f" year={{2020}}, doi={{10.5555/none.{i}}}}}\n"
+        for i in range(300)
+    ).encode()
+    status, page = await _upload(page_server, "many.bib", entries)
+    assert status == 200
+    # The report inline and every table once, deflated: not every table again in base64.
+    assert page.count("base64,") == 1
+    nav = re.search(r'<nav id="downloads".*?</nav>', page, re.S)
+    assert nav is not None
+    tables = sum(len(data) for data in _downloads(page).values())
+    assert len(nav.group(0)) < tables / 2, (len(nav.group(0)), tables)
