@@ -40,7 +40,7 @@ def _row(item: Mapping[str, Any], where: str) -> RecordRow | Skipped:
 
 #: Largest `{"items": [...]}` file read (it is one JSON value, parsed whole; Crossref's public
 #: data files are some 3,000 works, tens of MB each).
-MAX_ITEMS_FILE = 512 << 20
+MAX_ITEMS_FILE = 256 << 20
 
 
 class CrossrefDump(DumpReader):

@@ -173,8 +173,17 @@ def _errors(*codes: int) -> dict[str, Any]:
     words = {
         400: "Malformed JSON, not the contract's shape, missing or non-string title, or a type "
         "that contradicts the id; `field` names where.",
+        401: "This server needs Authorization: Bearer TOKEN (serve_tokens), or the token is "
+        "not one of its own.",
+        403: "A request from another web origin (Origin header) than this service or an "
+        "allow_origin.",
+        408: "The body did not arrive within client_timeout seconds.",
         413: f"Body over {MAX_BODY_BYTES} bytes (not read).",
-        429: "Pre-check allowance of this caller used (interval or daily count); see Retry-After.",
+        415: "The body is not application/json.",
+        421: "The Host header names neither this server nor an allow_host.",
+        429: "This client's allowance is used (the pre-check interval or daily count, or the "
+        "/check daily count; per token, else per address), or it has client_queue requests in "
+        "flight; see Retry-After.",
         503: "The register could not be consulted; no verdict. See Retry-After.",
     }
     return {str(c): _json("Unavailable" if c == 503 else "Problem", words[c]) for c in codes}
@@ -185,7 +194,7 @@ def _check_operation(op: str, summary: str, ok: str, not_covered: int) -> dict[s
     if not_covered == 422:
         words = "NOT COVERED: unsupported type, no covered form, or a closed leg."
         responses["422"] = _json("NotCovered", words)
-    codes = (400, 413, 429, 503) if op == "precheck" else (400, 413, 503)
+    codes = (400, 401, 403, 408, 413, 415, 421, 429, 503)
     responses.update(_errors(*codes))
     return {
         "post": {
@@ -311,6 +320,14 @@ def document() -> dict[str, Any]:
             },
         },
         "components": {
+            "securitySchemes": {
+                "bearer": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "Needed on every POST when the server has serve_tokens "
+                    "(always when it binds beyond loopback); each token has its own allowance.",
+                }
+            },
             "schemas": {
                 "CheckRequest": _CHECK_REQUEST,
                 "CheckReport": _REPORT,
@@ -319,7 +336,7 @@ def document() -> dict[str, Any]:
                 "Signature": _SIGNATURE,
                 "Problem": _PROBLEM,
                 "Unavailable": _UNAVAILABLE,
-            }
+            },
         },
     }
 
