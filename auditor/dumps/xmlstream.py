@@ -3,7 +3,10 @@
 `records(stream, tags)` parses with defusedxml (no entity expansion, no DTD fetched) and yields
 each element whose tag is in `tags` once it is complete; when the caller asks for the next one,
 the element and the root's list of finished children are cleared, so memory is one record, never
-the document. `digest(element)` is the record's `body_digest`.
+the document. A record is read at most `MAX_RECORD_BYTES` past the end of the one before it: a
+hostile text node of gigabytes stops the file with a `ParseError` naming the cap once that many
+bytes were read, instead of growing in the parser's memory. `digest(element)` is the record's
+`body_digest`.
 """
 
 from __future__ import annotations
@@ -11,11 +14,14 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Collection, Iterator
 from typing import Protocol
-from xml.etree.ElementTree import Element, tostring
+from xml.etree.ElementTree import Element, ParseError, tostring
 
 import defusedxml.ElementTree as safe_et
 
-__all__ = ["digest", "records"]
+__all__ = ["MAX_RECORD_BYTES", "digest", "records"]
+
+#: Bytes one record may span (a PubMed article is some 10 KB, a DBLP entry less).
+MAX_RECORD_BYTES = 64 << 20
 
 
 class Readable(Protocol):
@@ -25,6 +31,23 @@ class Readable(Protocol):
         """Up to `size` bytes; `b""` at the end."""
 
 
+class _Budget:
+    """`stream`, refusing to read more than `limit` bytes past `mark` (the last record's end)."""
+
+    def __init__(self, stream: Readable, limit: int) -> None:
+        self._stream = stream
+        self._limit = limit
+        self.read_bytes = 0
+        self.mark = 0
+
+    def read(self, size: int = -1, /) -> bytes:
+        data = self._stream.read(size)
+        self.read_bytes += len(data)
+        if self.read_bytes - self.mark > self._limit:
+            raise ParseError(f"a record larger than {self._limit} bytes")
+        return data
+
+
 def records(stream: Readable, tags: Collection[str]) -> Iterator[Element]:
     """Each complete element of `stream` whose tag is in `tags`, in document order.
 
@@ -32,13 +55,15 @@ def records(stream: Readable, tags: Collection[str]) -> Iterator[Element]:
     document stops being readable XML (the caller names the file and the record count).
     """
     root: Element | None = None
+    budget = _Budget(stream, MAX_RECORD_BYTES)
     # A DOCTYPE may stand (PubMed's names its DTD, never fetched); an entity declaration may not.
-    events = safe_et.iterparse(stream, events=("start", "end"), forbid_entities=True)
+    events = safe_et.iterparse(budget, events=("start", "end"), forbid_entities=True)
     for event, element in events:
         if root is None:
             root = element  # the first event is the root's start
         if event != "end" or element.tag not in tags:
             continue
+        budget.mark = budget.read_bytes
         yield element
         element.clear()
         root.clear()  # drop the cleared records the root still lists

@@ -82,7 +82,10 @@ class _GuardedHandler(RequestHandler):
         _log.warning("request refused: %s (%s)", status, kind)
         if request.writer.output_size > 0:
             raise ConnectionError("the answer had begun; the connection is closed")
-        phrase = HTTPStatus(status).phrase if status in HTTPStatus._value2member_map_ else ""
+        try:
+            phrase = HTTPStatus(status).phrase
+        except ValueError:
+            phrase = ""
         response = web.Response(status=status, text=f"{status} {phrase}\n")
         response.force_close()
         return response

@@ -96,3 +96,33 @@ def test_output_folders_with_quotes_and_glob_characters_work(tmp_path: Path, nam
 def test_literal_path_escapes_every_glob_character() -> None:
     assert literal_path("/a/runs[2024]/x*y?.parquet") == "/a/runs[[]2024]/x[*]y[?].parquet"
     assert literal_path("/plain/path.parquet") == "/plain/path.parquet"
+
+
+def test_an_xml_record_past_the_cap_stops_the_file_naming_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from auditor.dumps import xmlstream
+
+    monkeypatch.setattr(xmlstream, "MAX_RECORD_BYTES", 256 * 1024)
+    article = (
+        "<PubmedArticle><MedlineCitation><PMID>{pmid}</PMID><Article><ArticleTitle>{title}"
+        "</ArticleTitle></Article></MedlineCitation></PubmedArticle>"
+    )
+    doc = (
+        "<?xml version='1.0'?><PubmedArticleSet>"
+        + article.format(pmid=1, title="A first title")
+        + article.format(pmid=2, title="x" * (20 * 1024 * 1024))
+        + "</PubmedArticleSet>"
+    ).encode()
+    path = tmp_path / "pubmed.xml.gz"
+    path.write_bytes(gzip.compress(doc))
+    del doc
+    tracemalloc.start()
+    try:
+        summary = import_dump(KINDS["pubmed"](), [str(path)], str(tmp_path / "snap"))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert summary.records == 1
+    assert any("larger than" in s.why for s in summary.skipped)
+    assert peak < 16 * 1024 * 1024, peak  # never the 20 MB title
