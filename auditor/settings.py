@@ -198,7 +198,8 @@ SECTIONS: dict[str, frozenset[str]] = {
     "output": frozenset({"out"}),
     "serve": frozenset(
         {"signing_key", "precheck_interval", "precheck_daily", "caller_concurrency"}
-        | {"upload_max_bytes"}
+        | {"upload_max_bytes", "allow_host", "allow_origin", "serve_tokens", "check_daily"}
+        | {"client_timeout", "client_connections", "client_queue"}
     ),
 }
 
