@@ -69,8 +69,9 @@ def _is_ip(host: str) -> bool:
 
 
 def load_tokens(path: str) -> dict[str, str]:
-    """Token → name from the file at `path`: one `NAME TOKEN` (or `TOKEN`) a line, `#` comments
-    and blank lines skipped. Raises `ConfigError` naming the file and line."""
+    """Token → name from the file at `path`: one `NAME TOKEN` (or `TOKEN`, named by its line)
+    a line, `#` comments and blank lines skipped. Raises `ConfigError` naming the file and line.
+    (Make tokens long and random: `python -c "import secrets; print(secrets.token_urlsafe())"`.)"""
     try:
         with open(Path(path).expanduser(), "rb") as handle:
             raw = handle.read(_MAX_TOKEN_FILE + 1)
@@ -83,11 +84,8 @@ def load_tokens(path: str) -> dict[str, str]:
         words = line.split("#", 1)[0].split()
         if not words:
             continue
-        if len(words) > 2 or len(words[-1]) < 16:
-            raise ConfigError(
-                f"serve_tokens {path}:{number}: expected `NAME TOKEN` with a token of at "
-                "least 16 characters"
-            )
+        if len(words) > 2:
+            raise ConfigError(f"serve_tokens {path}:{number}: expected `NAME TOKEN` or `TOKEN`")
         name = words[0] if len(words) == 2 else f"token{number}"
         tokens[words[-1]] = name
     if not tokens:

@@ -323,9 +323,16 @@ def test_the_command_refuses_a_public_address_without_tokens(tmp_path: Path) -> 
 async def test_a_bad_token_file_is_a_config_error(tmp_path: Path) -> None:
     from auditor.serve.gates import load_tokens
 
-    short = tmp_path / "short.txt"
-    short.write_text("alice short\n", encoding="utf-8")
-    with pytest.raises(ConfigError, match="short.txt:1"):
-        load_tokens(str(short))
+    bad = tmp_path / "bad.txt"
+    bad.write_text("# ok\nalice one-token two-tokens\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="bad.txt:2"):
+        load_tokens(str(bad))
+    empty = tmp_path / "empty.txt"
+    empty.write_text("# nothing\n\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="no token"):
+        load_tokens(str(empty))
+    bare = tmp_path / "bare.txt"
+    bare.write_text("tokenA\ntokenB\n", encoding="utf-8")
+    assert load_tokens(str(bare)) == {"tokenA": "token1", "tokenB": "token2"}
     with pytest.raises(ConfigError, match="cannot read"):
         load_tokens(str(tmp_path / "absent.txt"))
