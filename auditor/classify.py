@@ -33,6 +33,7 @@ from urllib.parse import unquote
 import pyarrow as pa
 
 from auditor.errors import Reason
+from auditor.lists_to_arrow import to_array
 from auditor.tables import IdType, RowState, Verdict
 
 __all__ = ["PRIORITY", "classify", "infer_type", "normalize_identifier"]
@@ -234,8 +235,6 @@ def classify(table: pa.Table, *, closed_legs: frozenset[str] = frozenset()) -> p
     slow = pc.invert(fast)
     slow_at = pc.indices_nonzero(slow)
     if len(slow_at):
-        from auditor.load.arrays import to_array  # here, not above: auditor.load imports classify
-
         decided = _decide_rows(table.take(slow_at), closed)
         for name, values in decided.items():
             replacement = to_array(values, pa.string())
@@ -245,8 +244,6 @@ def classify(table: pa.Table, *, closed_legs: frozenset[str] = frozenset()) -> p
 
 def _write(table: pa.Table, columns: dict[str, Any]) -> pa.Table:
     """`table` with `columns` (arrays, or lists of strings) in place of its own."""
-    from auditor.load.arrays import to_array  # here, not above: auditor.load imports classify
-
     for name, values in columns.items():
         if isinstance(values, list):
             values = to_array(values, pa.string())

@@ -21,7 +21,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from auditor import columns
+from auditor import column_idioms
 from auditor.errors import Reason
 from auditor.registers import registry
 from auditor.registers.agencies import AgencyBook
@@ -250,8 +250,8 @@ def _distinct_keys(references: pa.Table) -> pa.Table:
     rows = pa.array(np.flatnonzero(live.to_numpy(zero_copy_only=False)), pa.int64())
     # Each part hashed once into integer codes, a pair being one integer: cheaper than grouping
     # by two string columns (the identifier is distinct per key almost always).
-    ids = pc.dictionary_encode(columns.array(references["identifier"].take(rows)))
-    types = pc.dictionary_encode(columns.array(references["id_type"].take(rows)))
+    ids = pc.dictionary_encode(column_idioms.array(references["identifier"].take(rows)))
+    types = pc.dictionary_encode(column_idioms.array(references["id_type"].take(rows)))
     pair = ids.indices.to_numpy().astype(np.int64) * len(types.dictionary)
     pair += types.indices.to_numpy()
     _, first = np.unique(pair, return_index=True)
@@ -259,8 +259,8 @@ def _distinct_keys(references: pa.Table) -> pa.Table:
     at = rows.take(pa.array(first, pa.int64()))
     return pa.table(
         {
-            "id_type": columns.array(references["id_type"].take(at)),
-            "identifier": columns.array(references["identifier"].take(at)),
+            "id_type": column_idioms.array(references["id_type"].take(at)),
+            "identifier": column_idioms.array(references["identifier"].take(at)),
             "first": at,
         }
     )

@@ -6,7 +6,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from auditor import columns, tables
+from auditor import column_idioms, tables
 from auditor.checklist.items import REFERENCE_COLUMNS, as_checklist, only, rows_of
 from auditor.checklist.links import link_column
 from auditor.errors import Reason
@@ -33,10 +33,14 @@ def duplicate_items(duplicates: pa.Table, references: pa.Table) -> pa.Table:
     member = pa.array(order[later][sequence])
     leader = pa.array(order[first[group][later][sequence]])
     refs = rows_of(only(references, tables.REFERENCES, REFERENCE_COLUMNS), duplicates["row_id"])
-    key = columns.first_truthy(duplicates["key"].combine_chunks(), refs["key"].combine_chunks())
-    first_key = columns.first_truthy(key.take(leader), columns.constant("?", len(member)))
+    key = column_idioms.first_truthy(
+        duplicates["key"].combine_chunks(), refs["key"].combine_chunks()
+    )
+    first_key = column_idioms.first_truthy(
+        key.take(leader), column_idioms.constant("?", len(member))
+    )
     basis, value = duplicates["basis"].take(member), duplicates["value"].take(member)
-    shared = columns.strip(pc.binary_join_element_wise(basis, pc.fill_null(value, ""), " "))
+    shared = column_idioms.strip(pc.binary_join_element_wise(basis, pc.fill_null(value, ""), " "))
     text = pc.binary_join_element_wise(
         "Same work as ", first_key, " (", shared,
         "), cited under another key; pending human check that both citations are intended.", "",
@@ -55,15 +59,15 @@ def duplicate_items(duplicates: pa.Table, references: pa.Table) -> pa.Table:
                 "source_path": refs["source_path"],
                 "source_line": refs["source_line"],
                 "key": key.take(member),
-                "priority": columns.constant("P3", count),
-                "reason_code": columns.constant(Reason.DUPLICATE_REFERENCE.value, count),
+                "priority": column_idioms.constant("P3", count),
+                "reason_code": column_idioms.constant(Reason.DUPLICATE_REFERENCE.value, count),
                 "cited_title": refs["title"],
                 "cited_authors": refs["authors"],
                 "cited_year": refs["year"],
                 "cited_id": refs["id_raw"],
-                "sources_tried": columns.singletons(pa.nulls(count, pa.string())),
+                "sources_tried": column_idioms.singletons(pa.nulls(count, pa.string())),
                 "text": text,
-                "links": columns.singletons(link),
+                "links": column_idioms.singletons(link),
             }
         )
     )

@@ -9,7 +9,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from auditor import columns, tables
+from auditor import column_idioms, tables
 from auditor.checklist.links import row_links
 from auditor.checklist.wording import sources_tried
 
@@ -75,14 +75,14 @@ def base_items(refs: pa.Table, verdicts: pa.Table, line_from_verdict: bool) -> d
     """The identity, cited fields, sources and links every item of a row shares."""
     return {
         "row_id": verdicts["row_id"],
-        "source_path": columns.first_truthy(verdicts["source_path"], refs["source_path"]),
+        "source_path": column_idioms.first_truthy(verdicts["source_path"], refs["source_path"]),
         "source_line": (verdicts if line_from_verdict else refs)["source_line"],
-        "key": columns.first_truthy(verdicts["key"], refs["key"]),
+        "key": column_idioms.first_truthy(verdicts["key"], refs["key"]),
         "outcome": verdicts["verdict"],
         "cited_title": refs["title"],
         "cited_authors": refs["authors"],
         "cited_year": refs["year"],
-        "cited_id": columns.first_truthy(refs["id_raw"], verdicts["identifier"]),
+        "cited_id": column_idioms.first_truthy(refs["id_raw"], verdicts["identifier"]),
         "sources_tried": sources_tried(verdicts),
         "links": row_links(refs, verdicts),
     }

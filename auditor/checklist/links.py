@@ -7,7 +7,7 @@ from urllib.parse import quote
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from auditor import columns
+from auditor import column_idioms
 
 __all__ = ["link_column", "links_for", "row_links"]
 
@@ -37,12 +37,12 @@ _PUBMED = "https://pubmed.ncbi.nlm.nih.gov/"
 
 def link_column(kind: str, values: pa.Array) -> pa.Array:
     """`links_for(**{kind: value})` of every value: its one link, or null for none."""
-    stripped = columns.strip(values)
+    stripped = column_idioms.strip(values)
     if kind == "pmid":
         page = pc.binary_join_element_wise(_PUBMED, stripped, "/", "")
-        return pc.if_else(columns.digits(stripped), page, None)
-    page = pc.binary_join_element_wise(_PAGE[kind], columns.quoted(stripped), "")
-    return pc.if_else(columns.truthy(stripped), page, None)
+        return pc.if_else(column_idioms.digits(stripped), page, None)
+    page = pc.binary_join_element_wise(_PAGE[kind], column_idioms.quoted(stripped), "")
+    return pc.if_else(column_idioms.truthy(stripped), page, None)
 
 
 def row_links(refs: pa.Table, verdicts: pa.Table) -> pa.Array:
@@ -50,17 +50,21 @@ def row_links(refs: pa.Table, verdicts: pa.Table) -> pa.Array:
     id_type, identifier = verdicts["id_type"], verdicts["identifier"]
     link = {}
     for kind in ("doi", "pmid", "arxiv"):
-        own = pc.and_(pc.fill_null(pc.equal(id_type, kind), False), columns.truthy(identifier))
+        own = pc.and_(
+            pc.fill_null(pc.equal(id_type, kind), False), column_idioms.truthy(identifier)
+        )
         link[kind] = link_column(kind, pc.if_else(own, identifier, refs[kind]))
     pmid_first = pc.fill_null(pc.equal(id_type, "pmid"), False)
     arxiv_first = pc.fill_null(pc.equal(id_type, "arxiv"), False)
     # doi, pmid, arxiv, with the checked type moved to the front.
-    return columns.concat_lists(
-        columns.singletons(
+    return column_idioms.concat_lists(
+        column_idioms.singletons(
             pc.if_else(
                 pmid_first, link["pmid"], pc.if_else(arxiv_first, link["arxiv"], link["doi"])
             )
         ),
-        columns.singletons(pc.if_else(pc.or_(pmid_first, arxiv_first), link["doi"], link["pmid"])),
-        columns.singletons(pc.if_else(arxiv_first, link["pmid"], link["arxiv"])),
+        column_idioms.singletons(
+            pc.if_else(pc.or_(pmid_first, arxiv_first), link["doi"], link["pmid"])
+        ),
+        column_idioms.singletons(pc.if_else(arxiv_first, link["pmid"], link["arxiv"])),
     )

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from auditor import columns, tables
+from auditor import column_idioms, tables
 from auditor.checklist.items import REFERENCE_COLUMNS, VERDICT_COLUMNS, base_items, items, only
 from auditor.errors import Reason
 from auditor.registers.updates import CONCERN_TYPES, CORRECTION_TYPES, RETRACTION_TYPES
@@ -79,7 +79,7 @@ def update_rows(verdicts: pa.Table) -> tuple[np.ndarray, list[str], list[str], l
     """
     rows, priorities, reasons, texts = [], [], [], []
     with_updates = np.flatnonzero(
-        columns.truthy(verdicts["updates"]).to_numpy(zero_copy_only=False)
+        column_idioms.truthy(verdicts["updates"]).to_numpy(zero_copy_only=False)
     )
     updates = verdicts["updates"].take(pa.array(with_updates)).to_pylist()
     for row, row_updates in zip(with_updates.tolist(), updates, strict=True):

@@ -12,7 +12,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from auditor import columns
+from auditor import column_idioms
 from auditor.errors import Reason
 from auditor.vocabulary import REGISTER_FOR_ID_TYPE, RowState, Verdict
 
@@ -137,8 +137,8 @@ def _joined(lists: pa.Array, separator: str) -> pa.Array:
 
 def _title_note(verdicts: pa.Table) -> pa.Array:
     """What a title search said about a reference whose identifier does not resolve."""
-    has_nearest = columns.truthy(verdicts["nearest"])
-    nearest = pc.list_element(columns.keep_lists(verdicts["nearest"], has_nearest), 0)
+    has_nearest = column_idioms.truthy(verdicts["nearest"])
+    nearest = pc.list_element(column_idioms.keep_lists(verdicts["nearest"], has_nearest), 0)
     found = pc.binary_join_element_wise(
         " A work with this title exists (", nearest, "): the identifier may be wrong.", ""
     )
@@ -150,9 +150,9 @@ def _title_note(verdicts: pa.Table) -> pa.Array:
 
 
 def _not_found_text(verdicts: pa.Table) -> pa.Array:
-    none = columns.constant("none", verdicts.num_rows)
-    asked = columns.first_truthy(_joined(verdicts["searched"], ", "), none)
-    nearest = columns.first_truthy(_joined(verdicts["nearest"], "; "), none)
+    none = column_idioms.constant("none", verdicts.num_rows)
+    asked = column_idioms.first_truthy(_joined(verdicts["searched"], ", "), none)
+    nearest = column_idioms.first_truthy(_joined(verdicts["nearest"], "; "), none)
     head, middle, tail = _NOT_FOUND[1].replace("{nearest}", "{asked}").split("{asked}")
     return pc.binary_join_element_wise(head, asked, middle, nearest, tail, "")
 
@@ -187,8 +187,8 @@ def wording(verdicts: pa.Table) -> tuple[pa.Array, pa.Array, pa.Array]:
 
     `_priority_and_text` runs once per distinct (verdict, reason) pair, not once per row.
     """
-    verdict = pc.dictionary_encode(columns.array(verdicts["verdict"]), null_encoding="encode")
-    reason = pc.dictionary_encode(columns.array(verdicts["reason"]), null_encoding="encode")
+    verdict = pc.dictionary_encode(column_idioms.array(verdicts["verdict"]), null_encoding="encode")
+    reason = pc.dictionary_encode(column_idioms.array(verdicts["reason"]), null_encoding="encode")
     width = len(reason.dictionary)
     pair = verdict.indices.to_numpy().astype(np.int64) * width + reason.indices.to_numpy()
     distinct, slot = np.unique(pair, return_inverse=True)
@@ -211,27 +211,27 @@ def wording(verdicts: pa.Table) -> tuple[pa.Array, pa.Array, pa.Array]:
 def item_text(refs: pa.Table, verdicts: pa.Table, text: pa.Array) -> pa.Array:
     """The ordinary items' texts with what the title search or the parser said."""
     verdict = verdicts["verdict"]
-    rows = verdicts.append_column("text", columns.array(text)).append_column(
+    rows = verdicts.append_column("text", column_idioms.array(text)).append_column(
         "parse_error", refs["parse_error"]
     )
     not_found = pc.fill_null(pc.equal(verdict, RowState.NOT_FOUND.value), False)
-    text = columns.replace_where(text, not_found, rows, _not_found_text)
+    text = column_idioms.replace_where(text, not_found, rows, _not_found_text)
     searched = pc.and_(
         pc.fill_null(pc.equal(verdict, Verdict.DOES_NOT_RESOLVE.value), False),
-        columns.truthy(verdicts["searched"]),
+        column_idioms.truthy(verdicts["searched"]),
     )
-    text = columns.replace_where(
+    text = column_idioms.replace_where(
         text, searched, rows, lambda t: pc.binary_join_element_wise(t["text"], _title_note(t), "")
     )
     decided_by_reason = pa.array(list(_INVALID_BY_REASON))
     parser_said = pc.and_(
         pc.and_(
             pc.fill_null(pc.equal(verdict, RowState.INVALID.value), False),
-            columns.truthy(refs["parse_error"]),
+            column_idioms.truthy(refs["parse_error"]),
         ),
         pc.invert(pc.fill_null(pc.is_in(verdicts["reason"], value_set=decided_by_reason), False)),
     )
-    return columns.replace_where(
+    return column_idioms.replace_where(
         text,
         parser_said,
         rows,
@@ -251,10 +251,10 @@ def sources_tried(verdicts: pa.Table) -> pa.Array:
     by_type = pa.array(list(REGISTER_FOR_ID_TYPE.values())).take(
         pc.index_in(verdicts["id_type"], value_set=kinds)
     )
-    named = columns.first_truthy(register, by_type)
+    named = column_idioms.first_truthy(register, by_type)
     tier = verdicts["tier"]
     entry = pc.if_else(
-        columns.truthy(tier), pc.binary_join_element_wise(named, " (", tier, ")", ""), named
+        column_idioms.truthy(tier), pc.binary_join_element_wise(named, " (", tier, ")", ""), named
     )
     unregistered = pc.and_(
         pc.fill_null(
@@ -263,10 +263,10 @@ def sources_tried(verdicts: pa.Table) -> pa.Array:
             ),
             False,
         ),
-        pc.invert(columns.truthy(register)),
+        pc.invert(column_idioms.truthy(register)),
     )
-    nothing = pc.or_(pc.or_(title, unregistered), pc.invert(columns.truthy(named)))
-    return columns.concat_lists(
-        columns.keep_lists(verdicts["searched"], title),
-        columns.singletons(pc.if_else(nothing, None, entry)),
+    nothing = pc.or_(pc.or_(title, unregistered), pc.invert(column_idioms.truthy(named)))
+    return column_idioms.concat_lists(
+        column_idioms.keep_lists(verdicts["searched"], title),
+        column_idioms.singletons(pc.if_else(nothing, None, entry)),
     )

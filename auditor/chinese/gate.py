@@ -14,7 +14,7 @@ from collections.abc import Mapping
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from auditor.compare.columns import han_mask
+from auditor.compare.text_columns import han_mask
 from auditor.tables import RowState
 
 LANGUAGES = ("zh", "zh-cn", "zh-tw", "zh-hans", "zh-hant", "chi", "zho", "chinese")

@@ -22,7 +22,7 @@ from auditor.overlap.contract import (
     OverlapRequestError,
     check_bundle,
 )
-from auditor.overlap.result import encode_result
+from auditor.overlap.response import encode_result
 
 #: Usage errors and invalid bundles.
 _USAGE = ExitCode.USAGE

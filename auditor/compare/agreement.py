@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from auditor.compare.columns import ET_AL_MARKERS
 from auditor.compare.forms import title_words
 from auditor.compare.text import normalize_text
+from auditor.compare.text_columns import ET_AL_MARKERS
 from auditor.compare.titles import TitleAgreement, compare_titles
 from auditor.names import name_keys, register_name_keys
 

@@ -20,14 +20,14 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from auditor.compare.ascii import split_normalized
-from auditor.compare.columns import (
+from auditor.compare.text import han_title_form
+from auditor.compare.text_columns import (
     han_mask,
     is_et_al_column,
     normalize_codes,
     normalize_column,
     normalize_distinct,
 )
-from auditor.compare.text import han_title_form
 from auditor.names import v1_surname_cut_column, vancouver_surname_cut_column
 
 __all__ = [

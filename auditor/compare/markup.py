@@ -18,7 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from auditor import columns
+from auditor import column_idioms
 
 __all__ = ["strip_markup", "strip_markup_column"]
 
@@ -57,7 +57,7 @@ def strip_markup_column(column: pa.Array | pa.ChunkedArray) -> pa.Array:
     """`strip_markup` over a string column; only strings holding `<` or `&` are touched."""
     if isinstance(column, pa.ChunkedArray):
         column = column.combine_chunks() if column.num_chunks else pa.array([], pa.string())
-    rows = columns.holding(column, _MARK)
+    rows = column_idioms.holding(column, _MARK)
     if rows.size == 0:
         return column
     values = pc.take(column, pa.array(rows)).to_pylist()

@@ -20,8 +20,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from auditor.compare import title_pool, v2
-from auditor.compare.columns import han_mask, normalize_distinct
 from auditor.compare.criteria import same_surname_sequences
+from auditor.compare.text_columns import han_mask, normalize_distinct
 from auditor.compare.v2 import Field
 
 __all__ = ["FIELD_ORDER", "V2Fields", "v2_fields"]

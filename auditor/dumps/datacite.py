@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any, BinaryIO, ClassVar
 
-from auditor.compare.registers import datacite_surnames, datacite_year
+from auditor.compare.register_fields import datacite_surnames, datacite_year
 from auditor.dumps.interface import DumpReader, Skipped
 from auditor.dumps.jsonlines import objects
 from auditor.errors import RegisterError

@@ -21,7 +21,7 @@ import pyarrow as pa
 from auditor import tables
 from auditor.classify import classify
 from auditor.errors import InputError
-from auditor.load.arrays import to_array
+from auditor.lists_to_arrow import to_array
 from auditor.load.bibtex import BibtexLoader
 from auditor.load.caps import cap_references
 from auditor.load.cited import select_cited

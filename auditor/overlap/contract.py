@@ -17,7 +17,7 @@ from typing import Any
 
 from auditor.errors import InputError
 from auditor.overlap.anchors import extract_anchors
-from auditor.overlap.result import Citation, build_result, result_bytes
+from auditor.overlap.response import Citation, build_result, result_bytes
 from auditor.overlap.urls import normalize_url, url_problem
 
 __all__ = [

@@ -18,7 +18,7 @@ from xml.etree.ElementTree import Element, ParseError
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
 
-from auditor.compare.registers import arxiv_surnames, arxiv_version, arxiv_year
+from auditor.compare.register_fields import arxiv_surnames, arxiv_version, arxiv_year
 from auditor.errors import MalformedBody, Reason, Unreachable
 from auditor.register_settings import RegisterSettings
 from auditor.registers.interface import RecordRow, Register, Sink

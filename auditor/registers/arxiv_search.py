@@ -13,7 +13,7 @@ from xml.etree.ElementTree import Element, ParseError
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
 
-from auditor.compare.registers import arxiv_surnames, arxiv_year
+from auditor.compare.register_fields import arxiv_surnames, arxiv_year
 from auditor.errors import MalformedBody, Reason, Unreachable
 from auditor.registers.arxiv import ARXIV, arxiv_key
 from auditor.registers.interface import RecordRow, TitleQuery

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from auditor.compare.registers import crossref_surnames, crossref_year, crossref_years
+from auditor.compare.register_fields import crossref_surnames, crossref_year, crossref_years
 from auditor.errors import MalformedBody, Reason
 from auditor.register_settings import RegisterSettings
 from auditor.registers.doi_lists import DoiListRegister, rows_by_echo

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from auditor.compare.registers import csl_surnames
+from auditor.compare.register_fields import csl_surnames
 from auditor.errors import MalformedBody, Reason, Unreachable
 from auditor.registers.doi import DOI_SYSTEM
 from auditor.registers.interface import RecordRow, Register, Sink

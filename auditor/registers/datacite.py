@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from auditor.compare.registers import datacite_surnames, datacite_year
+from auditor.compare.register_fields import datacite_surnames, datacite_year
 from auditor.errors import MalformedBody, Reason
 from auditor.register_settings import RegisterSettings
 from auditor.registers.doi_lists import DoiListRegister, rows_by_echo

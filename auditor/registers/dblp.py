@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from auditor.compare.registers import arxiv_surnames
+from auditor.compare.register_fields import arxiv_surnames
 from auditor.errors import MalformedBody, Reason, Unreachable
 from auditor.load.latex import latex_to_unicode
 from auditor.register_settings import RegisterSettings

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from auditor.compare.registers import pubmed_surnames, pubmed_year
+from auditor.compare.register_fields import pubmed_surnames, pubmed_year
 from auditor.errors import MalformedBody, Reason, Unreachable
 from auditor.register_settings import RegisterSettings
 from auditor.registers.interface import RecordRow, Register, Sink

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from auditor.compare.registers import arxiv_surnames
+from auditor.compare.register_fields import arxiv_surnames
 from auditor.errors import MalformedBody, Reason, Unreachable
 from auditor.register_settings import RegisterSettings
 from auditor.registers.interface import RecordRow, TitleQuery

@@ -16,7 +16,7 @@ import asyncio
 from aiohttp import web
 
 from auditor.overlap.contract import CONTRACT_LIMITS, OverlapRequestError, check_bundle
-from auditor.overlap.result import encode_result
+from auditor.overlap.response import encode_result
 from auditor.serve.bodies import BodyTooLarge, BodyTooSlow, problem, read_capped
 from auditor.serve.state import STATE
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from auditor.compare.registers import csl_surnames, csl_year, datacite_surnames, datacite_year
+from auditor.compare.register_fields import csl_surnames, csl_year, datacite_surnames, datacite_year
 from auditor.errors import MalformedBody, Reason, Unreachable
 from auditor.registers.csl import CslRegister, parse_csl_reply
 from auditor.registers.datacite import DataciteRegister, parse_doi, parse_doi_list

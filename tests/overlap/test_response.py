@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from auditor.overlap.contract import OverlapRequestError, check_bundle
-from auditor.overlap.result import LIMITATIONS, encode_result, result_bytes
+from auditor.overlap.response import LIMITATIONS, encode_result, result_bytes
 
 from .conftest import SPEC, contract_examples, contract_schemas
 

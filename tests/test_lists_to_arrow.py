@@ -9,7 +9,7 @@ import pyarrow as pa
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from auditor.load.arrays import to_array
+from auditor.lists_to_arrow import to_array
 
 _TEXT = st.one_of(st.none(), st.text(alphabet=st.characters(exclude_categories=["Cs"])))
 

@@ -1,4 +1,4 @@
-"""Tests of the criteria's register-side rules (`auditor.compare.registers`).
+"""Tests of the criteria's register-side rules (`auditor.compare.register_fields`).
 
 Bodies are small dicts in the shapes of real Crossref `/works`, PubMed esummary and arXiv Atom
 records (including the undated `[[null]]` Crossref records that exist in the wild).
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from auditor.compare.registers import (
+from auditor.compare.register_fields import (
     arxiv_surnames,
     arxiv_year,
     crossref_surnames,
