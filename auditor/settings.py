@@ -83,6 +83,9 @@ class Settings:
     max_body_bytes: int = 8 * 1024 * 1024
     batching: bool = True
     # chinese waterfall
+    # Off: a DOI is decided by its register alone, as the reference-check contract fixes
+    # (`auditor serve`'s `/check` runs with it off whatever the config says).
+    chinese_waterfall: bool = True
     journal_map: str | None = None
     # input
     encoding: str | None = None
@@ -191,7 +194,7 @@ SECTIONS: dict[str, frozenset[str]] = {
     "transport": frozenset(
         {"timeout", "max_retries", "retry_budget", "max_body_bytes", "batching"}
     ),
-    "chinese": frozenset({"journal_map"}),
+    "chinese": frozenset({"chinese_waterfall", "journal_map"}),
     "input": frozenset({"encoding"}),
     "compare": frozenset({"criteria", "title_workers"}),
     "policy": frozenset({"fail_on", "fail_on_unchecked"}),

@@ -1,9 +1,10 @@
 """Check one reference: the library path behind `auditor check` and the server's `POST /check`.
 
 `reference_table` builds the classified one-row `references` table of a reference given as
-values (command line or JSON body); `check_report` turns it and the `records` the resolve stage
-found into the field-by-field report, through the same `auditor.compare.compare` an audit uses.
-Nothing here talks to the network: the caller chooses where records come from.
+values (command line or JSON body); `check_tables` runs the stages of an audit on it
+(`stages.audit_tables`, so a check gives the verdict an audit of the same reference gives), and
+`check_reports` turns what they made into the field-by-field report. The caller chooses the
+settings, the transport (or none) and, if it has them, the records.
 """
 
 from __future__ import annotations
@@ -14,16 +15,17 @@ import pyarrow as pa
 
 from auditor import tables
 from auditor.classify import classify
-from auditor.compare import compare
 from auditor.patches import record_keys
+from auditor.settings import Settings
+from auditor.stages import AuditTables, audit_tables
+from auditor.transport.net import Net
 
 __all__ = [
     "RECORD_FIELDS",
-    "check_report",
     "check_reports",
+    "check_tables",
     "reference_rows",
     "reference_table",
-    "title_search_report",
 ]
 
 #: Columns of the register record relied on that a report shows (identity and content).
@@ -152,42 +154,39 @@ def _report(verdict: dict[str, Any], id_raw: str | None, record: dict[str, Any])
     }
 
 
-def check_reports(
-    references: pa.Table, records: pa.Table, criteria: str = tables.DEFAULT_CRITERIA
-) -> list[dict[str, Any]]:
-    """`check_report` for every row of `references` at once (one vectorized comparison)."""
-    verdicts = compare(references, records, criteria).to_pylist()
-    raws = references.column("id_raw").to_pylist()
-    by_key = _records_by_key(records)
-    return [
-        _report(v, raw, by_key.get(v["record_key"], {}) if v["record_key"] else {})
-        for v, raw in zip(verdicts, raws, strict=True)
-    ]
+async def check_tables(
+    references: pa.Table,
+    settings: Settings,
+    net: Net | None,
+    *,
+    records: pa.Table | None = None,
+) -> AuditTables:
+    """The tables `auditor audit` makes of `references`, by the same stage order
+    (`stages.audit_tables`; one reference has no duplicates). `records` given are the resolve
+    stage's answer already made (a record file, the server's shared lookups)."""
+    return await audit_tables(references, settings, net, duplicates=False, records=records)
 
 
-def check_report(
-    references: pa.Table, records: pa.Table, criteria: str = tables.DEFAULT_CRITERIA
-) -> dict[str, Any]:
-    """Compare the one-row `references` with `records` under `criteria`; the report as a
-    JSON-ready dict.
+def check_reports(references: pa.Table, made: AuditTables) -> list[dict[str, Any]]:
+    """The report of every row of `references` from the tables `check_tables` made of them.
 
     Keys: `id` (as given), `id_type`, `identifier` (normalized), `verdict`, `reason`,
     `register`, `tier`, `retrieved_at`, `criteria_id`, `fields` (title, authors, year, each
-    `{field, claimed, register, match}`, the title with its `score`) and `record` (the register
-    record relied on, `{}` when none was).
+    `{field, claimed, register, match}`, the title with its `score`), `updates` and `record` (the
+    register record relied on, `{}` when none was); a row found by a title search also has
+    `queried_by`, `searched` (indexes asked) and `nearest` (near candidates of a NOT FOUND).
     """
-    return check_reports(references.slice(0, 1), records, criteria)[0]
-
-
-def title_search_report(verdict: dict[str, Any], records: pa.Table) -> dict[str, Any]:
-    """The report of a row settled by the title search: `check_report`'s keys plus
-    `queried_by`, `searched` (indexes asked) and `nearest` (near candidates of a NOT FOUND)."""
-    key = verdict.get("record_key")
-    record = _records_by_key(records).get(key, {}) if key else {}
-    report = _report(verdict, None, record)
-    report.update(
-        queried_by=verdict.get("queried_by"),
-        searched=verdict.get("searched") or [],
-        nearest=verdict.get("nearest") or [],
-    )
-    return report
+    by_key = _records_by_key(made.records)
+    raws = references.column("id_raw").to_pylist()
+    out = []
+    for verdict, raw in zip(made.verdicts.to_pylist(), raws, strict=True):
+        key = verdict["record_key"]
+        report = _report(verdict, raw, by_key.get(key, {}) if key else {})
+        if verdict.get("queried_by") == "title":
+            report.update(
+                queried_by="title",
+                searched=verdict.get("searched") or [],
+                nearest=verdict.get("nearest") or [],
+            )
+        out.append(report)
+    return out

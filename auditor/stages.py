@@ -1,9 +1,12 @@
 """The stage order of an audit, written once: resolve → compare → waterfall → search → checklist.
 
 `audit_tables` maps a classified `references` table to the run's other tables. Every caller runs
-the stages through it: `pipeline.run_audit` (and so `auditor serve`'s uploads), and each Dask
+the stages through it: `pipeline.run_audit` (and so `auditor serve`'s uploads), each Dask
 partition of `cluster.audit_partition` (with `duplicates=False`: duplicate groups span
-partitions, so the driver finds them once over the whole run with `join_partitions`).
+partitions, so the driver finds them once over the whole run with `join_partitions`),
+`auditor check` (`auditor.single.check_tables`) and `auditor serve`'s `/check` and `/precheck`
+(`auditor.serve.stages.compare_many`, on records its shared lookups resolved, with the settings
+the reference-check contract fixes: no waterfall, no title search).
 
 compare writes each verdict; the waterfall, the title search and the duplicate groups each
 return a patch of the rows they decide, and one `patches.merge` applies them in stage order.
@@ -70,7 +73,12 @@ async def compare_in_thread(
 
 
 async def audit_tables(
-    references: pa.Table, settings: Settings, net: Net | None, *, duplicates: bool = True
+    references: pa.Table,
+    settings: Settings,
+    net: Net | None,
+    *,
+    duplicates: bool = True,
+    records: pa.Table | None = None,
 ) -> AuditTables:
     """Run every stage after load on the classified `references`; raises only
     `InputError`/`ConfigError` (failures of registers are rows).
@@ -78,8 +86,11 @@ async def audit_tables(
     `net=None` answers from snapshots and the cache only. With `duplicates=False` (one partition
     of a larger run) no duplicate groups are searched: `duplicates` is empty, `group_id` null and
     the checklist has no duplicate items (`join_partitions` adds them for the whole run).
+    `records` given is the resolve stage's answer already made (the server's shared lookups,
+    `auditor check --record`): resolve is not run again.
     """
-    records = await resolve(references, settings, net)
+    if records is None:
+        records = await resolve(references, settings, net)
     # Duplicates need only the references and their records: found in a thread beside compare
     # (NumPy sorts let go of the GIL); again below only when the title search adds records.
     early = (

@@ -71,8 +71,9 @@ async def run_waterfall(
     definitive CSL answer is cached. Raises only `ConfigError` (a bad `journal_map` file) and
     `InputError` (an unreadable snapshot, which the resolve stage reports first).
     """
+    # `chinese_waterfall` off: the stage admits no row (the reference-check contract's rule).
     mask = gate(references, known_agencies)
-    gated = references.filter(mask).to_pylist()
+    gated = references.filter(mask).to_pylist() if settings.chinese_waterfall else []
     if not gated:
         return WaterfallResult(verdicts, tables.empty(tables.CHECKLIST), tables.empty(OUTCOMES))
     bridge = load_bridge(settings.journal_map)

@@ -54,6 +54,7 @@ def check(
     is looked for by title in the indexes, as `auditor audit` does for a reference without one.
     """
     from auditor.commands import check_steps as steps  # the comparison stack, only when run
+    from auditor.pipeline import closed_legs
     from auditor.registers import registry
 
     try:
@@ -69,19 +70,23 @@ def check(
         )
         raise typer.Exit(ExitCode.USAGE)
     if ident is None:
-        report = steps.title_search_check(title, list(author or []), year, venue, settings)
+        references = steps.title_reference(title, list(author or []), year, venue)
     else:
-        source = (
-            steps.load_record(record) if record is not None else steps.resolver_source(settings)
-        )
         references = steps.reference_table(
-            ident, id_type, title, list(author or []), year, venue=venue
+            ident,
+            id_type,
+            title,
+            list(author or []),
+            year,
+            venue=venue,
+            closed_legs=closed_legs(settings),
         )
-        try:
-            report = steps.check_reference(references, source, settings.criteria)
-        except ValueError as exc:
-            typer.echo(f"error: --record {record}: {exc}", err=True)
-            raise typer.Exit(ExitCode.USAGE) from None
+    source = steps.load_record(record) if record is not None else None
+    try:
+        report = steps.check_reference(references, settings, source)
+    except ValueError as exc:
+        typer.echo(f"error: --record {record}: {exc}", err=True)
+        raise typer.Exit(ExitCode.USAGE) from None
     if as_json:
         typer.echo(json_for_terminal(json.dumps(report, indent=2, ensure_ascii=False)))
     else:

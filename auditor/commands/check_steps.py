@@ -1,16 +1,18 @@
 """The steps of `auditor check` (its command is `auditor.commands.check`): check one reference
 and word the field-by-field report.
 
-The reference is built into a one-row `references` table and classified by `auditor.classify`; a
-`RecordSource` turns it into a `records` table; `auditor.compare.compare` decides. The source is
-the resolve stage (snapshot → cache → live registers, as in `auditor audit`, with the same
-settings), or `--record FILE` (a JSON object of `records` columns) to compare with a record you
-already have.
+The reference is built into a one-row `references` table and classified by `auditor.classify`
+(with the run's closed legs), then goes through the stages of `auditor audit`
+(`auditor.single.check_tables`: resolve, compare, the Chinese waterfall, the title search, with
+the same settings), so a check gives the verdict an audit of that reference gives. With
+`--record FILE` (a JSON object of `records` columns) a `RecordSource` gives the record instead
+of resolve, and only that record is compared: no register is asked (no waterfall, no search).
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import unicodedata
 from collections.abc import Callable
 from pathlib import Path
@@ -21,17 +23,14 @@ import typer
 
 from auditor import tables
 from auditor.classify import classify
-from auditor.compare import compare
 from auditor.errors import MalformedBody
 from auditor.exitcodes import ExitCode
 from auditor.names import first_token, last_token
 from auditor.registers import registry
 from auditor.registers.updates import RETRACTION_TYPES
 from auditor.report.words import update_text
-from auditor.resolve import resolve
-from auditor.search import title_search
 from auditor.settings import Settings
-from auditor.single import check_report, reference_rows, reference_table, title_search_report
+from auditor.single import check_reports, check_tables, reference_rows, reference_table
 from auditor.tables import RowState, UpdateRelation, Verdict
 from auditor.transport import safejson
 from auditor.transport.net import open_net
@@ -54,8 +53,7 @@ __all__ = [
     "record_from_json",
     "reference_table",
     "render_text",
-    "resolver_source",
-    "title_search_check",
+    "title_reference",
 ]
 
 
@@ -98,24 +96,26 @@ def record_from_json(data: object) -> RecordSource:
     return source
 
 
-def resolver_source(settings: Settings) -> RecordSource:
-    """A `RecordSource` asking the resolve stage (snapshot → cache → live) under `settings`."""
-
-    async def lookup(references: pa.Table) -> pa.Table:
-        async with open_net(settings, registry.hosts()) as net:
-            return await resolve(references, settings, net)
-
-    def source(references: pa.Table) -> pa.Table:
-        return asyncio.run(lookup(references))
-
-    return source
-
-
 def check_reference(
-    references: pa.Table, source: RecordSource, criteria: str = tables.DEFAULT_CRITERIA
+    references: pa.Table, settings: Settings, source: RecordSource | None = None
 ) -> dict[str, Any]:
-    """Resolve and compare the one-row `references`; the report as a JSON-ready dict."""
-    return check_report(references, source(references), criteria)
+    """The report of the one-row `references` as a JSON-ready dict, by the stages of an audit
+    under `settings` (snapshots, cache, then live registers unless `offline`).
+
+    With `source` (`--record`), its records stand for resolve's and nothing is asked of a
+    register: the waterfall and the title search, which would ask, are off.
+    """
+    if source is not None:
+        quiet = dataclasses.replace(settings, chinese_waterfall=False, search_unresolved=False)
+        made = asyncio.run(check_tables(references, quiet, None, records=source(references)))
+        return check_reports(references, made)[0]
+
+    async def run() -> dict[str, Any]:
+        async with open_net(settings, registry.hosts()) as net:
+            made = await check_tables(references, settings, net)
+        return check_reports(references, made)[0]
+
+    return asyncio.run(run())
 
 
 def _safe(value: object) -> str:
@@ -197,23 +197,15 @@ def load_record(path: Path) -> RecordSource:
         raise typer.Exit(_USAGE) from None
 
 
-def title_search_check(
-    title: str, authors: list[str], year: int | None, venue: str | None, settings: Settings
-) -> dict[str, Any]:
-    """Check a reference that has no identifier: the title search of `auditor audit`.
+def title_reference(
+    title: str, authors: list[str], year: int | None, venue: str | None
+) -> pa.Table:
+    """The classified one-row `references` of a reference that has no identifier, which the
+    stages look for by title, as `auditor audit` does.
 
     The reference counts as a journal or proceedings paper (`article`), so a miss is NOT FOUND
-    unless its title or year say the indexes would not hold it. Searches go snapshot → cache →
-    live like an audit's (`--offline` never searches live).
+    unless its title or year say the indexes would not hold it.
     """
     row = reference_rows("", None, title, authors, year)
     row.update(id_raw=None, entry_type="article", container_title=venue)
-    references = classify(tables.from_rows([row], tables.REFERENCES))
-
-    async def run() -> dict[str, Any]:
-        async with open_net(settings, registry.hosts()) as net:
-            verdicts = compare(references, tables.empty(tables.RECORDS), settings.criteria)
-            found = await title_search(references, verdicts, settings, net, settings.criteria)
-        return title_search_report(found.verdicts.to_pylist()[0], found.records)
-
-    return asyncio.run(run())
+    return classify(tables.from_rows([row], tables.REFERENCES))

@@ -56,7 +56,8 @@ def build_app(settings: Settings, gate: Gate | None = None) -> web.Application:
                 return await asyncio.to_thread(classify_many, rows, closed)
 
             async def compare(pairs: Sequence[Pair]) -> list[dict[str, Any]]:
-                return await asyncio.to_thread(compare_many, pairs)
+                # The CPU stages run in worker threads, so the loop keeps answering others.
+                return await compare_many(pairs, settings)
 
             app[STATE] = ServeState(
                 settings=settings,

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from auditor.cli import app
 from auditor.commands.check_steps import check_reference, record_from_json, reference_table
+from auditor.settings import Settings
 
 RECORD = {
     "register": "crossref",
@@ -94,7 +95,7 @@ def test_surnames_derived_by_register_rule() -> None:
     source = record_from_json(
         {"register": "pubmed", "title": "A title", "authors": ["Smith J", "Jones K"]}
     )
-    report = check_reference(refs, source)
+    report = check_reference(refs, Settings(), source)
     assert report["fields"][1]["register"] == ["Smith", "Jones"]
     assert report["id_type"] == "pmid"
     with pytest.raises(ValueError, match="family"):

@@ -50,3 +50,20 @@ def test_offline_without_an_answer_is_unchecked(tmp_path: Path) -> None:
 def test_record_needs_an_id(tmp_path: Path) -> None:
     code, _ = _check(tmp_path, "--title", "T", "--record", str(tmp_path / "r.json"))
     assert code == 2
+
+
+def test_a_chinese_title_gets_the_verdict_an_audit_gives_it(tmp_path: Path) -> None:
+    # `auditor check` runs the audit's stage order: the Chinese waterfall decides a Han title
+    # before the title search, as it does for the same entry in a bibliography.
+    title = "宫颈腺癌中ProEXC和PRMT5的表达及其临床意义"
+    bib = tmp_path / "one.bib"
+    bib.write_text(f"@article{{a, title={{{title}}}}}\n", encoding="utf-8")
+    out = tmp_path / "out"
+    common = ["--snapshot", str(SNAPSHOT), "--offline", "--cache-dir", str(tmp_path)]
+    result = CliRunner().invoke(app, ["audit", str(bib), "--out", str(out), *common], env={})
+    assert result.exit_code in (0, 1, 3), result.output
+    row = json.loads((out / "report.json").read_text(encoding="utf-8"))["verdicts"][0]
+    _, printed = _check(tmp_path, "--title", title, "--json")
+    report = json.loads(printed)
+    assert (report["verdict"], report["reason"]) == (row["verdict"], row["reason"])
+    assert report["verdict"] == "NOT COVERED"  # the waterfall's, not the title search's

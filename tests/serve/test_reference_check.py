@@ -336,3 +336,22 @@ async def test_a_failing_batch_is_rerun_row_by_row() -> None:
     )
     assert got[0] == "A" and got[2] == "B"
     assert isinstance(got[1], ValueError)
+
+
+async def test_a_chinese_doi_is_decided_without_the_waterfall_as_the_contract_fixes(
+    server_factory: Any,
+) -> None:
+    # An ISTIC DOI an audit verifies through doi.org content negotiation (the Chinese waterfall:
+    # RESOLVES-AND-MATCHES). The contract's DOI register is Crossref, which does not hold it:
+    # NOT COVERED (the DOI is another agency's), 422, and no CSL record is asked for.
+    from auditor.emulator import Corpus
+    from tests.chinese.helpers import TITLE, csl
+
+    doi = "10.5555/cma.j.cn112137-20231008-00670"
+    corpus = Corpus(agencies={"10.5555": "ISTIC"}, csl={doi: csl(doi)})
+    served = await server_factory(corpus)
+    status, report = await served.post("/check", check_body(doi, TITLE))
+    assert status == 422, report
+    assert (report["verdict"], report["reason"]) == ("NOT COVERED", "registered_with_istic")
+    asked = {endpoint for endpoint, n in served.emu.counts.items() if n}
+    assert not asked & {"doi_csl", "csl", "handle"}, asked
