@@ -36,15 +36,15 @@ def consulted_a_register(out: RowOutcome) -> bool:
     return any(not step.startswith(local) for step in out.attempts)
 
 
-#: The `VERDICTS` columns an outcome may set (the waterfall's patch columns).
+#: The `VERDICTS` columns an outcome may set (the waterfall's patch columns). `id_type` and
+#: `identifier` are not among them: they stay the reference's own; the record a DOI-path outcome
+#: rests on is named by `record_key` alone (`_relied_on`).
 PATCH_COLUMNS = [
     "verdict",
     "reason",
     "register",
     "tier",
     "retrieved_at",
-    "id_type",
-    "identifier",
     "title_claimed",
     "title_register",
     "title_match",
@@ -61,31 +61,35 @@ def _rows_of(verdicts: pa.Table, row_ids: list[int]) -> list[dict[str, Any]]:
 
 def _set_outcome(
     row: dict[str, Any], ref: dict[str, Any], out: RowOutcome, as_of: str | None
-) -> None:
+) -> dict[str, Any]:
+    """Write `out` into the verdict `row`; what names the record it rests on (`_NAMED`'s
+    columns): the cited DOI for a DOI-path outcome that asked a register, else the row's own."""
+    own = {k: row[k] for k in ("register", "id_type", "identifier")}
     if out.not_covered:
         row["verdict"], row["reason"] = Verdict.NOT_COVERED.value, out.unchecked
-        return
+        return own
     if out.outcome is None:
         row["verdict"], row["reason"] = RowState.UNCHECKED.value, out.unchecked
-        return
+        return own
     row["verdict"], row["reason"] = verdict_for(out.outcome), out.outcome.value
     if not consulted_a_register(out):
         # Decided locally (journal bridge miss, refused coordinates): no register record is
         # relied on, so none is named.
         row["register"] = row["tier"] = row["retrieved_at"] = None
-        return
+        return {**own, "register": None}
     row["register"] = "doi" if out.outcome in _DOI_PATH else "pubmed"
     if out.stored_tier is not None:  # decided from a snapshot/cache answer, no request
         row["tier"], row["retrieved_at"] = out.stored_tier, out.stored_at
     elif as_of is not None:  # else the answers came from records already fetched
         row["tier"] = tables.Tier.LIVE.value
         row["retrieved_at"] = as_of
-    if out.outcome in _DOI_PATH and out.doi:
-        row["id_type"], row["identifier"] = "doi", out.doi
     if out.register_title is not None:
         row["title_claimed"] = ref.get("title")
         row["title_register"] = out.register_title
         row["title_match"] = han_titles_equal(ref.get("title"), out.register_title)
+    if out.outcome in _DOI_PATH and out.doi:
+        return {"register": row["register"], "id_type": "doi", "identifier": out.doi}
+    return {**own, "register": row["register"]}
 
 
 def outcome_patch(
@@ -102,15 +106,20 @@ def outcome_patch(
     """
     by_row = {out.row_id: (ref, out) for ref, out in pairs}
     changed = []
+    named = []
     for row in _rows_of(verdicts, list(by_row)):
         ref, out = by_row[row["row_id"]]
         if keeps_verdict(out, row["verdict"]):
             continue
-        _set_outcome(row, ref, out, retrieved_at)
+        named.append(_set_outcome(row, ref, out, retrieved_at))
         changed.append(row)
     patch = patch_from_rows(changed, PATCH_COLUMNS)
-    key = relied_on(records, patch)
+    key = relied_on(records, pa.Table.from_pylist(named, schema=_NAMED))
     return patch.append_column(tables.VERDICTS.field("record_key"), key)
+
+
+#: What names the record a row rests on (`patches.relied_on`'s columns).
+_NAMED = pa.schema([(name, pa.string()) for name in ("register", "id_type", "identifier")])
 
 
 def _cited_id(ref: dict[str, Any], out: RowOutcome) -> str | None:
