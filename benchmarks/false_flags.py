@@ -43,11 +43,11 @@ sys.path.insert(0, str(ROOT))
 
 from auditor.classify import classify  # noqa: E402
 from auditor.compare import v2  # noqa: E402
-from auditor.compare.markup import strip_markup  # noqa: E402
-from auditor.compare.text import normalize_text  # noqa: E402
 from auditor.errors import AuditorError  # noqa: E402
 from auditor.load import load_files  # noqa: E402
+from auditor.markup import strip_markup  # noqa: E402
 from auditor.registers.crossref import work_row  # noqa: E402
+from auditor.text import normalize_text  # noqa: E402
 
 YEAR = datetime.now(UTC).year
 

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 import auditor
 from auditor import names
-from auditor.compare.text import normalize_text
 from auditor.names import ParsedName, name_keys, parse, register_name_keys, v1_surname
+from auditor.text import normalize_text
 
 _CRITERIA = Path(auditor.__file__).parent / "compare" / "criteria.json"
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
 
-from auditor.compare.text import han_title_form
 from auditor.errors import ConfigError
+from auditor.text import han_title_form
 
 COLUMNS = ("journal", "issn", "nlm_ta", "nlm_id")
 _ISSN = re.compile(r"[0-9]{4}-[0-9]{3}[0-9X]")

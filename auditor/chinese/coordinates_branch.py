@@ -20,9 +20,9 @@ from auditor.chinese.outcomes import (
     pubmed_search_link,
 )
 from auditor.chinese.steps import Run, each, fail
-from auditor.compare.text import han_titles_equal, has_han
 from auditor.errors import Reason, RegisterError
 from auditor.search.routing import holds_no_journal
+from auditor.text import han_titles_equal, has_han
 
 log = logging.getLogger(__name__)
 

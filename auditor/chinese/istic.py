@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from auditor.compare.text import han_titles_equal
+from auditor.text import han_titles_equal
 
 
 class TitleCheck(StrEnum):

@@ -9,9 +9,9 @@ import pyarrow.compute as pc
 
 from auditor import tables
 from auditor.chinese.outcomes import INFO, Outcome, RowOutcome, doi_link, item_text, verdict_for
-from auditor.compare.text import han_titles_equal
 from auditor.patches import patch_from_rows, relied_on
 from auditor.tables import RowState, Verdict
+from auditor.text import han_titles_equal
 
 Pair = tuple[dict[str, Any], RowOutcome]
 

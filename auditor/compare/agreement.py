@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from auditor.compare.forms import title_words
-from auditor.compare.text import normalize_text
 from auditor.compare.text_columns import ET_AL_MARKERS
 from auditor.compare.titles import TitleAgreement, compare_titles
 from auditor.names import name_keys, register_name_keys
+from auditor.text import normalize_text
 
 __all__ = [
     "DISTINCT_TITLE_WORDS",

@@ -20,7 +20,6 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from auditor.compare.ascii import split_normalized
-from auditor.compare.text import han_title_form
 from auditor.compare.text_columns import (
     han_mask,
     is_et_al_column,
@@ -29,6 +28,7 @@ from auditor.compare.text_columns import (
     normalize_distinct,
 )
 from auditor.names import v1_surname_cut_column, vancouver_surname_cut_column
+from auditor.text import han_title_form
 
 __all__ = [
     "FOUND_FRACTION_MIN",

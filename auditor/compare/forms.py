@@ -12,7 +12,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from auditor.compare.markup import strip_markup
+from auditor.markup import strip_markup
 
 __all__ = [
     "title_main",

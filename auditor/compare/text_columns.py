@@ -3,7 +3,7 @@
 Each function maps an Arrow string column to a column (or integer codes) of the same length,
 with no Python loop over rows. Distinct strings are mapped once. ASCII strings (almost every
 Latin title and name) go through the byte kernels of `auditor.compare.ascii`, whose meaning on
-ASCII is unambiguous; the remaining non-ASCII strings go through `auditor.compare.text`
+ASCII is unambiguous; the remaining non-ASCII strings go through `auditor.text`
 (`fold_many`), so Unicode details (NFKD, case mapping, letter categories) are decided by one
 implementation only. A null input gives `""`.
 """
@@ -17,7 +17,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from auditor.compare.ascii import normalize_ascii
-from auditor.compare.text import HAN_CLASS, finish_text, fold_many, normalize_text
+from auditor.text import HAN_CLASS, finish_text, fold_many, normalize_text
 
 __all__ = [
     "ET_AL_MARKERS",

@@ -17,7 +17,7 @@ from functools import lru_cache
 from rapidfuzz.distance import Levenshtein
 
 from auditor.compare.forms import title_main, title_words
-from auditor.compare.text import han_title_form, has_han
+from auditor.text import han_title_form, has_han
 
 __all__ = ["NEAR_MISS_MAX_WORDS", "TitleAgreement", "compare_titles", "word_distance"]
 

@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from auditor.compare.agreement import DISTINCT_TITLE_WORDS, YEAR_TOLERANCE
-from auditor.compare.text import normalize_text
 from auditor.compare.text_columns import ET_AL_MARKERS
 from auditor.compare.titles import NEAR_MISS_MAX_WORDS, TitleAgreement, compare_titles
 from auditor.compare.venues import JOURNAL_IDS, is_preprint_venue, venue_agrees, venue_ids
 from auditor.errors import Reason
 from auditor.names import name_keys, register_name_keys
+from auditor.text import normalize_text
 
 __all__ = [
     "ARXIV_LATER_TOLERANCE",

@@ -21,7 +21,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from auditor.compare.markup import strip_markup
+from auditor.markup import strip_markup
 
 __all__ = ["JOURNAL_IDS", "is_preprint_venue", "venue_agrees", "venue_ids"]
 

@@ -25,9 +25,9 @@ from auditor.compare.criteria import (
     title_rule,
     year_rule,
 )
-from auditor.compare.markup import strip_markup_column
 from auditor.compare.v2columns import v2_fields
 from auditor.errors import Reason
+from auditor.markup import strip_markup_column
 from auditor.patches import record_keys
 from auditor.tables import RecordStatus, RowState, Verdict
 

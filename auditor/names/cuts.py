@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from auditor.compare.text import normalize_text
+from auditor.text import normalize_text
 
 if TYPE_CHECKING:
     import pyarrow as pa

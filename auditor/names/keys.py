@@ -13,9 +13,9 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from auditor.compare.text import has_han
 from auditor.names.cuts import INITIALS
 from auditor.names.parse import AGNOMES, PARTICLES, SUFFIXES
+from auditor.text import has_han
 
 __all__ = ["name_keys", "register_name_keys"]
 
@@ -82,7 +82,7 @@ def _plain(name: str) -> str:
     """A name without the JATS/HTML markup a register may leave in it."""
     if "<" not in name and "&" not in name:
         return name.strip()  # nothing to strip (and no Arrow to import for it)
-    from auditor.compare.markup import strip_markup
+    from auditor.markup import strip_markup
 
     return (strip_markup(name) or "").strip()
 

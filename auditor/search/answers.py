@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from auditor.compare.text import normalize_text
 from auditor.registers.interface import RecordRow, SearchAnswer, TitleQuery
 from auditor.registers.records import now_iso
 from auditor.tables import RECORDS, RecordStatus
+from auditor.text import normalize_text
 from auditor.transport.cache import RecordCache
 
 #: `id_type` of a search-answer row (never an identifier type of a reference).

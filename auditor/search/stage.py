@@ -33,7 +33,6 @@ import pyarrow.compute as pc
 
 from auditor import tables
 from auditor.compare.found import compare_found
-from auditor.compare.text import has_han, normalize_text
 from auditor.dumps.title_index import index_candidates
 from auditor.errors import Reason
 from auditor.names import cited_surname
@@ -45,6 +44,7 @@ from auditor.search.choose import NEAREST, Choice, describe, ranked
 from auditor.search.routing import miss_counts, route
 from auditor.settings import Settings
 from auditor.tables import RECORDS, RowState, Tier, Verdict
+from auditor.text import has_han, normalize_text
 from auditor.transport.cache import RecordCache
 from auditor.transport.net import Net
 from auditor.transport.snapshot import lookup_searches

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from auditor.compare.markup import strip_markup
-from auditor.compare.text import han_title_form, has_han
+from auditor.markup import strip_markup
+from auditor.text import han_title_form, has_han
 
 JACCARD_MIN = Fraction(85, 100)
 SUBSET_MIN = Fraction(60, 100)

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from auditor.compare.ascii import normalize_ascii, split_normalized
-from auditor.compare.text import normalize_text
+from auditor.text import normalize_text
 
 # Every ASCII character, with the separators and punctuation over-represented.
 ASCII = st.text(

@@ -6,8 +6,8 @@ import pyarrow as pa
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from auditor.compare.text import normalize_text
 from auditor.compare.text_columns import normalize_codes, normalize_column
+from auditor.text import normalize_text
 
 # Arrow strings are valid UTF-8, so lone surrogates cannot occur in a column.
 UTF8_CHARS = st.characters(exclude_categories=("Cs",))

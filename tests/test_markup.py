@@ -9,7 +9,7 @@ import pytest
 
 from auditor import tables
 from auditor.compare import compare
-from auditor.compare.markup import strip_markup, strip_markup_column
+from auditor.markup import strip_markup, strip_markup_column
 
 # The shape of a real Crossref deposit (10.1101/2020.12.01.406702): face markup with the
 # indentation whitespace of the XML it came from.

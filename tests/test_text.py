@@ -1,4 +1,4 @@
-"""Tests of `auditor.compare.text`: `normalize_text` and the Chinese-aware title form."""
+"""Tests of `auditor.text`: `normalize_text` and the Chinese-aware title form."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from auditor.compare.text import (
+from auditor.text import (
     han_title_form,
     han_titles_equal,
     has_han,
