@@ -218,16 +218,18 @@ async def test_turns_pass_from_client_to_client() -> None:
 async def test_table_stages_run_off_the_event_loop(
     server_factory: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import auditor.serve.app as serve_app
+    # `/check` runs `stages.audit_tables`, whose CPU stages (compare, the checklist) each run
+    # in a worker thread: the comparison is watched where the stage order calls it.
+    import auditor.stages as stages
 
     threads: list[str] = []
-    real = serve_app.compare_many
+    real = stages.compare
 
-    def compare(pairs: Any) -> Any:
+    def compare(*args: Any, **kwargs: Any) -> Any:
         threads.append(threading.current_thread().name)
-        return real(pairs)
+        return real(*args, **kwargs)
 
-    monkeypatch.setattr(serve_app, "compare_many", compare)
+    monkeypatch.setattr(stages, "compare", compare)
     served: Served = await server_factory()
     assert (await served.post("/check", GOOD))[0] == 200
     assert threads and threading.main_thread().name not in threads
