@@ -175,3 +175,24 @@ async def test_an_unresolved_doi_says_whether_the_title_exists(
     assert "A work with this title exists" in items["wrongdoi"]
     assert rows["madeup"]["nearest"] == [] and rows["madeup"]["searched"]
     assert "No index holds a work with this title either" in items["madeup"]
+
+
+async def test_a_fabricated_paper_typed_misc_is_not_found(emu: Emulator, tmp_path: Path) -> None:
+    # a language model's @misc for a paper that does not exist (#25); a @misc web page stays
+    text = """
+@misc{fakemisc,
+  title = {Recursive Attention Graphs for Zero-Shot Protein Folding},
+  author = {Okafor, Chidi and Lee, Min}, year = {2022},
+}
+@misc{realmisc,
+  author = {Vaswani, Ashish and Shazeer, Noam},
+  title = {Attention Is All You Need}, year = {2017},
+}
+@misc{page, title = {Our Lab Homepage and News Items}, author = {Lee, Min}, year = {2020},
+  url = {https://example.org/lab}}
+"""
+    rows = await audit(tmp_path, settings(emu, tmp_path), text)
+    assert rows["fakemisc"]["verdict"] == "NOT FOUND"
+    assert rows["fakemisc"]["reason"] == "no_index_match"
+    assert rows["realmisc"]["verdict"] == "RESOLVES-AND-MATCHES"
+    assert rows["page"]["verdict"] == "NOT COVERED" and rows["page"]["reason"] == "not_indexed_type"
