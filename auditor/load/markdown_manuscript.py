@@ -3,9 +3,10 @@
 Citations are Pandoc's: `[@key]`, `[see @key, p. 3; @other]`, `@key` in text, `-@key` and
 `@{key}`; keys start with a letter, digit or `_` and may hold internal punctuation
 (`:.#$%&-+?<>~/`). Code (fenced blocks, Rmd chunks, inline code spans), HTML comments, e-mail
-addresses and bookdown's `\\@ref(…)` are not citations, and neither are cross-references:
-pandoc-crossref's `@fig:…`, `@tbl:…`, `@eq:…`, `@sec:…`, `@lst:…`, and in Quarto its own
-`@fig-…`, `@tbl-…`, `@sec-…` and the other reserved prefixes.
+addresses, an `@` inside a URL (`medium.com/@user`) and bookdown's `\\@ref(…)` are not
+citations, and neither are cross-references: pandoc-crossref's `@fig:…`, `@tbl:…`, `@eq:…`,
+`@sec:…`, `@lst:…`, and in Quarto its own `@fig-…`, `@tbl-…`, `@sec-…` and the other reserved
+prefixes.
 
 The bibliographies are the YAML front matter's `bibliography:` (a string or a list), else a
 Quarto `_metadata.yml` in the file's folder, else the nearest `_quarto.yml` in it or a folder
@@ -27,7 +28,7 @@ from auditor.load.manuscript import MAX_DEPTH, Manuscript, read_text
 
 __all__ = ["read_markdown"]
 
-_MD_CITE = re.compile(r"(?<![\w@.\\])-?@(?:\{([^{}\s]+)\}|([\w][\w:.#$%&+?<>~/-]*[\w])|(\w))")
+_MD_CITE = re.compile(r"(?<![\w@.\\/=:])-?@(?:\{([^{}\s]+)\}|([\w][\w:.#$%&+?<>~/-]*[\w])|(\w))")
 _INCLUDE = re.compile(r"\{\{<\s*include\s+(\S+?)\s*>\}\}")
 _INLINE_CODE = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)

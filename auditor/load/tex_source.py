@@ -29,16 +29,31 @@ _CONTROL = re.compile(r"\\([A-Za-z@]+)|\\.", re.S)
 _NOT_CITATIONS = frozenset(
     {"citestyle", "citeindexfalse", "citeindextrue", "citesetup", "citeindextype"}
 )
+#: Control words that define or set up citation commands rather than cite.
+_DEFINING = ("declare", "renew", "new", "provide", "def", "let", "undef")
+_SETTING_WORDS = ("style", "setup", "punct", "tracker", "counter", "reset", "delim", "index")
+#: Environments whose text LaTeX does not read as text: citations in them are not citations.
+_IGNORED = re.compile(
+    r"\\begin\s*\{(comment|verbatim\*?|lstlisting|minted)\}(.*?)\\end\s*\{\1\}", re.S
+)
 _FILECONTENTS = re.compile(
     r"\\begin\s*\{(filecontents\*?)\}\s*(?:\[[^\]]*\])?\s*\{([^{}]*)\}(.*?)\\end\s*\{\1\}", re.S
 )
 
 
 def is_citation(name: str) -> bool:
-    """Whether control word `name` (without `\\`) cites: it contains `cite` (any case) or is
-    `\\nocite`, and is not a setting such as `\\citestyle`."""
+    """Whether control word `name` (without `\\`) cites: it contains `cite` (any case), as
+    `\\nocite` and `\\fullcite` do, or is natbib's `\\bibentry`; and is neither a setting
+    (`\\citestyle`, `\\citesetup`) nor a definition (`\\DeclareCiteCommand`)."""
     lower = name.lower()
-    return "cite" in lower and lower not in _NOT_CITATIONS and not lower.startswith("citeindex")
+    if lower == "bibentry":
+        return True
+    return (
+        "cite" in lower
+        and lower not in _NOT_CITATIONS
+        and not lower.startswith(_DEFINING)
+        and not any(word in lower for word in _SETTING_WORDS)
+    )
 
 
 def is_multicite(name: str) -> bool:
@@ -72,7 +87,9 @@ class TexSource:
         ]
         # filecontents bodies are data, not TeX: blank them (keeping their line ends) first
         kept = _FILECONTENTS.sub(lambda m: "\n" * m[0].count("\n"), text)
-        self.text, self._starts, self._lines = _strip_comments(kept)
+        text, self._starts, self._lines = _strip_comments(kept)
+        # same length, line ends kept: every offset still maps to its line
+        self.text = _IGNORED.sub(lambda m: re.sub(r"[^\n]", " ", m[0]), text)
 
     def line_at(self, offset: int) -> int:
         """The original 1-based line of clean-text `offset`."""

@@ -33,6 +33,7 @@ def test_qmd_front_matter_list_include_and_crossrefs(tmp_path: Path) -> None:
                 "As shown in @fig-plot and @tbl-data [see @smith2020, p. 3; @jones2019].\n"
                 "{{< include _methods.qmd >}}\n\n```{r}\n#| label: fig-plot\nx <- '@notakey'\n```\n"
                 "Inline `@code` is code. <!-- @hidden -->\n@eq:one and @sec:two are crossrefs.\n"
+                "Follow https://medium.com/@writer for more.\n"
             ),
             "_methods.qmd": "Methods follow @lee2021 and @{kim2018}.\n",
             "refs.bib": BIB,

@@ -199,3 +199,21 @@ def test_jobname_and_filecontents_bibliographies(tmp_path: Path) -> None:
 def test_truncated_commands_never_raise(tmp_path: Path, text: str) -> None:
     (tmp_path / "t.tex").write_text(text)
     read_manuscript(str(tmp_path / "t.tex"))
+
+
+def test_definitions_settings_comment_and_verbatim_are_not_citations(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        {
+            "p.tex": (
+                "\\DeclareCiteCommand{\\mycite}{}{}{}\n\\renewcommand{\\citesetup}{x}\n"
+                "\\begin{comment}\n\\cite{hidden}\n\\end{comment}\n"
+                "\\begin{verbatim}\n\\cite{shown}\n\\end{verbatim}\n"
+                "\\bibentry{alpha2019} and \\fullcite{beta2020}\n\\bibliography{refs}\n"
+            ),
+            "refs.bib": BIB,
+        },
+    )
+    manuscript = read_manuscript(str(tmp_path / "p.tex"))
+    assert [(c.key, c.line) for c in manuscript.citations] == [("alpha2019", 9), ("beta2020", 9)]
+    assert manuscript.problems == []
