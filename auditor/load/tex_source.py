@@ -90,6 +90,7 @@ class TexSource:
         text, self._starts, self._lines = _strip_comments(kept)
         # same length, line ends kept: every offset still maps to its line
         self.text = _IGNORED.sub(lambda m: re.sub(r"[^\n]", " ", m[0]), text)
+        self._pairs = _brace_pairs(self.text)
 
     def line_at(self, offset: int) -> int:
         """The original 1-based line of clean-text `offset`."""
@@ -125,12 +126,12 @@ class TexSource:
         while True:
             char, at = _next(text, at)
             if char in ("[", "("):  # optional arguments (biblatex multicite: `(…)` too)
-                end = _closing(text, at, char, "]" if char == "[" else ")")
+                end = self._optional_end(at, "]" if char == "[" else ")")
                 if end < 0:
                     break
                 at = end + 1
             elif char == "{":
-                end = _closing(text, at, "{", "}")
+                end = self._pairs.get(at, -1)
                 if end < 0:
                     return Command(name, tuple(groups), line, unclosed=True)
                 groups.append((text[at + 1 : end], at + 1))
@@ -141,7 +142,31 @@ class TexSource:
                 break
         return Command(name, tuple(groups), line)
 
+    def _optional_end(self, at: int, closer: str) -> int:
+        """The offset of the `closer` ending the optional argument opened at `at`, skipping brace
+        groups (LaTeX reads `[…]` up to the first `]` outside braces); -1 when there is none
+        within `_MAX_OPTIONAL` characters (a prenote is a few words)."""
+        end = min(len(self.text), at + _MAX_OPTIONAL)
+        i = at + 1
+        while (match := _OPTIONAL_TOKEN.search(self.text, i, end)) is not None:
+            token = match[0]
+            if token == closer:
+                return match.start()
+            if token == "{":
+                close = self._pairs.get(match.start(), -1)
+                if close < 0:
+                    return -1
+                i = close + 1
+            elif token == "}":
+                return -1  # the group around the command closes first
+            else:
+                i = match.end()  # an escape, or the other kind of closer
+        return -1
 
+
+#: The longest optional argument read (`[see][p.~3]`): an unclosed `[` must not make every later
+#: command scan far.
+_MAX_OPTIONAL = 256
 _GAP = re.compile(r"[ \t]*(?:\n[ \t]*)?")
 
 
@@ -154,29 +179,23 @@ def _next(text: str, at: int) -> tuple[str, int]:
     return (text[at] if at < len(text) else ""), at
 
 
-def _closing(text: str, at: int, opener: str, closer: str) -> int:
-    """The offset of the `closer` matching `opener` at `at` (braces nest, `\\{` does not count);
-    -1 when it never closes. Brackets nest only through braces, as LaTeX reads `[…]`."""
-    depth = 0
-    i = at
-    n = len(text)
-    while i < n:
-        char = text[i]
-        if char == "\\":
-            i += 2
-            continue
-        if char == "{":
-            depth += 1
-        elif char == "}":
-            depth -= 1
-            if opener == "{" and depth == 0:
-                return i
-            if depth < 0:
-                return -1
-        elif opener != "{" and char == closer and depth == 0:
-            return i
-        i += 1
-    return -1
+def _brace_pairs(text: str) -> dict[int, int]:
+    """Every `{` offset → the offset of its `}` (-1 when it never closes), in one pass; escaped
+    braces (`\\{`) do not count."""
+    pairs: dict[int, int] = {}
+    stack: list[int] = []
+    for match in _BRACE_TOKEN.finditer(text):
+        token = match[0]
+        if token == "{":
+            stack.append(match.start())
+        elif token == "}" and stack:
+            pairs[stack.pop()] = match.start()
+    pairs.update(dict.fromkeys(stack, -1))
+    return pairs
+
+
+_BRACE_TOKEN = re.compile(r"\\.|[{}]", re.S)
+_OPTIONAL_TOKEN = re.compile(r"\\.|[{}\])]", re.S)
 
 
 def _strip_comments(text: str) -> tuple[str, list[int], list[int]]:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from auditor.load import load_files
 from auditor.load.manuscript import read_manuscript
@@ -217,3 +219,12 @@ def test_definitions_settings_comment_and_verbatim_are_not_citations(tmp_path: P
     manuscript = read_manuscript(str(tmp_path / "p.tex"))
     assert [(c.key, c.line) for c in manuscript.citations] == [("alpha2019", 9), ("beta2020", 9)]
     assert manuscript.problems == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="\\{}[]()%*,\n a1citeCinputbibliography#@", max_size=120))
+def test_any_text_reads_without_raising(text: str) -> None:
+    source = TexSource(text)
+    for command in source.commands(frozenset({"input", "bibliography"})):
+        for _group, start in command.groups:
+            assert 1 <= source.line_at(start) <= text.count("\n") + 1
