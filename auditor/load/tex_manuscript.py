@@ -85,7 +85,7 @@ def _cite(command: Command, source: TexSource, shown: str, manuscript: Manuscrip
                 manuscript.warn(
                     shown,
                     line,
-                    f"\\{command.name} key {key!r} cannot be read (a macro or a space in it); "
+                    f"\\{command.name} key '{key}' cannot be read (a macro or a space in it); "
                     "it is not audited",
                     "unreadable citation",
                 )

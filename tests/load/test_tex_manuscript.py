@@ -117,7 +117,7 @@ def test_a_key_that_cannot_be_read_is_a_warning_with_file_and_line(tmp_path: Pat
     manuscript = read_manuscript(str(tmp_path / "paper.tex"))
     assert [c.key for c in manuscript.citations] == ["alpha2019"]
     warned = {(Path(p.path).name, p.line): p.message for p in manuscript.problems}
-    assert "'\\\\mykey' cannot be read" in warned[("paper.tex", 2)]
+    assert "'\\mykey' cannot be read" in warned[("paper.tex", 2)]
     assert "never closes" in warned[("paper.tex", 4)]
 
 
