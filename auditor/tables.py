@@ -121,6 +121,7 @@ REFERENCES = pa.schema(
         pa.field("title_as_written", _str),
         pa.field("howpublished", _str),  # BibTeX `howpublished`, decoded: what kind of work
         pa.field("note", _str),  # BibTeX `note`, decoded
+        pa.field("publisher", _str),  # BibTeX `publisher` (else institution, school), decoded
     ]
 )
 

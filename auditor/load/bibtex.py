@@ -29,7 +29,7 @@ _USED = frozenset(
         "title", "author", "editor", "journal", "journaltitle", "booktitle", "series", "url",
         "ee", "doi", "pmid", "eprint", "archiveprefix", "eprinttype", "arxiv", "arxivid",
         "note", "howpublished", "year", "date", "volume", "number", "issue", "pages", "issn",
-        "language", "subtitle",
+        "language", "subtitle", "publisher", "institution", "school",
     }
 )  # fmt: skip
 #: The longest value a macro expansion may produce (the longest real `@string` is a few hundred).
@@ -46,6 +46,12 @@ _NOT_INHERITED = frozenset(
     }
 )  # fmt: skip
 _NOTE_FIELDS = ("note", "howpublished", "journal")
+
+
+def _publisher(fields: dict[str, str]) -> str | None:
+    """Who issued the work: `publisher`, else `institution` (a report), else `school` (a thesis)."""
+    value = fields.get("publisher") or fields.get("institution") or fields.get("school")
+    return latex_to_unicode(value) if value else None
 
 
 def _enclosed(part: str) -> str | None:
@@ -436,4 +442,5 @@ class BibtexLoader(Loader):
             title_as_written=written,
             howpublished=latex_to_unicode(f["howpublished"]) if "howpublished" in f else None,
             note=latex_to_unicode(f["note"]) if "note" in f else None,
+            publisher=_publisher(f),
         )

@@ -13,7 +13,10 @@ searched like an article, when (criteria v2 `title_search.scholarly_misc`):
   standard: a URL is only scholarly on a host that serves papers (arXiv, doi.org, OpenReview,
   the ACL Anthology, PMLR, NeurIPS, CVF, ACM, IEEE, PubMed …); a `howpublished` must name a
   paper's venue (a preprint server, proceedings, a journal); a `note` must not speak of access
-  dates, versions, software, code, data, standards or web pages.
+  dates, versions, software, code, data, standards or web pages; and a `publisher` (or
+  `institution`, `school`) without a journal or booktitle must be a preprint server (Zotero
+  writes `publisher = {arXiv}`): a publisher of books, reports or theses issues works the
+  article indexes do not hold.
 
 Anything else stays NOT COVERED `not_indexed_type`: a false NOT FOUND on a real web page or
 program costs more than a missed fabricated paper.
@@ -54,6 +57,9 @@ _VENUE_WORDS = re.compile(
     r"\b(arxiv|corr|preprint|biorxiv|medrxiv|ssrn|openreview|proceedings|proc\.|conference|"
     r"journal|workshop|symposium|transactions|submitted|under review|in press|to appear)\b",
     re.I,
+)
+_PREPRINT_SERVER = re.compile(
+    r"\b(arxiv|biorxiv|medrxiv|chemrxiv|ssrn|openreview|preprints?)\b", re.I
 )
 _NOT_PAPER_WORDS = re.compile(
     r"\b(accessed|retrieved|visited|last checked|online|available (?:at|from|online)|website|"
@@ -113,6 +119,9 @@ def looks_scholarly(ref: Mapping[str, Any]) -> bool:
         return False
     if howpublished and (not _VENUE_WORDS.search(howpublished) or _without_urls(howpublished)):
         return False
+    publisher = _field(ref, "publisher")
+    if publisher and not _field(ref, "container_title") and not _PREPRINT_SERVER.search(publisher):
+        return False  # a book, report or thesis (`publisher = {MIT Press}`) is no article
     return not (note and _NOT_PAPER_WORDS.search(_URL.sub(" ", note)))
 
 

@@ -71,6 +71,18 @@ BIB = r"""
   url={http://arxiv.org/abs/2104.01279},
   year={2021}
 }
+@misc{book,
+  title={Pattern Recognition and Machine Learning},
+  author={Bishop, Christopher M.},
+  publisher={Springer},
+  year={2006}
+}
+@misc{zotero,
+  title={Denoising Diffusion Probabilistic Models for Everything},
+  author={Ho, Jonathan},
+  publisher={arXiv},
+  year={2020}
+}
 @misc{notitleyear,
   title={A Paper With Neither Authors Nor Year}
 }
@@ -89,9 +101,12 @@ def test_papers_typed_misc_are_searched_like_articles(rows: dict[str, dict[str, 
     assert route_reference(rows["scholar2023"]) == ROUTE_PREPRINT  # by its venue, as before
     assert route_reference(rows["draft"]) == ROUTE_CS
     assert route_reference(rows["arxivurl"]) == ROUTE_CS
+    assert route_reference(rows["zotero"]) == ROUTE_CS  # Zotero's `publisher = {arXiv}`
 
 
-@pytest.mark.parametrize("key", ["pytorch", "hf", "iso", "blog", "webnote", "rpkg", "notitleyear"])
+@pytest.mark.parametrize(
+    "key", ["pytorch", "hf", "iso", "blog", "webnote", "rpkg", "book", "notitleyear"]
+)
 def test_software_data_standards_and_web_pages_are_not(
     rows: dict[str, dict[str, Any]], key: str
 ) -> None:
