@@ -186,9 +186,7 @@ def _read_bbl(path: Path, manuscript: Manuscript) -> None:
     if aux.is_file():
         for match in _AUX_BIBDATA.finditer(read_text(aux, manuscript, shown)):
             for name in filter(None, (n.strip() for n in match[1].split(","))):
-                bib = aux.parent / with_suffix(name, ".bib")
-                if bib.is_file():
-                    manuscript.add_bibliography(bib)
+                manuscript.bibliography_at(aux.parent / with_suffix(name, ".bib"), str(aux), None)
     _read_bcf(path.with_suffix(".bcf"), manuscript, shown)
 
 

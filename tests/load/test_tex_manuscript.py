@@ -228,3 +228,19 @@ def test_any_text_reads_without_raising(text: str) -> None:
     for command in source.commands(frozenset({"input", "bibliography"})):
         for _group, start in command.groups:
             assert 1 <= source.line_at(start) <= text.count("\n") + 1
+
+
+def test_aux_and_bbl_warn_for_a_missing_bibdata_file(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        {
+            "thesis.aux": "\\relax\n\\citation{alpha2019}\n\\bibdata{anthology,refs}\n",
+            "thesis.bbl": "\\begin{thebibliography}{1}\n\\bibitem{alpha2019} A.\n",
+            "refs.bib": BIB,
+        },
+    )
+    for name in ("thesis.aux", "thesis.bbl"):
+        outcome = load_files([str(tmp_path / name)])
+        assert outcome.table["key"].to_pylist() == ["alpha2019"]
+        warned = [p for p in outcome.problems if "anthology.bib not found" in p.message]
+        assert [(Path(p.path).name, p.severity) for p in warned] == [("thesis.aux", "warning")]
