@@ -13,7 +13,9 @@ searched like an article, when (criteria v2 `title_search.scholarly_misc`):
   standard: a URL is only scholarly on a host that serves papers (arXiv, doi.org, OpenReview,
   the ACL Anthology, PMLR, NeurIPS, CVF, ACM, IEEE, PubMed …); a `howpublished` must name a
   paper's venue (a preprint server, proceedings, a journal); a `note` must not speak of access
-  dates, versions, software, code, data, standards or web pages; and a `publisher` (or
+  dates, versions, software, code, data, standards or web pages; neither may say the work is
+  not published yet (`in preparation`, `submitted`, `under review`, `to appear`, `manuscript`):
+  no index is expected to hold it; and a `publisher` (or
   `institution`, `school`) without a journal or booktitle must be a preprint server (Zotero
   writes `publisher = {arXiv}`): a publisher of books, reports or theses issues works the
   article indexes do not hold.
@@ -55,7 +57,7 @@ _SOFTWARE_TITLE = re.compile(
 )
 _VENUE_WORDS = re.compile(
     r"\b(arxiv|corr|preprint|biorxiv|medrxiv|ssrn|openreview|proceedings|proc\.|conference|"
-    r"journal|workshop|symposium|transactions|submitted|under review|in press|to appear)\b",
+    r"journal|workshop|symposium|transactions)\b",
     re.I,
 )
 _PREPRINT_SERVER = re.compile(
@@ -68,6 +70,12 @@ _NOT_PAPER_WORDS = re.compile(
     r"iso|iec|ieee std|rfc|w3c|specification|patent|video|youtube|podcast|tweet|twitter|"
     r"press release|news|wikipedia|manual|documentation|slides|talk|lecture|keynote|"
     r"personal communication|technical report|tech\. rep\.|white ?paper)\b",
+    re.I,
+)
+#: A work not (yet) published: no index is expected to hold it, so a miss would prove nothing.
+_UNPUBLISHED = re.compile(
+    r"\b(in preparation|in prep\.|submitted|under (?:review|submission)|in review|forthcoming|"
+    r"to appear|in press|accepted|manuscript|unpublished|working paper|draft)\b",
     re.I,
 )
 _ORGANISATION = re.compile(
@@ -122,6 +130,8 @@ def looks_scholarly(ref: Mapping[str, Any]) -> bool:
     publisher = _field(ref, "publisher")
     if publisher and not _field(ref, "container_title") and not _PREPRINT_SERVER.search(publisher):
         return False  # a book, report or thesis (`publisher = {MIT Press}`) is no article
+    if _UNPUBLISHED.search(f"{howpublished} {note}"):
+        return False
     return not (note and _NOT_PAPER_WORDS.search(_URL.sub(" ", note)))
 
 

@@ -27,8 +27,13 @@ BIB = r"""
 }
 @unpublished{draft,
   title={A Theory of Everything Learned by Gradient Descent},
-  author={Doe, Alex},
-  note={Under review},
+  author={Okafor, Alex},
+  year={2025}
+}
+@unpublished{inprep,
+  title={Sparse Routing for Long Contexts in Practice},
+  author={Okafor, Alex},
+  note={Manuscript in preparation},
   year={2025}
 }
 @misc{pytorch,
@@ -105,7 +110,7 @@ def test_papers_typed_misc_are_searched_like_articles(rows: dict[str, dict[str, 
 
 
 @pytest.mark.parametrize(
-    "key", ["pytorch", "hf", "iso", "blog", "webnote", "rpkg", "book", "notitleyear"]
+    "key", ["pytorch", "hf", "iso", "blog", "webnote", "rpkg", "book", "inprep", "notitleyear"]
 )
 def test_software_data_standards_and_web_pages_are_not(
     rows: dict[str, dict[str, Any]], key: str
