@@ -226,13 +226,20 @@ def _strip_comments(text: str) -> tuple[str, list[int], list[int]]:
 
 
 def _comment_at(line: str) -> int:
-    """The offset of the `%` that opens a comment in `line`, or -1."""
+    """The offset of the `%` that opens a comment in `line`, or -1. A `%` inside `\\url{…}`,
+    `\\href{…}` or `\\path{…}` is part of the URL (hyperref reads it verbatim: `a%20b`)."""
+    if "%" not in line:
+        return -1
+    verbatim = [m.span(1) for m in _URL_ARGUMENT.finditer(line)]
     i = 0
     while True:
         i = line.find("%", i)
         if i < 0:
             return -1
         backslashes = len(line[:i]) - len(line[:i].rstrip("\\"))
-        if backslashes % 2 == 0:
+        if backslashes % 2 == 0 and not any(a <= i < b for a, b in verbatim):
             return i
         i += 1
+
+
+_URL_ARGUMENT = re.compile(r"\\(?:url|href|path|nolinkurl)\s*\{([^{}\n]*)\}")

@@ -244,3 +244,8 @@ def test_aux_and_bbl_warn_for_a_missing_bibdata_file(tmp_path: Path) -> None:
         assert outcome.table["key"].to_pylist() == ["alpha2019"]
         warned = [p for p in outcome.problems if "anthology.bib not found" in p.message]
         assert [(Path(p.path).name, p.severity) for p in warned] == [("thesis.aux", "warning")]
+
+
+def test_a_percent_inside_a_url_is_no_comment() -> None:
+    source = TexSource("see \\url{http://x.org/a%20b} and \\cite{k} % gone\n\\cite{m}\n")
+    assert source.text == "see \\url{http://x.org/a%20b} and \\cite{k} \\cite{m}\n"
