@@ -1,7 +1,8 @@
 """What a LaTeX manuscript cites and which bibliographies it names, file by included file.
 
 `read_tex` reads the main file and every file it `\\input`s or `\\include`s (relative to the main
-file's folder, as LaTeX runs there), in text order, with `auditor.load.tex_source`. Keys are
+file's folder, as LaTeX runs there; the import package's `\\import{dir/}{file}` too, and
+`\\subimport` relative to the file that says it), in text order, with `auditor.load.tex_source`. Keys are
 split at commas and trimmed, as natbib and biblatex do; a key holding a macro (`\\cite{\\mykey}`),
 or a citation whose brace group never closes, cannot be read and is a warning naming file and
 line. A macro parameter (`\\citep{#1}` in a `\\newcommand`) is a definition, not a citation.
@@ -17,11 +18,11 @@ from pathlib import Path
 
 from auditor.errors import InputError
 from auditor.load.manuscript import MAX_DEPTH, Manuscript, read_text, with_suffix
-from auditor.load.tex_source import Command, TexSource, is_citation
+from auditor.load.tex_source import IMPORTS, Command, TexSource, is_citation
 
 __all__ = ["read_tex"]
 
-_INPUTS = frozenset({"input", "include", "subfile"})
+_INPUTS = frozenset({"input", "include", "subfile"}) | IMPORTS
 _BIBLIOGRAPHIES = frozenset(
     {"bibliography", "nobibliography", "addbibresource", "addglobalbib", "addsectionbib"}
 )
@@ -67,7 +68,7 @@ def _read(path: Path, job: _Job, depth: int) -> None:
         elif is_citation(command.name):
             _cite(command, source, shown, job.manuscript)
         elif command.name in _INPUTS:
-            _include(command, job, shown, depth)
+            _include(command, job, shown, depth, path.parent)
         else:
             _bibliographies(command, job, shown)
 
@@ -93,14 +94,22 @@ def _cite(command: Command, source: TexSource, shown: str, manuscript: Manuscrip
             manuscript.cite(key, shown, line)
 
 
-def _include(command: Command, job: _Job, shown: str, depth: int) -> None:
-    if not command.groups:
+def _include(command: Command, job: _Job, shown: str, depth: int, here: Path) -> None:
+    names = [g[0].strip() for g in command.groups]
+    if command.name in IMPORTS:
+        if len(names) < 2:
+            return
+        # `\import` is relative to the main file's folder, `\subimport` to the current file's
+        base = (here if command.name.startswith("sub") else job.root) / names[0]
+        name = names[1]
+    elif names:
+        base, name = job.root, names[0]
+    else:
         return
-    name = command.groups[0][0].strip()
     if not name or _UNREADABLE.intersection(name) or "#" in name:
         return  # `\input{\dir/file}`, `#1`: a macro, which a text reading cannot expand
-    plain = job.root / name
-    child = job.root / with_suffix(name, ".tex")
+    plain = base / name
+    child = base / with_suffix(name, ".tex")
     if not child.is_file() and plain.is_file():
         child = plain  # TeX tries `name.tex`, then `name`
     if not child.is_file():

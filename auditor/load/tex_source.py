@@ -8,7 +8,8 @@ original line numbers. `scan` then walks its control words in order:
   starred or not, with its optional arguments (`[…]`, biblatex multicite `(…)`), and the key
   groups of a multicite command (`\\cites[p.~1]{a}[p.~2]{b}`). Spaces and one line end may stand
   between the command and its arguments, and a key list may span lines;
-- `\\input{file}`, `\\input file` (TeX primitive syntax), `\\include{…}`, `\\subfile{…}`;
+- `\\input{file}`, `\\input file` (TeX primitive syntax), `\\include{…}`, `\\subfile{…}`,
+  `\\import{dir/}{file}` and `\\subimport{…}{…}`;
 - `\\bibliography{…}`, `\\addbibresource{…}` (with `\\jobname` as the main file's name);
 - `filecontents` / `filecontents*` environments (their text, where they start).
 
@@ -22,7 +23,12 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-__all__ = ["Command", "TexSource", "is_citation", "is_multicite"]
+__all__ = ["IMPORTS", "Command", "TexSource", "is_citation", "is_multicite"]
+
+#: The import package's commands: a folder, then a file (`\\subimport{chapters/}{intro}`).
+IMPORTS: frozenset[str] = frozenset(
+    {"import", "subimport", "inputfrom", "subinputfrom", "includefrom", "subincludefrom"}
+)
 
 _CONTROL = re.compile(r"\\([A-Za-z@]+)|\\.", re.S)
 # Control words containing "cite" that are settings or lists, not citations.
@@ -121,6 +127,7 @@ class TexSource:
         line = self.line_at(start)
         groups: list[tuple[str, int]] = []
         multi = is_multicite(name)
+        limit = 2 if name in IMPORTS else 1  # `\\subimport{dir/}{file}`
         if text.startswith("*", at):
             at += 1
         while True:
@@ -136,7 +143,7 @@ class TexSource:
                     return Command(name, tuple(groups), line, unclosed=True)
                 groups.append((text[at + 1 : end], at + 1))
                 at = end + 1
-                if not multi:  # one key group; what follows is text (`\citefield`'s field)
+                if not multi and len(groups) >= limit:  # what follows is text (`\citefield`)
                     break
             else:
                 break

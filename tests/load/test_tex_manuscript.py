@@ -249,3 +249,21 @@ def test_aux_and_bbl_warn_for_a_missing_bibdata_file(tmp_path: Path) -> None:
 def test_a_percent_inside_a_url_is_no_comment() -> None:
     source = TexSource("see \\url{http://x.org/a%20b} and \\cite{k} % gone\n\\cite{m}\n")
     assert source.text == "see \\url{http://x.org/a%20b} and \\cite{k} \\cite{m}\n"
+
+
+def test_import_and_subimport(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        {
+            "main.tex": "\\import{parts/}{one}\n\\bibliography{refs}\n",
+            "parts/one.tex": "\\cite{alpha2019}\n\\subimport{sub/}{two.tex}\n",
+            "parts/sub/two.tex": "\\cite{beta2020}\n",
+            "refs.bib": BIB,
+        },
+    )
+    manuscript = read_manuscript(str(tmp_path / "main.tex"))
+    assert [(c.key, Path(c.path).name) for c in manuscript.citations] == [
+        ("alpha2019", "one.tex"),
+        ("beta2020", "two.tex"),
+    ]
+    assert manuscript.problems == []
