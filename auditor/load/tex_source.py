@@ -1,8 +1,9 @@
 """A LaTeX manuscript read by TeX's rules for argument text (not run as TeX).
 
 `TexSource` strips comments as TeX does (`%` to the end of the line *and* that line end, and the
-spaces that open the next line, unless the `%` is escaped as `\\%`), keeping a map back to the
-original line numbers. `scan` then walks its control words in order:
+spaces that open the next line, unless the `%` is escaped as `\\%` or stands in a `\\url{…}`),
+keeping a map back to the original line numbers, and blanks `comment` and `verbatim`-like
+environments. `commands` then walks its control words in order:
 
 - every citation command (natbib, biblatex, plain LaTeX, in any case: `\\Citet`, `\\Parencite`),
   starred or not, with its optional arguments (`[…]`, biblatex multicite `(…)`), and the key
