@@ -5,7 +5,8 @@ file's folder, as LaTeX runs there; the import package's `\\import{dir/}{file}` 
 `\\subimport` relative to the file that says it), in text order, with `auditor.load.tex_source`.
 Keys are split at commas and trimmed, as natbib and biblatex do; a key holding a macro
 (`\\cite{\\mykey}`), or a citation whose brace group never closes, cannot be read and is a
-warning naming file and line. A macro parameter (`\\citep{#1}` in a `\\newcommand`) is a definition, not a citation.
+warning naming file and line. A macro parameter (`\\citep{#1}` in a `\\newcommand`) is a
+definition, not a citation.
 
 `\\jobname` in a bibliography name is the main file's name without its extension. A
 `filecontents` block whose file name is a named bibliography *is* that bibliography (LaTeX writes
