@@ -122,10 +122,15 @@ def _yaml(text: str, shown: str, manuscript: Manuscript) -> Any:
 
 
 def _names(meta: Any) -> list[str]:
-    """The `bibliography:` value of a metadata mapping: a string or a list of strings."""
+    """The `bibliography:` value of a metadata mapping: a string or a list of strings; else the
+    first one a Quarto output format sets (`format: {html: {bibliography: refs.bib}}`)."""
     if not isinstance(meta, dict):
         return []
     value = meta.get("bibliography")
+    formats = meta.get("format")
+    if value is None and isinstance(formats, dict):
+        nested = (f.get("bibliography") for f in formats.values() if isinstance(f, dict))
+        value = next((v for v in nested if v), None)
     if isinstance(value, str):
         return [value.strip()] if value.strip() else []
     if isinstance(value, list):

@@ -63,6 +63,18 @@ def test_quarto_project_bibliography_in_quarto_yml(tmp_path: Path) -> None:
     assert outcome.table["key"].to_pylist() == ["jones2019"]
 
 
+def test_a_bibliography_set_by_an_output_format(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        {
+            "_quarto.yml": "format:\n  html:\n    bibliography: [refs.bib]\n  pdf: default\n",
+            "refs.bib": BIB,
+            "index.qmd": "Text @lee2021.\n",
+        },
+    )
+    assert load_files([str(tmp_path / "index.qmd")]).table["key"].to_pylist() == ["lee2021"]
+
+
 def test_rmd_string_bibliography_and_bookdown_refs(tmp_path: Path) -> None:
     _write(
         tmp_path,
