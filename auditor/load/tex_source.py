@@ -51,12 +51,14 @@ _FILECONTENTS = re.compile(
 def is_citation(name: str) -> bool:
     """Whether control word `name` (without `\\`) cites: it contains `cite` (any case), as
     `\\nocite` and `\\fullcite` do, or is natbib's `\\bibentry`; and is neither a setting
-    (`\\citestyle`, `\\citesetup`) nor a definition (`\\DeclareCiteCommand`)."""
+    (`\\citestyle`, `\\citesetup`), a definition (`\\DeclareCiteCommand`) or an internal macro
+    (`\\@cite`, redefined under `\\makeatletter`)."""
     lower = name.lower()
     if lower == "bibentry":
         return True
     return (
         "cite" in lower
+        and "@" not in lower  # a package's internals (`\\@cite`, `\\b@citeword`), not a command
         and lower not in _NOT_CITATIONS
         and not lower.startswith(_DEFINING)
         and not any(word in lower for word in _SETTING_WORDS)

@@ -209,6 +209,7 @@ def test_definitions_settings_comment_and_verbatim_are_not_citations(tmp_path: P
         {
             "p.tex": (
                 "\\DeclareCiteCommand{\\mycite}{}{}{}\n\\renewcommand{\\citesetup}{x}\n"
+                "\\makeatletter\\renewcommand\\@cite[2]{[{#1\\if@tempswa , #2\\fi}]}\n"
                 "\\begin{comment}\n\\cite{hidden}\n\\end{comment}\n"
                 "\\begin{verbatim}\n\\cite{shown}\n\\end{verbatim}\n"
                 "\\bibentry{alpha2019} and \\fullcite{beta2020}\n\\bibliography{refs}\n"
@@ -217,7 +218,10 @@ def test_definitions_settings_comment_and_verbatim_are_not_citations(tmp_path: P
         },
     )
     manuscript = read_manuscript(str(tmp_path / "p.tex"))
-    assert [(c.key, c.line) for c in manuscript.citations] == [("alpha2019", 9), ("beta2020", 9)]
+    assert [(c.key, c.line) for c in manuscript.citations] == [
+        ("alpha2019", 10),
+        ("beta2020", 10),
+    ]
     assert manuscript.problems == []
 
 
