@@ -143,8 +143,13 @@ def _bibliographies(command: Command, job: _Job, shown: str) -> None:
         block = job.blocks.get(file) or job.blocks.get(Path(file).name)
         if block is not None:
             _embedded(job, file, block)
-        else:
-            job.manuscript.bibliography_at(job.root / file, shown, command.line)
+            continue
+        path = job.root / file
+        if biber and not path.is_file() and (job.root / with_suffix(file, ".bib")).is_file():
+            path = job.root / with_suffix(
+                file, ".bib"
+            )  # `\addbibresource{refs}`, as people write it
+        job.manuscript.bibliography_at(path, shown, command.line)
 
 
 def _embedded(job: _Job, file: str, block: tuple[str, str, int]) -> None:

@@ -89,6 +89,8 @@ class TexSource:
     """The comment-free text of one `.tex` file, with original line numbers for any offset."""
 
     def __init__(self, text: str) -> None:
+        # Windows and old Mac line ends are line ends to TeX (a `\r` would stop an argument)
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
         self.original = text
         self.filecontents = [
             (m[2].strip(), m[3], text.count("\n", 0, m.start(3)) + 1)

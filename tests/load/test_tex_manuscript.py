@@ -271,3 +271,13 @@ def test_import_and_subimport(tmp_path: Path) -> None:
         ("beta2020", "two.tex"),
     ]
     assert manuscript.problems == []
+
+
+def test_windows_line_ends_and_a_biblatex_resource_without_its_suffix(tmp_path: Path) -> None:
+    (tmp_path / "refs.bib").write_text(BIB)
+    (tmp_path / "w.tex").write_bytes(
+        b"\\addbibresource{refs}\r\n\\cite\r\n  {alpha2019,%\r\n beta2020}\r\n"
+    )
+    manuscript = read_manuscript(str(tmp_path / "w.tex"))
+    assert [(c.key, c.line) for c in manuscript.citations] == [("alpha2019", 3), ("beta2020", 4)]
+    assert [Path(b).name for b in manuscript.bibliographies] == ["refs.bib"]
