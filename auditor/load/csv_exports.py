@@ -194,7 +194,8 @@ def _pubmed_legacy(
         out.update({k: v for k, v in m.groupdict().items() if v})
     if m := _DETAILS_DOI_RE.search(details):
         out["doi"] = m[1]
-    if m := _SHORT_DETAILS_RE.match(get(named.get("shortdetails")) or ""):
+    short = (get(named.get("shortdetails")) or "").replace("&nbsp;", " ").replace("\xa0", " ")
+    if m := _SHORT_DETAILS_RE.match(short.strip()):
         out["year"] = m["year"]
         if m["journal"].strip():
             out["journal"] = m["journal"].strip()
