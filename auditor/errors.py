@@ -110,6 +110,7 @@ class Reason(StrEnum):
     AUTHORS_REORDERED = "authors_reordered"
     AUTHORS_TRUNCATED = "authors_truncated"
     VENUE_DIFFERS = "venue_differs"
+    VENUE_IS_CITATION = "venue_is_citation"
     PREPRINT_AS_PUBLISHED = "preprint_as_published"
     YEAR_FUTURE = "year_future"
     ARXIV_YEAR_CONTRADICTED = "arxiv_year_contradicted"

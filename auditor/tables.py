@@ -117,6 +117,11 @@ REFERENCES = pa.schema(
         pa.field("parse_error", _str),  # what was wrong with the entry, for the user
         pa.field("warnings", _strs),  # non-fatal problems (duplicate key, unknown field, …)
         pa.field("cited_at", _str),  # `paper.tex:12`: first citation, when a manuscript is input
+        # the `title` field alone, as written (decoded), when `title` joins a biblatex subtitle
+        pa.field("title_as_written", _str),
+        pa.field("howpublished", _str),  # BibTeX `howpublished`, decoded: what kind of work
+        pa.field("note", _str),  # BibTeX `note`, decoded
+        pa.field("publisher", _str),  # BibTeX `publisher` (else institution, school), decoded
     ]
 )
 

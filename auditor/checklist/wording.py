@@ -72,6 +72,11 @@ _DIFFERS_BY_REASON: dict[str, tuple[str, str]] = {
         "The cited journal or proceedings is not the register's venue for this work; "
         "pending human check.",
     ),
+    Reason.VENUE_IS_CITATION: (
+        "P1",
+        "The journal or proceedings field holds a whole citation (authors, title, pages), not "
+        "a venue; pending human check of what was meant.",
+    ),
     Reason.PREPRINT_AS_PUBLISHED: (
         "P1",
         "The reference claims a journal or proceedings, but the only record found is a "

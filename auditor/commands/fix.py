@@ -175,8 +175,14 @@ def fix(
     ] = True,
     upgrade: Annotated[
         bool,
-        typer.Option("--upgrade/--no-upgrade", help="Add a preprint's published DOI."),
+        typer.Option(
+            "--upgrade/--no-upgrade", help="With --complete: add a preprint's published DOI."
+        ),
     ] = True,
+    complete: Annotated[
+        bool,
+        typer.Option("--complete", help="Also fill in a missing venue, volume, pages or DOI."),
+    ] = False,
     config: Annotated[str | None, typer.Option("--config", help="Config file.")] = None,
     offline: Annotated[bool | None, typer.Option("--offline/--online")] = None,
     snapshot: Annotated[list[str] | None, typer.Option("--snapshot")] = None,
@@ -225,7 +231,7 @@ def fix(
     except (InputError, ConfigError, InPlaceRefused) as exc:
         err.print(f"[bold red]error:[/] {escape(str(exc))}")
         raise typer.Exit(ExitCode.USAGE) from None
-    plan = plan_fixes(result, only=fields, upgrade_preprints=upgrade)
+    plan = plan_fixes(result, only=fields, upgrade_preprints=upgrade, complete=complete)
     accept: Callable[[Change], bool] = _Asker(err) if interactive else (lambda _c: True)
     applied = _apply(str(path), fmt, text, plan, comments, accept)
     try:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from auditor.compare.agreement import DISTINCT_TITLE_WORDS, YEAR_TOLERANCE
+from auditor.compare.noise import is_placeholder_name, venue_holds_citation
 from auditor.compare.text_columns import ET_AL_MARKERS
 from auditor.compare.titles import NEAR_MISS_MAX_WORDS, TitleAgreement, compare_titles
 from auditor.compare.venues import JOURNAL_IDS, is_preprint_venue, venue_agrees, venue_ids
@@ -44,18 +45,8 @@ ARXIV_LATER_TOLERANCE = 3
 #: The `id_type` the title-search stage gives a row it resolved by a search hit.
 SEARCH_ID_TYPE = "title_search"
 
+
 # Placeholder names a citation generator writes when it has no author (normalized forms).
-_PLACEHOLDERS = frozenset(
-    {
-        "john doe", "jane doe", "j doe", "doe j", "doe john", "doe jane",
-        "author name", "author", "authors", "first author", "second author", "a author",
-        "author a", "anonymous", "anon", "unknown", "unknown author", "firstname lastname",
-        "first last", "lastname firstname", "name surname", "surname name", "your name",
-        "author one", "author two", "et al", "n a", "na", "tbd", "todo", "xxx",
-    }
-)  # fmt: skip
-
-
 def parameters() -> dict[str, Any]:
     """The thresholds and tolerances auditor/v2 applies, as its document must name them."""
     return {
@@ -97,7 +88,7 @@ def title_rule(claimed: str | None, register: str | None) -> Field:
 
 
 def _is_placeholder(name: str) -> bool:
-    return normalize_text(name.replace(",", " ")) in _PLACEHOLDERS
+    return is_placeholder_name(name)
 
 
 def _match_positions(mine: list[frozenset[str]], theirs: list[frozenset[str]]) -> list[int | None]:
@@ -223,9 +214,14 @@ def venue_rule(
     a journal or proceedings, is `preprint_as_published`. A record found by identifier that is a
     preprint is not compared: the arXiv record may not name the published version. Otherwise a
     venue the register's does not agree with is `venue_differs`; a register without a venue
-    cannot contradict.
+    cannot contradict. A claimed venue that holds a whole citation (`venue_holds_citation`) is
+    `venue_is_citation`, whatever the register says.
     """
-    if not claimed or not claimed.strip() or is_preprint_venue(claimed):
+    if not claimed or not claimed.strip():
+        return _NOT
+    if venue_holds_citation(claimed):  # a generated entry's whole citation is no venue (#25)
+        return Field(True, False, Reason.VENUE_IS_CITATION)
+    if is_preprint_venue(claimed):
         return _NOT
     if register_is_preprint or is_preprint_venue(register):
         if by_title:

@@ -2,10 +2,13 @@
 
 A field is rewritten only from the register record the audit relied on, and only when that record
 is the cited work beyond doubt: it was found (by identifier, or by a title search the criteria
-call a confident match) and the titles match. Then a year, an author list (names or order), a
-volume or pages that differ are corrected, and a missing venue, volume, pages or DOI is filled
-in. An author list is never rewritten with a name in another script than the entry wrote in its
-place (a register's `张伟` for `Zhang, Wei`, or the reverse): the list stays and a note says
+call a confident match) and the titles match. Then, on an entry the audit found a fault in, a
+year, an author list (names or order), a venue, volume or pages that differ are corrected. An
+entry with no finding is left byte for byte as written: filling in a missing venue, volume,
+pages or DOI (and a preprint's published DOI) is completion, not correction, and only done when
+asked (`complete`). A work the register records as retracted (withdrawn, removed) gets a
+note. An author list is never rewritten with a name in another script than the entry wrote in
+its place (a register's `张伟` for `Zhang, Wei`, or the reverse): the list stays and a note says
 why. A record with another title (a chimeric entry), a DOES-NOT-RESOLVE, a NOT FOUND, an UNCHECKED
 or an INVALID row is never rewritten: it gets a note for the person instead.
 """
@@ -19,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from auditor.names import cited_surname
-from auditor.vocabulary import RecordStatus, RowState, Verdict
+from auditor.vocabulary import RecordStatus, RowState, UpdateRelation, Verdict
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -31,6 +34,9 @@ __all__ = ["FIELDS", "Change", "Note", "Plan", "plan_fixes"]
 #: Logical fields a fix may touch, as `--only` names them.
 FIELDS: tuple[str, ...] = ("year", "author", "venue", "volume", "pages", "doi", "eprint")
 
+#: Update types that take a work back (`auditor.registers.updates.RETRACTION_TYPES`; not imported
+#: from there, which would load pyarrow with this module), and how a note words each.
+_PAST = {"retraction": "retracted", "withdrawal": "withdrawn", "removal": "removed"}
 _ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.", re.IGNORECASE)
 
 
@@ -74,9 +80,17 @@ def _rows(table: pa.Table) -> list[dict[str, Any]]:
 
 
 def plan_fixes(
-    result: AuditResult, *, only: Iterable[str] = (), upgrade_preprints: bool = True
+    result: AuditResult,
+    *,
+    only: Iterable[str] = (),
+    upgrade_preprints: bool = True,
+    complete: bool = False,
 ) -> Plan:
-    """The changes and notes for every row of `result`, in input order."""
+    """The changes and notes for every row of `result`, in input order.
+
+    `complete`: also fill in fields the entry lacks (and, with `upgrade_preprints`, a preprint's
+    published DOI); without it only values present and wrong on a row with a finding change.
+    """
     wanted = frozenset(only) or frozenset(FIELDS)
     records = {(r["id_type"], r["identifier"]): r for r in _rows(result.records)}
     references = {r["row_id"]: r for r in _rows(result.references)}
@@ -95,6 +109,8 @@ def plan_fixes(
         if record is None:
             continue
         for name, value, old in _field_changes(ref, verdict, record, upgrade_preprints):
+            if not complete and not _corrects(verdict, old):
+                continue
             if name == "author" and name in wanted and _other_script(old, value):
                 notes.append(Note(*where, _script_note(value, verdict, record)))
                 continue
@@ -103,6 +119,32 @@ def plan_fixes(
                 why = f"{register} record for {verdict.get('identifier')}"
                 changes.append(Change(*where, name, value, old, why))
     return Plan(tuple(changes), tuple(notes))
+
+
+def _corrects(verdict: dict[str, Any], old: Any) -> bool:
+    """Whether a change replaces a value that is there and wrong, on a row with a finding (what
+    `fix` does without `complete`)."""
+    has_finding = bool(verdict.get("findings")) or verdict["verdict"] == Verdict.DIFFERS
+    return has_finding and old is not None and old != "" and old != []
+
+
+def _retracted(verdict: dict[str, Any], record: dict[str, Any] | None) -> str | None:
+    """A note for a work the register says was retracted, withdrawn or removed."""
+    for update in verdict.get("updates") or []:
+        kind = (update or {}).get("type")
+        if kind in _PAST and update.get("relation") == UpdateRelation.UPDATED_BY:
+            register = verdict.get("register") or (record or {}).get("register") or "register"
+            notice = update.get("doi") or update.get("pmid")
+            detail = ", ".join(
+                x for x in (update.get("date"), f"notice {notice}" if notice else None) if x
+            )
+            shown = f" ({detail})" if detail else ""
+            return (
+                f"{_PAST.get(kind, kind).upper()}: the {register} record for "
+                f"{verdict.get('identifier')} says this work was {_PAST.get(kind, kind)}"
+                f"{shown}; not rewritten"
+            )
+    return None
 
 
 def _note_for(
@@ -135,7 +177,7 @@ def _note_for(
             f"for {verdict.get('identifier')}; the entry may cite another work of this title; "
             "not rewritten"
         )
-    return None
+    return _retracted(verdict, record)  # the cited work itself (not another one) was retracted
 
 
 def _norm_pages(pages: str | None) -> str:

@@ -31,7 +31,7 @@ from auditor.load.encoding import decode_bytes
 from auditor.load.endnote import EndnoteLoader
 from auditor.load.endnote_xml import EndnoteXmlLoader, looks_like_endnote_xml
 from auditor.load.interface import ENTRY_COLUMNS, Loader, LoadOutcome, Problem, Rows
-from auditor.load.manuscript import is_manuscript, read_manuscript
+from auditor.load.manuscript import Manuscript, is_manuscript, read_manuscript
 from auditor.load.medline import MedlineLoader
 from auditor.load.ris import RisLoader
 from auditor.load.table import is_table, load_tables
@@ -175,8 +175,35 @@ def load_files(
             return _load_files(
                 paths, fmt=fmt, encoding=encoding, csv_map=csv_map, closed_legs=closed_legs
             )
-    named = [p for p in paths if not is_manuscript(p)]
+    return _load_manuscripts(
+        manuscripts,
+        [p for p in paths if not is_manuscript(p)],
+        fmt=fmt,
+        encoding=encoding,
+        csv_map=csv_map,
+        closed_legs=closed_legs,
+    )
+
+
+def _load_manuscripts(
+    manuscripts: Sequence[Manuscript],
+    named: list[str],
+    *,
+    fmt: str | None,
+    encoding: str | None,
+    csv_map: Mapping[str, str] | None,
+    closed_legs: frozenset[str],
+) -> LoadOutcome:
+    """The cited entries of `manuscripts`, from the bibliographies they name and `named` (the
+    files given beside them: kept whole, unless no manuscript names a bibliography, in which case
+    they are the manuscripts' bibliographies and only their cited entries are audited).
+
+    Raises `InputError` when there is no bibliography to read at all.
+    """
     bibliographies = list(dict.fromkeys([b for m in manuscripts for b in m.bibliographies]))
+    if not bibliographies and not named:
+        raise InputError(_no_bibliography(manuscripts))
+    embedded = {k: v.encode("utf-8") for m in manuscripts for k, v in m.embedded.items()}
     with _bulk_allocation():
         outcome = _load_files(
             list(dict.fromkeys([*bibliographies, *named])),
@@ -184,9 +211,23 @@ def load_files(
             encoding=encoding,
             csv_map=csv_map,
             closed_legs=closed_legs,
+            embedded=embedded,
         )
-    table, problems = select_cited(outcome.table, manuscripts, keep_all=named)
-    return LoadOutcome(table, (*outcome.problems, *problems), outcome.inputs)
+    keep_all = named if bibliographies else []
+    table, problems = select_cited(outcome.table, manuscripts, keep_all=keep_all)
+    read = [p for m in manuscripts for p in m.problems]
+    return LoadOutcome(table, (*read, *outcome.problems, *problems), outcome.inputs)
+
+
+def _no_bibliography(manuscripts: Sequence[Manuscript]) -> str:
+    missing = [b for m in manuscripts for b in m.missing]
+    names = ", ".join(m.path for m in manuscripts)
+    if missing:
+        return f"{names}: no bibliography found ({', '.join(missing)} not found)"
+    return (
+        f"{names}: names no bibliography (no \\bibliography, \\addbibresource, \\bibdata "
+        "or bibliography: line); give the .bib files on the command line too"
+    )
 
 
 def _decode(
@@ -212,6 +253,7 @@ def _load_files(
     encoding: str | None,
     csv_map: Mapping[str, str] | None,
     closed_legs: frozenset[str],
+    embedded: Mapping[str, bytes] | None = None,
 ) -> LoadOutcome:
     columns: dict[str, list[object]] = {name: [] for name in ENTRY_COLUMNS}
     source_paths: list[str] = []
@@ -220,8 +262,12 @@ def _load_files(
     inputs: list[InputFile] = []
     files: list[tuple[str, str, bytes, str, list[Problem]]] = []
     for path in paths:
-        data = _read(path)
-        name, text, warnings = _decode(data, path, fmt, encoding)
+        if embedded and path in embedded:  # a `filecontents` bibliography inside a .tex
+            data = embedded[path]
+            name, text, warnings = _decode(data, path, fmt or "bibtex", "utf-8")
+        else:
+            data = _read(path)
+            name, text, warnings = _decode(data, path, fmt, encoding)
         files.append((path, name, data, text, warnings))
     # each format reads all its files at once, in order: BibTeX files are one database
     loaded: dict[int, tuple[Rows, list[Problem]]] = {}

@@ -29,7 +29,7 @@ _USED = frozenset(
         "title", "author", "editor", "journal", "journaltitle", "booktitle", "series", "url",
         "ee", "doi", "pmid", "eprint", "archiveprefix", "eprinttype", "arxiv", "arxivid",
         "note", "howpublished", "year", "date", "volume", "number", "issue", "pages", "issn",
-        "language",
+        "language", "subtitle", "publisher", "institution", "school",
     }
 )  # fmt: skip
 #: The longest value a macro expansion may produce (the longest real `@string` is a few hundred).
@@ -46,6 +46,12 @@ _NOT_INHERITED = frozenset(
     }
 )  # fmt: skip
 _NOTE_FIELDS = ("note", "howpublished", "journal")
+
+
+def _publisher(fields: dict[str, str]) -> str | None:
+    """Who issued the work: `publisher`, else `institution` (a report), else `school` (a thesis)."""
+    value = fields.get("publisher") or fields.get("institution") or fields.get("school")
+    return latex_to_unicode(value) if value else None
 
 
 def _enclosed(part: str) -> str | None:
@@ -371,6 +377,8 @@ class BibtexLoader(Loader):
             for k, v in parent.items():
                 if k == "title":
                     merged.setdefault("booktitle", v)
+                elif k == "subtitle":  # biber's inheritance: the parent's is `booksubtitle`
+                    merged.setdefault("booksubtitle", v)
                 elif k not in _NOT_INHERITED:
                     merged.setdefault(k, v)
             parent_key = _unwrap(parent.get("crossref", ""))
@@ -398,6 +406,10 @@ class BibtexLoader(Loader):
                 f"{len(names.comma_names)} names under auditor/v2, as BibTeX reads it under v1"
             )
         title = latex_to_unicode(f["title"]) if "title" in f else None
+        written = None
+        if title and f.get("subtitle"):
+            # biblatex prints `title`, `\subtitlepunct`, `subtitle`: the work's whole title
+            written, title = title, f"{title}: {latex_to_unicode(f['subtitle'])}"
         container = (
             f.get("journal") or f.get("journaltitle") or f.get("booktitle") or f.get("series")
         )
@@ -427,4 +439,8 @@ class BibtexLoader(Loader):
             language=latex_to_unicode(f["language"]) if "language" in f else None,
             url=url,
             warnings=warnings,
+            title_as_written=written,
+            howpublished=latex_to_unicode(f["howpublished"]) if "howpublished" in f else None,
+            note=latex_to_unicode(f["note"]) if "note" in f else None,
+            publisher=_publisher(f),
         )

@@ -115,6 +115,8 @@ class CsvLoader(Loader):
             if not any(cell.strip() for cell in record):
                 continue  # blank lines are not references
             warnings = []
+            if len(record) == len(header) + 1 and not record[-1].strip():
+                record = record[:-1]  # a trailing comma (PubMed's old export ends every row so)
             if len(record) != len(header):
                 warnings.append(f"{len(record)} cells for {len(header)} header columns")
             self._row(rows, record, export, start, warnings)

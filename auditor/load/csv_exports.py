@@ -11,6 +11,12 @@ fills what the export only writes inside another column. What is recognised:
 - **PubMed** (`PMID,Title,Authors,Citation,First Author,Journal/Book,Publication Year,…,DOI`):
   `Authors` separated by `, ` (`Smith J, Doe A.`); volume, issue and pages from `Citation`
   (`PLoS One. 2016 Mar 8;11(3):e0150989. …`).
+- **PubMed before 2020** (`Title,URL,Description,Details,ShortDetails,Resource,Type,Identifiers,
+  Db,EntrezUID,Properties`, each record ending in a comma): authors from `Description` (as the
+  newer export's `Authors`); the PMID from `Identifiers` (`PMID:26957754 | PMCID:PMC…`), else
+  `EntrezUID` when `Db` is `pubmed`; the DOI, volume, issue and pages from `Details` (the
+  citation); journal and year from `ShortDetails` (`PLoS One. 2016`). Its `Type` (`citation`)
+  and relative `URL` (`/pubmed/26957754`) are not the `type` and `url` columns.
 - **Embase** (`Title,…,Author Names,…,Source,…,Open URL Link`): `Author Names` separated by `, `
   after initials; venue, year, volume, issue and pages from `Source` (`Cancer (2004) 102:4
   (253-258). …`); the DOI and ISSN from the OpenURL's `id=doi:` and `issn=`.
@@ -56,6 +62,9 @@ _AFTER_INITIAL_RE = re.compile(r"(?<=\.),\s*")
 _CITATION_RE = re.compile(
     r";\s*(?P<volume>[^\s():;.]+)?(?:\((?P<issue>[^)]+)\))?:(?P<pages>[^\s.;]+)"
 )
+_DETAILS_DOI_RE = re.compile(r"\bdoi:\s*(10\.\d{4,9}/\S+?)\.?(?:\s|$)", re.I)
+_IDENTIFIER_PMID_RE = re.compile(r"\bPMID:\s*(\d+)\b", re.I)
+_SHORT_DETAILS_RE = re.compile(r"^(?P<journal>.*?)\.?\s*(?P<year>\d{4})\s*$")
 _SOURCE_RE = re.compile(
     r"^(?P<journal>.+?) \((?P<year>\d{4})\)(?: (?P<volume>[^\s:(]+)(?::(?P<issue>[^\s(]+))?)?"
     r"(?: \((?P<pages>[^)]+)\))?"
@@ -98,11 +107,16 @@ class Export:
     """PubMed's `Citation` or Embase's `Source`, holding what other columns leave out."""
     openurl: int | None = None
     """Embase's `Open URL Link` (its query names the DOI and ISSN)."""
+    named: Mapping[str, int] | None = None
+    """PubMed's pre-2020 export: its `details`, `shortdetails`, `identifiers`, `entrezuid` and
+    `db` columns (lower-cased names → column)."""
 
     def derived(self) -> frozenset[str]:
         """Fields this export fills from other columns when it has none of their own."""
         if self.name == "embase" and self.source is not None:
             return frozenset({"journal", "year", "volume", "issue", "pages"})
+        if self.name == "pubmed_legacy":
+            return frozenset({"journal", "year", "volume", "issue", "pages", "doi", "pmid"})
         return (
             frozenset({"pages"}) if self.pages or self.article_number is not None else frozenset()
         )
@@ -118,6 +132,8 @@ def recognise(header: Sequence[str], fields: Iterable[str], mapped: Mapping[str,
         name, split = "scopus", _scopus
     elif {"pmid", "citation", "first author"} <= index.keys():
         name, split = "pubmed", _pubmed
+    elif {"entrezuid", "shortdetails", "details", "description"} <= index.keys():
+        name, split = "pubmed_legacy", _pubmed
     elif "author names" in index and "source" in index:
         name, split = "embase", _scopus  # `Liu R., Adler D.G.`: commas after initials
     else:
@@ -125,6 +141,11 @@ def recognise(header: Sequence[str], fields: Iterable[str], mapped: Mapping[str,
     names = dict(_NAMES)
     if name == "scopus":
         names["authors"] = ("author full names", *names["authors"])
+    named = None
+    if name == "pubmed_legacy":
+        names.update(authors=("description",), type=(), url=(), year=(), journal=())
+        legacy = ("details", "shortdetails", "identifiers", "entrezuid", "db")
+        named = {c: index[c] for c in legacy if c in index}
     columns: dict[str, tuple[int, ...]] = {}
     for field in fields:
         candidates = (mapped[field].lower(),) if field in mapped else names.get(field, (field,))
@@ -135,7 +156,7 @@ def recognise(header: Sequence[str], fields: Iterable[str], mapped: Mapping[str,
     article = next((index[c] for c in _ARTICLE_NUMBER if c in index), None)
     source = {"pubmed": index.get("citation"), "embase": index.get("source")}.get(name)
     openurl = index.get("open url link") if name == "embase" else None
-    return Export(name, columns, split, pages, article, source, openurl)
+    return Export(name, columns, split, pages, article, source, openurl, named)
 
 
 def derive(export: Export, get: Callable[[int | None], str | None]) -> dict[str, str]:
@@ -158,6 +179,32 @@ def derive(export: Export, get: Callable[[int | None], str | None]) -> dict[str,
         if m:
             out.update({k: v for k, v in m.groupdict().items() if v})
     out.update(_openurl(get(export.openurl)))
+    if export.named is not None:
+        out.update(_pubmed_legacy(export.named, get))
+    return out
+
+
+def _pubmed_legacy(
+    named: Mapping[str, int], get: Callable[[int | None], str | None]
+) -> dict[str, str]:
+    """The fields PubMed's pre-2020 CSV keeps inside `Details`, `ShortDetails`, `Identifiers`."""
+    out: dict[str, str] = {}
+    details = get(named.get("details")) or ""
+    if m := _CITATION_RE.search(details):
+        out.update({k: v for k, v in m.groupdict().items() if v})
+    if m := _DETAILS_DOI_RE.search(details):
+        out["doi"] = m[1]
+    short = (get(named.get("shortdetails")) or "").replace("&nbsp;", " ").replace("\xa0", " ")
+    if m := _SHORT_DETAILS_RE.match(short.strip()):
+        out["year"] = m["year"]
+        if m["journal"].strip():
+            out["journal"] = m["journal"].strip()
+    if m := _IDENTIFIER_PMID_RE.search(get(named.get("identifiers")) or ""):
+        out["pmid"] = m[1]
+    elif (get(named.get("db")) or "").lower() == "pubmed" and (
+        uid := get(named.get("entrezuid")) or ""
+    ).isdigit():
+        out["pmid"] = uid
     return out
 
 

@@ -53,7 +53,8 @@ class LoadOutcome:
 ENTRY_COLUMNS: tuple[str, ...] = (
     "source_line", "key", "entry_type", "declared_type", "id_raw", "doi", "pmid", "arxiv",
     "title", "authors", "authors_et_al", "author_names", "year", "container_title", "volume",
-    "issue", "pages", "issn", "language", "url", "parse_error", "warnings",
+    "issue", "pages", "issn", "language", "url", "parse_error", "warnings", "title_as_written",
+    "howpublished", "note", "publisher",
 )  # fmt: skip
 
 

@@ -34,6 +34,7 @@ _LETTERS = {
     "textemdash": "—", "textquoteright": "’", "textquoteleft": "‘", "S": "§", "P": "¶",
     "copyright": "©", "textregistered": "®", "texttrademark": "™", "ldots": "…",
     "dots": "…", "textellipsis": "…", "textdegree": "°", "texttimes": "×",
+    "hyphen": "-", "textquotedblleft": "“", "textquotedblright": "”",
 }  # fmt: skip
 #: TeX logos, rendered as their names. As after any control word, TeX swallows the spaces after
 #: one: `The \\TeX book` prints "The TeXbook"; `\\LaTeX\\ Companion`, `{\\LaTeX} Companion` keep it.
@@ -97,7 +98,10 @@ _OPERATOR_RE = re.compile(r"\\(" + _OPERATORS + r")(?![A-Za-z])")
 _SPACE_CMD_RE = re.compile(r"\\[ ,;:!/]|\\\\")
 _WS_RE = re.compile(r"\s+")
 _CMD_NAME_RE = re.compile(r"\\[A-Za-z]+\*?")
-_LATEX_CHARS = re.compile(r"[\\{}~$]|--")
+_LATEX_CHARS = re.compile(r"[\\{}~$`]|--|''")
+_FAST_NEEDED = re.compile(r"[\\$~`]|--|''")
+#: TeX's quotes: ``…'' renders “…”, and `…' renders ‘…’ (a lone `'` stays an apostrophe).
+_SINGLE_QUOTED_RE = re.compile(r"`([^`'\n]*)'")
 
 
 @lru_cache(maxsize=1)
@@ -148,6 +152,8 @@ def _fast(text: str) -> str:
         s = _SPACE_CMD_RE.sub(" ", s)
     if "--" in s:
         s = s.replace("---", "—").replace("--", "–")
+    if "`" in s or "''" in s:
+        s = _SINGLE_QUOTED_RE.sub("‘\\1’", s.replace("``", "“").replace("''", "”"))
     return s.replace("~", " ")
 
 
@@ -177,7 +183,7 @@ def latex_to_unicode(text: str) -> str:
     """
     if _LATEX_CHARS.search(text) is None:
         return _WS_RE.sub(" ", text).strip() if ("  " in text or "\n" in text) else text.strip()
-    s = _fast(text) if "\\" in text or "$" in text or "--" in text or "~" in text else text
+    s = _fast(text) if _FAST_NEEDED.search(text) else text
     if "\\" in s or "$" in s:
         s = _slow(s)
     s = strip_braces(s).translate(_RESTORE)

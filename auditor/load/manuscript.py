@@ -1,63 +1,44 @@
 """A manuscript as input: which bibliography files it names and which keys it cites, where.
 
-`read_manuscript` follows a LaTeX file's `\\input`/`\\include`, its `\\bibliography` and
-`\\addbibresource` commands and every citation command (natbib, biblatex, plain LaTeX), a
-LaTeX `.aux` file's `\\citation`/`\\bibdata` lines (BibTeX and biblatex forms), and a Pandoc
-Markdown file's `[@key]` citations with its YAML `bibliography:`. The load stage then audits
-exactly the cited entries, in order of first citation (see `select_cited`).
+`read_manuscript` reads a LaTeX file (`auditor.load.tex_manuscript`: citations by TeX's rules
+for argument text, `\\input`/`\\include`, `\\bibliography`, `\\addbibresource`,
+`filecontents`), a LaTeX `.aux` file's `\\citation`/`\\bibdata` lines (BibTeX and biblatex
+forms), a `.bbl`, and Pandoc Markdown, Quarto `.qmd` and R Markdown `.Rmd`
+(`auditor.load.markdown_manuscript`). The load stage then audits exactly the cited entries, in
+order of first citation (see `select_cited`).
 
-A manuscript is read as text with a regular grammar, not run as TeX: macros that expand to
-citation commands are not followed. Commented text (`%` to the end of the line, unless escaped
-as `\\%`) is ignored, as TeX ignores it.
+A bibliography file that is named but missing is a warning, and the others are audited (as
+BibTeX does). A manuscript that names none takes the bibliographies given beside it on the
+command line (`auditor.load.load_files` decides, and refuses when there are none at all).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from auditor.errors import InputError
+from auditor.load.interface import Problem
 
 __all__ = ["SUFFIXES", "Citation", "Manuscript", "is_manuscript", "read_manuscript"]
 
-#: Extensions read as manuscripts rather than bibliographies.
-SUFFIXES: tuple[str, ...] = (".tex", ".ltx", ".aux", ".bbl", ".md", ".markdown")
+#: Extensions read as manuscripts rather than bibliographies (compared lower-cased).
+SUFFIXES: tuple[str, ...] = (
+    ".tex", ".ltx", ".aux", ".bbl", ".md", ".markdown", ".qmd", ".rmd", ".rmarkdown",
+)  # fmt: skip
+MARKDOWN_SUFFIXES: tuple[str, ...] = (".md", ".markdown", ".qmd", ".rmd", ".rmarkdown")
 
 #: `\input` depth and file count bounds: a manuscript that includes itself, or thousands of
 #: files, is refused with a message instead of recursing without end.
-_MAX_DEPTH = 16
+MAX_DEPTH = 16
 _MAX_FILES = 500
 
-_COMMENT = re.compile(r"(?<!\\)%.*")
-# A citation command: any control word containing `cite` (natbib \citep, \citet, \citeauthor;
-# biblatex \parencite, \textcite, \autocite, \footcite, \cites, …) or \nocite, starred or not,
-# then up to two optional arguments and one or more mandatory key groups (biblatex's multicite
-# `\cites[p.~1]{a}[p.~2]{b}` has several).
-_CITE = re.compile(
-    r"\\(?P<cmd>[A-Za-z]*cite[A-Za-z]*|nocite)\*?"
-    r"(?P<args>(?:\s*(?:\([^()]*\)|\[[^\[\]]*\]))*\s*\{[^{}]*\}(?:\s*(?:\[[^\[\]]*\])*\s*\{[^{}]*\})*)"
-)
-_GROUP = re.compile(r"\{([^{}]*)\}")
-_OPTIONAL = re.compile(r"\[[^\[\]]*\]|\([^()]*\)")
-# Control words containing "cite" that are settings, not citations.
-_NOT_CITATIONS = frozenset({"citestyle", "citeindexfalse", "citeindextrue", "citesetup"})
-_INPUT = re.compile(r"\\(?:input|include|subfile)\s*\{([^{}]+)\}")
-_BIBLIOGRAPHY = re.compile(r"\\bibliography\s*\{([^{}]+)\}")
-_ADDBIB = re.compile(
-    r"\\(?:addbibresource|addglobalbib|addsectionbib)\s*(?:\[[^\]]*\])?\s*\{([^{}]+)\}"
-)
 _AUX_CITATION = re.compile(r"\\citation\{([^{}]*)\}|\\abx@aux@cite\{[^{}]*\}\{([^{}]*)\}")
 _AUX_BIBDATA = re.compile(r"\\bibdata\{([^{}]*)\}")
 _AUX_INPUT = re.compile(r"\\@input\{([^{}]+)\}")
-# Pandoc: `[@key]`, `[see @key, p. 3; @other]`, `@key` in text, `-@key`; keys start with a
-# letter, digit or `_` and may hold internal punctuation (`:.#$%&-+?<>~/`).
 _BBL_ITEM = re.compile(r"\\bibitem\s*(?:\[[^\]]*\])?\s*\{([^{}]+)\}|\\entry\{([^{}]+)\}")
 _BCF_SOURCE = re.compile(r"<bcf:datasource[^>]*>([^<]+)</bcf:datasource>")
-_MD_CITE = re.compile(r"(?<![\w@.])-?@([\w][\w:.#$%&+?<>~/-]*[\w])|(?<![\w@.])-?@(\w)")
-_MD_BIB = re.compile(r"^bibliography:\s*(.*)$")
-_MD_LIST_ITEM = re.compile(r"^\s*-\s*(.+)$")
 
 
 @dataclass(frozen=True)
@@ -78,10 +59,19 @@ class Manuscript:
     citations: list[Citation] = field(default_factory=list)
     cite_all: bool = False
     """`\\nocite{*}`: every entry of the bibliographies is cited."""
+    problems: list[Problem] = field(default_factory=list)
+    """Warnings: a named bibliography or included file that is missing, a key that cannot be
+    read, each naming its file and line."""
+    missing: list[str] = field(default_factory=list)
+    """Bibliography files named but not found (each also a warning in `problems`)."""
+    embedded: dict[str, str] = field(default_factory=dict)
+    """Bibliographies written inside the manuscript (`filecontents`): a name in `bibliographies`
+    → its BibTeX text, padded with blank lines so that its line numbers are the manuscript's."""
     _seen: set[str] = field(default_factory=set, repr=False)
     _files: int = field(default=0, repr=False)
 
     def cite(self, key: str, path: str, line: int) -> None:
+        """Record `key` cited at `path:line` (only its first citation is kept)."""
         key = key.strip()
         if key == "*":
             self.cite_all = True
@@ -90,9 +80,27 @@ class Manuscript:
             self.citations.append(Citation(key, path, line))
 
     def add_bibliography(self, path: Path) -> None:
+        """Name `path` as one of the manuscript's bibliographies (once)."""
         name = str(path)
         if name not in self.bibliographies:
             self.bibliographies.append(name)
+
+    def warn(self, path: str, line: int | None, message: str, kind: str) -> None:
+        """Add a warning about `path:line`."""
+        self.problems.append(Problem(path, line, message, "warning", kind))
+
+    def bibliography_at(self, path: Path, where: str, line: int | None) -> None:
+        """Name `path` as a bibliography if it exists; else warn (`where` is the naming file)."""
+        if path.is_file():
+            self.add_bibliography(path)
+        elif str(path) not in self.missing:
+            self.missing.append(str(path))
+            self.warn(
+                where,
+                line,
+                f"bibliography {path} not found; auditing what the other bibliographies hold",
+                "missing bibliography",
+            )
 
 
 def is_manuscript(path: str) -> bool:
@@ -103,28 +111,32 @@ def is_manuscript(path: str) -> bool:
 def read_manuscript(path: str) -> Manuscript:
     """The bibliographies and citations of the manuscript at `path`.
 
-    Raises `InputError` naming the file (and the line of the command) for an unreadable file,
-    an included file that does not exist, or a manuscript that names no bibliography.
+    Raises `InputError` naming the file (and the line of the command) for an unreadable file or
+    includes nested too deep. A missing bibliography or included file, or a key that cannot be
+    read, is a warning in `problems`; a manuscript may name no bibliography at all (the caller
+    decides).
     """
+    from auditor.load.markdown_manuscript import read_markdown
+    from auditor.load.tex_manuscript import read_tex
+
     manuscript = Manuscript(path)
     suffix = Path(path).suffix.lower()
     if suffix == ".aux":
         _read_aux(Path(path), manuscript, depth=0)
     elif suffix == ".bbl":
         _read_bbl(Path(path), manuscript)
-    elif suffix in (".md", ".markdown"):
-        _read_markdown(Path(path), manuscript)
+    elif suffix in MARKDOWN_SUFFIXES:
+        read_markdown(Path(path), manuscript)
     else:
-        _read_tex(Path(path), Path(path).parent, manuscript, depth=0)
-    if not manuscript.bibliographies:
-        raise InputError(
-            f"{path}: names no bibliography (no \\bibliography, \\addbibresource, \\bibdata "
-            "or bibliography: line); give the .bib files on the command line too"
-        )
+        read_tex(Path(path), manuscript)
     return manuscript
 
 
-def _text(path: Path, manuscript: Manuscript, origin: str) -> str:
+def read_text(path: Path, manuscript: Manuscript, origin: str) -> str:
+    """The text of one file the manuscript is made of (UTF-8, else Latin-1).
+
+    Raises `InputError` naming `origin` when it cannot be read or the file count bound is passed.
+    """
     manuscript._files += 1
     if manuscript._files > _MAX_FILES:
         raise InputError(f"{origin}: more than {_MAX_FILES} included files")
@@ -138,66 +150,28 @@ def _text(path: Path, manuscript: Manuscript, origin: str) -> str:
         return data.decode("latin-1")
 
 
-def _lines(text: str) -> Iterator[tuple[int, str]]:
-    """Each line with its comment removed, numbered from 1."""
-    for number, line in enumerate(text.splitlines(), 1):
-        yield number, _COMMENT.sub("", line)
-
-
-def _keys(args: str) -> Iterator[str]:
-    for group in _GROUP.findall(_OPTIONAL.sub("", args)):
-        yield from group.split(",")
-
-
-def _with_suffix(name: str, suffix: str) -> str:
+def with_suffix(name: str, suffix: str) -> str:
+    """`name`, with `suffix` added when it has none (`refs` → `refs.bib`)."""
     return name if Path(name).suffix else name + suffix
 
 
-def _read_tex(path: Path, root: Path, manuscript: Manuscript, depth: int) -> None:
-    if depth > _MAX_DEPTH:
-        raise InputError(f"{path}: \\input nested deeper than {_MAX_DEPTH} (a cycle?)")
-    shown = str(path)
-    for number, line in _lines(_text(path, manuscript, shown)):
-        if "\\" not in line:
-            continue
-        where = f"{shown}:{number}"
-        for match in _CITE.finditer(line):
-            if match["cmd"].lower() not in _NOT_CITATIONS:
-                for key in _keys(match["args"]):
-                    manuscript.cite(key, shown, number)
-        for match in _INPUT.finditer(line):
-            child = root / _with_suffix(match[1].strip(), ".tex")
-            if not child.is_file():
-                raise InputError(f"{where}: included file {child} not found")
-            _read_tex(child, root, manuscript, depth + 1)
-        for match in (*_BIBLIOGRAPHY.finditer(line), *_ADDBIB.finditer(line)):
-            for name in match[1].split(","):
-                if name.strip():
-                    bib = root / _with_suffix(name.strip(), ".bib")
-                    if not bib.is_file():
-                        raise InputError(f"{where}: bibliography {bib} not found")
-                    manuscript.add_bibliography(bib)
-
-
 def _read_aux(path: Path, manuscript: Manuscript, depth: int) -> None:
-    if depth > _MAX_DEPTH:
-        raise InputError(f"{path}: \\@input nested deeper than {_MAX_DEPTH} (a cycle?)")
+    if depth > MAX_DEPTH:
+        raise InputError(f"{path}: \\@input nested deeper than {MAX_DEPTH} (a cycle?)")
     shown, root = str(path), path.parent
-    for number, line in enumerate(_text(path, manuscript, shown).splitlines(), 1):
+    for number, line in enumerate(read_text(path, manuscript, shown).splitlines(), 1):
         for match in _AUX_CITATION.finditer(line):
             for key in (match[1] or match[2] or "").split(","):
                 manuscript.cite(key, shown, number)
         for match in _AUX_BIBDATA.finditer(line):
-            for name in match[1].split(","):
-                if name.strip():
-                    bib = root / _with_suffix(name.strip(), ".bib")
-                    if not bib.is_file():
-                        raise InputError(f"{shown}:{number}: bibliography {bib} not found")
-                    manuscript.add_bibliography(bib)
+            for name in filter(None, (n.strip() for n in match[1].split(","))):
+                manuscript.bibliography_at(root / with_suffix(name, ".bib"), shown, number)
         for match in _AUX_INPUT.finditer(line):
             child = root / match[1].strip()
             if child.is_file():  # LaTeX writes \@input for chapters that may not exist yet
                 _read_aux(child, manuscript, depth + 1)
+    if depth == 0 and not manuscript.bibliographies and not manuscript.missing:
+        _read_bcf(path.with_suffix(".bcf"), manuscript, shown)  # biblatex: no \bibdata
 
 
 def _read_bbl(path: Path, manuscript: Manuscript) -> None:
@@ -205,62 +179,21 @@ def _read_bbl(path: Path, manuscript: Manuscript) -> None:
     (`\\bibdata`, BibTeX) or `.bcf` (`bcf:datasource`, biber), since a `.bbl` holds formatted
     entries, not the source records to compare."""
     shown = str(path)
-    for number, line in enumerate(_text(path, manuscript, shown).splitlines(), 1):
+    for number, line in enumerate(read_text(path, manuscript, shown).splitlines(), 1):
         for match in _BBL_ITEM.finditer(line):
             manuscript.cite(match[1] or match[2], shown, number)
-    aux, bcf = path.with_suffix(".aux"), path.with_suffix(".bcf")
+    aux = path.with_suffix(".aux")
     if aux.is_file():
-        for match in _AUX_BIBDATA.finditer(_text(aux, manuscript, shown)):
+        for match in _AUX_BIBDATA.finditer(read_text(aux, manuscript, shown)):
             for name in filter(None, (n.strip() for n in match[1].split(","))):
-                bib = aux.parent / _with_suffix(name, ".bib")
-                if bib.is_file():
-                    manuscript.add_bibliography(bib)
+                manuscript.bibliography_at(aux.parent / with_suffix(name, ".bib"), str(aux), None)
+    _read_bcf(path.with_suffix(".bcf"), manuscript, shown)
+
+
+def _read_bcf(bcf: Path, manuscript: Manuscript, shown: str) -> None:
+    """The data sources biber's control file names, where they exist."""
     if bcf.is_file():
-        for match in _BCF_SOURCE.finditer(_text(bcf, manuscript, shown)):
+        for match in _BCF_SOURCE.finditer(read_text(bcf, manuscript, shown)):
             bib = bcf.parent / match[1].strip()
             if bib.is_file():
                 manuscript.add_bibliography(bib)
-
-
-def _read_markdown(path: Path, manuscript: Manuscript) -> None:
-    shown, root = str(path), path.parent
-    lines = _text(path, manuscript, shown).splitlines()
-    body_start = 0
-    if lines and lines[0].strip() == "---":
-        for end in range(1, len(lines)):
-            if lines[end].strip() in ("---", "..."):
-                _front_matter(lines[1:end], root, manuscript, shown)
-                body_start = end + 1
-                break
-    fenced = False
-    for number, line in enumerate(lines[body_start:], body_start + 1):
-        if line.lstrip().startswith(("```", "~~~")):
-            fenced = not fenced
-        if fenced or "@" not in line:
-            continue
-        for match in _MD_CITE.finditer(line):
-            manuscript.cite(match[1] or match[2], shown, number)
-
-
-def _front_matter(lines: list[str], root: Path, manuscript: Manuscript, shown: str) -> None:
-    names: list[str] = []
-    for index, line in enumerate(lines):
-        match = _MD_BIB.match(line)
-        if not match:
-            continue
-        value = match[1].strip()
-        if value.startswith("["):
-            names.extend(v.strip(" '\"") for v in value.strip("[]").split(","))
-        elif value:
-            names.append(value.strip("'\""))
-        else:
-            for item in lines[index + 1 :]:
-                listed = _MD_LIST_ITEM.match(item)
-                if not listed:
-                    break
-                names.append(listed[1].strip(" '\""))
-    for name in filter(None, names):
-        bib = root / name
-        if not bib.is_file():
-            raise InputError(f"{shown}: bibliography {bib} not found")
-        manuscript.add_bibliography(bib)

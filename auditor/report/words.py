@@ -56,6 +56,7 @@ _REASONS: dict[str, str] = {
     "authors_reordered": "the authors are in another order",
     "authors_truncated": "the author list is cut without 'and others'",
     "venue_differs": "the journal or proceedings differs",
+    "venue_is_citation": "the journal or proceedings field holds a whole citation",
     "preprint_as_published": "cited as published, found only as a preprint",
     "year_future": "the year is in the future",
     "arxiv_year_contradicted": "the year contradicts the arXiv version history",

@@ -6,7 +6,9 @@ entry of no known type that names a journal or proceedings venue. Books, chapter
 reports, standards, web pages, software, datasets, patents, laws and archival sources are mostly
 held by no index we ask: for them a miss is no evidence, so they are not searched and stay NOT
 COVERED with `not_indexed_type`. A `misc` or unknown-type entry whose venue names arXiv or CoRR
-is a preprint and is searched.
+is a preprint and is searched. A `misc`, `online` or `unpublished` entry that reads as a paper
+by its content (`auditor.search.scholarly.looks_scholarly`) is searched like an article
+(`route_reference`).
 
 A row of a counted type is still only evidence by its miss when its title is in Latin script
 and its year (if any) is 1950 or later (`miss_counts`); other rows are searched, and a hit
@@ -20,7 +22,10 @@ to Crossref; then the general indexes (Semantic Scholar, Crossref, DBLP) before 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from auditor.search.scholarly import SCHOLARLY_TYPES, looks_scholarly
 
 #: Entry types whose works the indexes hold (BibTeX, biblatex, RIS), lower-cased.
 INDEXED_TYPES: frozenset[str] = frozenset(
@@ -115,3 +120,15 @@ def route(entry_type: str | None, venue: str | None) -> Sequence[str] | None:
     if not place or _is(_CS, place):
         return ROUTE_CS
     return ROUTE_OTHER
+
+
+def route_reference(ref: Mapping[str, Any]) -> Sequence[str] | None:
+    """The indexes to ask for one `references` row: `route` by type and venue, and for a
+    `misc`/`online`/`unpublished` entry that reads as a paper (`looks_scholarly`), the route of
+    an article with its venue. `None` when a miss would not count. Never raises."""
+    kind = (ref.get("entry_type") or "").strip().lower()
+    venue = ref.get("container_title")
+    order = route(kind, venue)
+    if order is None and kind in SCHOLARLY_TYPES and looks_scholarly(ref):
+        return route("article", venue)
+    return order

@@ -41,7 +41,7 @@ from auditor.registers.interface import RecordRow, SearchAnswer, SearchRegister,
 from auditor.registers.registry import SEARCH_REGISTERS
 from auditor.search import answers
 from auditor.search.choose import NEAREST, Choice, describe, ranked
-from auditor.search.routing import miss_counts, route
+from auditor.search.routing import miss_counts, route_reference
 from auditor.settings import Settings
 from auditor.tables import RECORDS, RowState, Tier, Verdict
 from auditor.text import has_han, normalize_text
@@ -118,7 +118,7 @@ def _candidates(
         notes = unresolved and state["verdict"] == Verdict.DOES_NOT_RESOLVE
         if not (settles or notes) or not title or has_han(title):
             continue
-        order = route(ref.get("entry_type"), ref.get("container_title"))
+        order = route_reference(ref)
         if order is None:
             if settles:
                 unindexed.append(at)

@@ -52,17 +52,16 @@ def test_fix_corrects_year_and_author_order_and_nothing_else(workdir: Path) -> N
     # Leading comment and @string byte-identical.
     head = '% Thesis bibliography: kept by hand, do not reformat.\n@string{nat = "Nature"}\n'
     assert fixed.startswith(head)
-    # An entry with nothing to fix is byte-identical.
+    # An entry with nothing to fix is byte-identical; so is a preprint without a finding.
     assert after["lecun2015"] == before["lecun2015"]
-    # Wrong year corrected in place, braces kept; missing pages added in the entry's layout.
-    assert "year    = {2016}," in after["he2016wrongyear"]
-    assert "  pages   = {770--778},\n}" in after["he2016wrongyear"]  # aligned as `doi`
-    assert "booktitle = {CVPR}" in after["he2016wrongyear"]  # a venue that differs is not v1's
+    assert after["vaswani2017"] == before["vaswani2017"]
+    # Wrong year corrected in place, braces kept; the missing pages are not filled in.
+    assert after["he2016wrongyear"] == before["he2016wrongyear"].replace("2019", "2016")
     # Author order corrected from the register, in the entry's own quotes and field-name case.
     authors = 'Author = "Silver, David and Huang, Aja and Maddison, Chris J.",'
     assert authors in after["silver2016order"]
     assert "Year = 2016," in after["silver2016order"]
-    assert 'Volume = "529"' in after["silver2016order"]
+    assert "Volume" not in after["silver2016order"]  # missing, not wrong: only with --complete
     # A chimeric entry is not rewritten: a comment above it names the finding.
     assert after["chimera2020"] == before["chimera2020"]
     chimeric = "% auditor: RESOLVES-BUT-DIFFERS: the record for 10.1038/nature14539 has another"
@@ -72,10 +71,12 @@ def test_fix_corrects_year_and_author_order_and_nothing_else(workdir: Path) -> N
     assert "% auditor: RESOLVES-BUT-DIFFERS: none of the cited authors" in fixed
     assert after["ghost2021"] == before["ghost2021"]
     assert "% auditor: DOES-NOT-RESOLVE" in fixed
-    # A preprint gets its published DOI; its arXiv id stays; the # concatenation is untouched.
-    assert "doi    = {10.5555/nips.2017.attention}" in after["vaswani2017"]
-    assert "eprint = {1706.03762}" in after["vaswani2017"]
-    assert 'note   = "Preprint " # "version"' in after["vaswani2017"]
+    # Every other byte as written: only the two faulty entries and the comment lines differ.
+    kept = [line for line in fixed.splitlines() if not line.startswith("% auditor:")]
+    rest = "\n".join(kept) + "\n"
+    for key in ("he2016wrongyear", "silver2016order"):
+        rest = rest.replace(after[key], before[key])
+    assert rest == BIB
     # Re-audited, the entries whose only faults were year or author order now match.
     verdicts = _verdicts("fixed.bib")
     assert verdicts["he2016wrongyear"] == "RESOLVES-AND-MATCHES"
@@ -83,6 +84,21 @@ def test_fix_corrects_year_and_author_order_and_nothing_else(workdir: Path) -> N
     assert verdicts["chimera2020"] == "RESOLVES-BUT-DIFFERS"
     # The source itself was never touched.
     assert (workdir / "refs.bib").read_text(encoding="utf-8") == BIB
+
+
+def test_complete_fills_in_missing_fields_and_upgrades_preprints(workdir: Path) -> None:
+    code, output = _fix("--out", "fixed.bib", "--complete")
+    assert code == 0, output
+    after = _entries((workdir / "fixed.bib").read_text(encoding="utf-8"))
+    assert after["lecun2015"] == _entries(BIB)["lecun2015"]
+    # Missing pages added in the entry's layout (aligned as `doi`); a venue that differs: not v1's
+    assert "  pages   = {770--778},\n}" in after["he2016wrongyear"]
+    assert "booktitle = {CVPR}" in after["he2016wrongyear"]
+    assert 'Volume = "529"' in after["silver2016order"]
+    # A preprint gets its published DOI; its arXiv id stays; the # concatenation is untouched.
+    assert "doi    = {10.5555/nips.2017.attention}" in after["vaswani2017"]
+    assert "eprint = {1706.03762}" in after["vaswani2017"]
+    assert 'note   = "Preprint " # "version"' in after["vaswani2017"]
 
 
 def test_fix_is_idempotent_and_comments_are_not_repeated(workdir: Path) -> None:
@@ -105,7 +121,7 @@ def test_diff_only_and_no_comments(workdir: Path) -> None:
 
 
 def test_no_upgrade_keeps_preprints_as_they_are(workdir: Path) -> None:
-    assert _fix("--no-upgrade")[0] == 0
+    assert _fix("--no-upgrade", "--complete")[0] == 0
     fixed = (workdir / "refs.fixed.bib").read_text(encoding="utf-8")
     assert _entries(fixed)["vaswani2017"] == _entries(BIB)["vaswani2017"]
 
@@ -114,7 +130,8 @@ def test_interactive_asks_per_change(workdir: Path) -> None:
     # he2016wrongyear: year (n), pages (y); silver2016order: author (a = all authors), then q.
     result = CliRunner().invoke(
         app,
-        ["fix", "refs.bib", "--offline", "--snapshot", "snap.parquet", "--interactive"],
+        ["fix", "refs.bib", "--offline", "--snapshot", "snap.parquet", "--interactive"]
+        + ["--complete"],
         input="n\ny\na\nq\n",
     )
     assert result.exit_code == 0, result.output
@@ -176,3 +193,23 @@ def test_a_latin1_file_stays_latin1_when_a_new_name_does_not_fit_it(workdir: Pat
     fixed = (workdir / "fixed.bib").read_bytes()
     assert fixed.startswith(kept.encode("latin-1"))  # the untouched entry, byte for byte
     assert b"author = {Dvo\\v{r}\\'ak, Anton{\\'\\i}n and M\\\"uller, Jos\\'e}," in fixed
+
+
+def test_a_retracted_work_gets_a_comment_and_is_not_rewritten(workdir: Path) -> None:
+    notice = {"type": "retraction", "relation": "updated_by", "date": "2020-01-02"}
+    retracted = {**RECORDS[0], "updates": [{**notice, "doi": "10.1038/retraction.1"}]}
+    rows = [retracted, *RECORDS[1:]]
+    pq.write_table(tables.from_rows(rows, tables.RECORDS), workdir / "snap.parquet")
+    code, output = _fix("--out", "fixed.bib", "--complete")
+    assert code == 0, output
+    fixed = (workdir / "fixed.bib").read_text(encoding="utf-8")
+    assert _entries(fixed)["lecun2015"] == _entries(BIB)["lecun2015"]
+    line = (
+        "% auditor: RETRACTED: the crossref record for 10.1038/nature14539 says this work was "
+        "retracted (2020-01-02, notice 10.1038/retraction.1); not rewritten\n@article{lecun2015,"
+    )
+    assert line in fixed
+    # the chimeric entry cites another work under that DOI: its note says so, not the retraction
+    assert (
+        "% auditor: RESOLVES-BUT-DIFFERS: the record for 10.1038/nature14539 has another" in fixed
+    )

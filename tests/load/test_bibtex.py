@@ -252,3 +252,19 @@ def test_percent_lines_outside_entries_are_comments() -> None:
     assert rows.columns["source_line"] == [3, 9]
     assert rows.columns["year"] == [2001, None]
     assert problems == []
+
+
+def test_biblatex_subtitle_is_joined_and_the_title_kept_as_written(tmp_path: Path) -> None:
+    # biblatex prints `title`, then `subtitle`: the work's title is both (#25)
+    bib = tmp_path / "s.bib"
+    bib.write_text(
+        "@book{shore,\n  title = {Twice-Born, Once Conceived},\n"
+        "  subtitle = {Meaning Construction and Cultural Cognition},\n  year = {1991}\n}\n"
+        "@inbook{part,\n  title = {A Chapter},\n  crossref = {shore}\n}\n"
+    )
+    table = load_files([str(bib)]).table.to_pydict()
+    assert table["title"] == [
+        "Twice-Born, Once Conceived: Meaning Construction and Cultural Cognition",
+        "A Chapter",  # the parent's subtitle is its `booksubtitle`, not the chapter's
+    ]
+    assert table["title_as_written"] == ["Twice-Born, Once Conceived", None]

@@ -25,6 +25,8 @@ from auditor.load import load_files
 REALDATA = Path(
     os.environ.get("AUDITOR_REALDATA", Path(__file__).resolve().parents[3] / "shared" / "realdata")
 )
+#: Columns added after the digests were recorded (#25): left out of the digest, tested apart.
+ADDED_SINCE = ("title_as_written", "howpublished", "note", "publisher")
 EXPECTED = Path(__file__).parent / "fixtures" / "realdata_bibtex_expected.json"
 pytestmark = pytest.mark.skipif(
     not REALDATA.is_dir(), reason=f"shared realdata folder not found at {REALDATA}"
@@ -38,6 +40,8 @@ def snapshot(paths: list[Path]) -> dict[str, object]:
     rows = outcome.table.to_pylist()
     for row in rows:
         row["source_path"] = Path(row["source_path"]).name
+        for column in ADDED_SINCE:
+            row.pop(column, None)
     problems = [
         [Path(p.path).name, p.line, p.message, p.severity, p.kind] for p in outcome.problems
     ]

@@ -101,3 +101,18 @@ def test_generic_csv_keeps_a_comma_name_whole_and_reads_zotero_names() -> None:
     )
     assert zotero["authors"] == ["Doe, Jane", "Roe, Richard"]
     assert zotero["declared_type"] is None
+
+
+def test_pubmed_csv_before_2020_is_read_fully() -> None:
+    # `Title,URL,Description,Details,ShortDetails,…,EntrezUID,Properties`, a comma after each row
+    outcome = load_files([str(FIXTURES / "pubmed_legacy.csv")])
+    table = outcome.table.to_pydict()
+    assert table["pmid"] == ["26957754", "19389018", "11234567"]
+    assert table["doi"][:2] == ["10.1371/journal.pone.0150989", "10.1097/mco.0b013e3283331fe4"]
+    assert table["authors"][0] == ["Abdel-Tawab M", "Werz O", "Schubert-Zsilavecz M"]
+    assert table["year"] == [2016, 2010, 2001]
+    assert table["container_title"][:2] == ["PLoS One", "Curr Opin Clin Nutr Metab Care"]
+    assert (table["volume"][1], table["issue"][1], table["pages"][1]) == ("13", "1", "14-8")
+    assert table["declared_type"] == [None, None, None]  # `Type` is `citation`, not an id type
+    assert table["url"] == [None, None, None]
+    assert [p.message for p in outcome.problems] == []  # the trailing comma is no warning

@@ -74,3 +74,14 @@ def test_plain_value_for_identifiers() -> None:
 )
 def test_escapes_logos_and_math_spacing(raw: str, text: str) -> None:
     assert latex_to_unicode(raw) == text
+
+
+def test_biblatex_hyphen_and_tex_quotes() -> None:
+    # biblatex's `\hyphen` and TeX's quote ligatures, as real titles carry them (#25)
+    assert latex_to_unicode(r"Non\hyphen{}linear and non\hyphen linear") == (
+        "Non-linear and non-linear"
+    )
+    assert latex_to_unicode("The ``Kurosegawa Belt'' and `fast' Parkinson's") == (
+        "The “Kurosegawa Belt” and ‘fast’ Parkinson's"
+    )
+    assert latex_to_unicode("It's plain") == "It's plain"

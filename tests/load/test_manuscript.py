@@ -93,12 +93,16 @@ def test_bbl_reads_keys_and_the_sibling_aux(tmp_path: Path) -> None:
 def test_bad_manuscripts_name_the_file_and_line(tmp_path: Path) -> None:
     lone = tmp_path / "lone.tex"
     lone.write_text("\\cite{a}\n")
+    assert read_manuscript(str(lone)).bibliographies == []
     with pytest.raises(InputError, match="names no bibliography"):
-        read_manuscript(str(lone))
+        load_files([str(lone)])
     broken = tmp_path / "broken.tex"
     broken.write_text("x\n\\bibliography{nowhere}\n")
-    with pytest.raises(InputError, match=r"broken.tex:2: bibliography .*nowhere.bib not found"):
-        read_manuscript(str(broken))
+    warned = read_manuscript(str(broken)).problems
+    assert [(p.line, p.severity) for p in warned] == [(2, "warning")]
+    assert "nowhere.bib not found" in warned[0].message
+    with pytest.raises(InputError, match=r"broken.tex: no bibliography found .*nowhere.bib"):
+        load_files([str(broken)])
     cycle = tmp_path / "cycle.tex"
     cycle.write_text("\\input{cycle}\n\\bibliography{x}\n")
     with pytest.raises(InputError, match="nested deeper"):

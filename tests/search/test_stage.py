@@ -175,3 +175,55 @@ async def test_an_unresolved_doi_says_whether_the_title_exists(
     assert "A work with this title exists" in items["wrongdoi"]
     assert rows["madeup"]["nearest"] == [] and rows["madeup"]["searched"]
     assert "No index holds a work with this title either" in items["madeup"]
+
+
+async def test_a_fabricated_paper_typed_misc_is_not_found(emu: Emulator, tmp_path: Path) -> None:
+    # a language model's @misc for a paper that does not exist (#25); a @misc web page stays
+    text = """
+@misc{fakemisc,
+  title = {Recursive Attention Graphs for Zero-Shot Protein Folding},
+  author = {Okafor, Chidi and Lee, Min}, year = {2022},
+}
+@misc{realmisc,
+  author = {Vaswani, Ashish and Shazeer, Noam},
+  title = {Attention Is All You Need}, year = {2017},
+}
+@misc{page, title = {Our Lab Homepage and News Items}, author = {Lee, Min}, year = {2020},
+  url = {https://example.org/lab}}
+"""
+    rows = await audit(tmp_path, settings(emu, tmp_path), text)
+    assert rows["fakemisc"]["verdict"] == "NOT FOUND"
+    assert rows["fakemisc"]["reason"] == "no_index_match"
+    assert rows["realmisc"]["verdict"] == "RESOLVES-AND-MATCHES"
+    assert rows["page"]["verdict"] == "NOT COVERED" and rows["page"]["reason"] == "not_indexed_type"
+
+
+async def test_placeholders_and_noise_are_flagged_never_matched(
+    emu: Emulator, tmp_path: Path
+) -> None:
+    # the noise generated entries carry (#25), each on a title the indexes hold
+    real = "title = {Attention Is All You Need}, year = {2017}"
+    text = f"""
+@inproceedings{{ph1, author = {{Firstname Lastname}}, {real}, booktitle = {{NeurIPS}}}}
+@inproceedings{{ph2, author = {{John Doe and Jane Smith}}, {real}, booktitle = {{NeurIPS}}}}
+@inproceedings{{ph3, author = {{X}}, {real}, booktitle = {{NeurIPS}}}}
+@inproceedings{{yr, author = {{Vaswani, Ashish}}, booktitle = {{NeurIPS}}, year = {{2017}},
+  title = {{Attention Is All You Need, 2017}}}}
+@inproceedings{{bt, author = {{Vaswani, Ashish and Shazeer, Noam}}, {real},
+  booktitle = {{Vaswani, A. and Shazeer, N. Attention is all you need. In Advances in Neural
+  Information Processing Systems, pages 5998--6008, 2017}}}}
+@article{{ax, author = {{Vaswani, Ashish and Shazeer, Noam}}, {real}, journal = {{arXiv}}}}
+@article{{axfake, author = {{Okafor, Chidi}}, journal = {{arXiv}}, year = {{2022}},
+  title = {{Recursive Attention Graphs for Zero-Shot Protein Folding}}}}
+"""
+    rows = await audit(tmp_path, settings(emu, tmp_path), text)
+    found = {k: (v["verdict"], v["reason"]) for k, v in rows.items()}
+    assert found == {
+        "ph1": ("RESOLVES-BUT-DIFFERS", "authors_placeholder"),
+        "ph2": ("RESOLVES-BUT-DIFFERS", "authors_placeholder"),
+        "ph3": ("RESOLVES-BUT-DIFFERS", "authors_placeholder"),
+        "yr": ("RESOLVES-BUT-DIFFERS", "title_near_miss"),
+        "bt": ("RESOLVES-BUT-DIFFERS", "venue_is_citation"),
+        "ax": ("RESOLVES-AND-MATCHES", None),  # a real preprint, found on arXiv
+        "axfake": ("NOT FOUND", "no_index_match"),
+    }
