@@ -90,7 +90,8 @@ class _Asker:
             f"{change.field}: {_shown(change.old) or '(none)'} → {_shown(change.value)}"
         )
         answer = Prompt.ask(
-            "accept? [y]es, [n]o, [a]ll of this kind, [q]uit",
+            # escaped: as Rich markup, `[y]` would be a style tag and vanish from the question
+            escape("accept? [y]es, [n]o, [a]ll of this kind, [q]uit"),
             choices=["y", "n", "a", "q"],
             default="y",
             console=self.console,
