@@ -25,7 +25,7 @@ from rich.text import Text
 
 from auditor.commands.consoles import console
 from auditor.commands.errors import fail
-from auditor.commands.load import parse_map
+from auditor.commands.load import InputFormat, parse_map
 from auditor.commands.options import AUDIT_FLAGS, given, settings_flags
 from auditor.errors import ConfigError, InputError
 from auditor.settings import Settings, load_settings
@@ -39,20 +39,6 @@ class OutputStyle(StrEnum):
 
     TEXT = "text"
     GITHUB = "github"
-
-
-class InputFormat(StrEnum):
-    """Bibliography formats; by default each file's extension decides."""
-
-    BIBTEX = "bibtex"
-    RIS = "ris"
-    WOS = "wos"
-    WOS_TAB = "wos_tab"
-    MEDLINE = "medline"
-    ENDNOTE = "endnote"
-    ENDNOTE_XML = "endnote_xml"
-    CSL_JSON = "csl_json"
-    CSV = "csv"
 
 
 class Engine(StrEnum):
@@ -80,8 +66,9 @@ def audit(
     map_: Annotated[
         list[str] | None, typer.Option("--map", help="CSV column for a field: title=Col.")
     ] = None,
-    format_: Annotated[
-        OutputStyle, typer.Option("--format", help="Findings on stdout: text or github.")
+    output_format: Annotated[
+        OutputStyle,
+        typer.Option(help="Findings on stdout: text, or github (workflow annotations)."),
     ] = OutputStyle.TEXT,
     junit: Annotated[str | None, typer.Option(help="Write a JUnit XML report here.")] = None,
     max_findings: Annotated[
@@ -154,7 +141,7 @@ def audit(
                 write_partitions(view.rows, out_dir, PARTITION_ROWS)
         except OSError as exc:
             fail(err, exc, target=f"--out {out_dir}")
-        for output in _outputs(run, format_, junit, max_findings, quiet, json_, err):
+        for output in _outputs(run, output_format, junit, max_findings, quiet, json_, err):
             try:
                 output.write(view, out_dir)
             except OSError as exc:

@@ -87,7 +87,7 @@ def github_annotations(result: AuditResult, fail_on: Sequence[str] = ()) -> str:
 
 
 class GithubAnnotations(ReportFormat):
-    """`--format github`: the workflow commands on `stream` (stdout); no file is written."""
+    """`--output-format github`: the workflow commands on `stream` (stdout); no file is written."""
 
     def __init__(self, stream: TextIO, fail_on: Sequence[str] = ()) -> None:
         self.stream = stream
