@@ -34,7 +34,16 @@ def test_csv_map_and_format_flags(tmp_path: Path) -> None:
     path = tmp_path / "refs.txt"
     path.write_text("Article Title;PMID\nA paper;123\n", encoding="utf-8")
     out = tmp_path / "r.parquet"
-    args = ["load", str(path), "--input-format", "csv", "--map", "title=Article Title", "--out", str(out)]
+    args = [
+        "load",
+        str(path),
+        "--input-format",
+        "csv",
+        "--map",
+        "title=Article Title",
+        "--out",
+        str(out),
+    ]
     result = CliRunner().invoke(app, args, env={})
     assert result.exit_code == 0, result.output
     row = pq.read_table(out).to_pylist()[0]
