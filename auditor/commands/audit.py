@@ -49,13 +49,20 @@ class Engine(StrEnum):
 
 
 def default_out(paths: list[str]) -> Path:
-    """`reports/<stem of the first input>/` (or `reports/batch/` for several inputs)."""
+    """`reports/<stem of the input>/` for one input (a folder too), `reports/batch/` for
+    several."""
     return Path("reports") / (Path(paths[0]).stem if len(paths) == 1 else "batch")
 
 
 @settings_flags(AUDIT_FLAGS)
 def audit(
-    paths: Annotated[list[str], typer.Argument(help="Bibliography files (.bib, .ris, .csv).")],
+    paths: Annotated[
+        list[str], typer.Argument(help="Bibliography files (.bib, .ris, .csv, …) or folders.")
+    ],
+    recursive: Annotated[
+        bool,
+        typer.Option("--recursive", "-r", help="Audit the bibliographies in folder arguments."),
+    ] = False,
     config: Annotated[str | None, typer.Option(help="Config file (auditor.toml shape).")] = None,
     pipeline: Annotated[
         str | None, typer.Option(help="Profile: a name in pipelines/ or a TOML path.")
@@ -89,6 +96,7 @@ def audit(
 ) -> None:
     """Audit bibliographies against the registers and write verdicts, checklist and reports."""
     from auditor import policy
+    from auditor.load.inputs import expand_paths
     from auditor.pipeline import run_audit
     from auditor.report import write_reports
     from auditor.report.junit import JunitReport
@@ -96,9 +104,11 @@ def audit(
     from auditor.signing import SigningError
 
     err = console(stderr=True)
+    named = paths
     try:
         from auditor.registers import registry
 
+        paths = expand_paths(named, recursive=recursive)
         run = load_settings(
             given(settings),
             config=config,
@@ -130,7 +140,7 @@ def audit(
                 )
             case _:
                 assert_never(engine)
-        out_dir = Path(run.out) if run.out else default_out(paths)
+        out_dir = Path(run.out) if run.out else default_out(named)
         finish, sign_manifest = _signer(run.signing_key) if sign else (None, None)
         view = build_view(result)  # once, for every format
         try:

@@ -24,6 +24,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.prompt import Prompt
 
+from auditor.commands.consoles import console
 from auditor.errors import ConfigError, InputError
 from auditor.exitcodes import ExitCode
 from auditor.fix.changes import FIELDS
@@ -184,7 +185,7 @@ def fix(
     cache_dir: Annotated[str | None, typer.Option("--cache-dir")] = None,
 ) -> None:
     """Audit PATH, then correct from the register records what the audit makes certain."""
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    err = console(stderr=True)
     if in_place and out is not None:
         err.print("[bold red]error:[/] give --out or --in-place, not both")
         raise typer.Exit(ExitCode.USAGE)

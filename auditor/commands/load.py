@@ -110,8 +110,14 @@ def summarize(outcome: LoadOutcome, console: Console, *, max_problems: int = 50)
 def load(
     paths: Annotated[
         list[str],
-        typer.Argument(help="Bibliography files (.bib, .ris, .nbib, .enw, .csv, WoS .txt)."),
+        typer.Argument(
+            help="Bibliography files (.bib, .ris, .nbib, .enw, .csv, WoS .txt) or folders."
+        ),
     ],
+    recursive: Annotated[
+        bool,
+        typer.Option("--recursive", "-r", help="Load the bibliographies in folder arguments."),
+    ] = False,
     out: Annotated[
         str | None, typer.Option(help="Write the references table here as Parquet.")
     ] = None,
@@ -124,12 +130,17 @@ def load(
     ] = None,
 ) -> None:
     """Load bibliographies into the references table and print what was found."""
+    from auditor.commands.consoles import console
     from auditor.load import load_files  # pyarrow only when there is something to load
+    from auditor.load.inputs import expand_paths
 
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    err = console(stderr=True)
     try:
         outcome = load_files(
-            paths, fmt=_format_name(input_format), encoding=encoding, csv_map=parse_map(map_ or [])
+            expand_paths(paths, recursive=recursive),
+            fmt=_format_name(input_format),
+            encoding=encoding,
+            csv_map=parse_map(map_ or []),
         )
     except (InputError, ConfigError) as exc:
         err.print(f"[red]error:[/red] {escape(str(exc))}")
