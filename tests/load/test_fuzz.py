@@ -19,8 +19,11 @@ from hypothesis import strategies as st
 from auditor import tables
 from auditor.errors import InputError
 from auditor.load import LoadOutcome, load_files
+from tests.properties import examples
 
-_FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_FAST = settings(
+    max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 _NOISE = st.lists(
     st.sampled_from([*"AZaz09 -,;:#%$&_~\\\"'()[]=\t\u00e9\u0007", "  - ", "ER", "TY", "AU"]),
     max_size=20,
