@@ -171,8 +171,7 @@ def load_files(
     bibliography is never a silent pass. A file with no entries among others that have some is
     a warning naming it.
     """
-    options = {"fmt": fmt, "encoding": encoding, "csv_map": csv_map, "closed_legs": closed_legs}
-    outcome = _load_any(paths, **options)
+    outcome = _load_any(paths, fmt=fmt, encoding=encoding, csv_map=csv_map, closed_legs=closed_legs)
     if not outcome.table.num_rows:
         raise InputError(f"no references in {', '.join(paths)}")
     empty = [
