@@ -180,9 +180,16 @@ def fix(
         typer.Option("--upgrade/--no-upgrade", help="Add a preprint's published DOI."),
     ] = True,
     config: Annotated[str | None, typer.Option("--config", help="Config file.")] = None,
-    offline: Annotated[bool | None, typer.Option("--offline/--online")] = None,
-    snapshot: Annotated[list[str] | None, typer.Option("--snapshot")] = None,
-    cache_dir: Annotated[str | None, typer.Option("--cache-dir")] = None,
+    offline: Annotated[
+        bool | None, typer.Option("--offline/--online", help="Never open a socket.")
+    ] = None,
+    snapshot: Annotated[
+        list[str] | None,
+        typer.Option("--snapshot", help="Snapshot Parquet of register records (repeat)."),
+    ] = None,
+    cache_dir: Annotated[
+        str | None, typer.Option("--cache-dir", help="Register response cache.")
+    ] = None,
 ) -> None:
     """Audit PATH, then correct from the register records what the audit makes certain."""
     err = console(stderr=True)
