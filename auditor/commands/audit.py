@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any, assert_never
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -28,6 +29,7 @@ from auditor.commands.errors import fail
 from auditor.commands.load import InputFormat, parse_map
 from auditor.commands.options import AUDIT_FLAGS, given, settings_flags
 from auditor.errors import ConfigError, InputError
+from auditor.exitcodes import ExitCode
 from auditor.settings import Settings, load_settings
 
 if TYPE_CHECKING:
@@ -105,6 +107,7 @@ def audit(
 
     err = console(stderr=True)
     named = paths
+    note: str | None = None
     try:
         from auditor.registers import registry
 
@@ -151,6 +154,9 @@ def audit(
                 write_partitions(view.rows, out_dir, PARTITION_ROWS)
         except OSError as exc:
             fail(err, exc, target=f"--out {out_dir}")
+        from auditor.commands.reach import unreachable_note
+
+        note = unreachable_note(result.records)
         for output in _outputs(run, output_format, junit, max_findings, quiet, json_, err):
             try:
                 output.write(view, out_dir)
@@ -158,11 +164,13 @@ def audit(
                 fail(
                     err, exc, target=f"--junit {junit}" if isinstance(output, JunitReport) else None
                 )
+        if note and not (quiet or json_):  # last, where a CI log's reader looks
+            err.print(f"[bold red]error:[/] {escape(note)}")
     except (InputError, ConfigError, SigningError, OSError) as exc:
         fail(err, exc)
-    raise typer.Exit(
-        policy.exit_code(result.verdicts, result.checklist, run.fail_on, run.fail_on_unchecked)
-    )
+    code = policy.exit_code(result.verdicts, result.checklist, run.fail_on, run.fail_on_unchecked)
+    # Nothing reached: the run could not do its job, whatever the policy counts (never exit 0).
+    raise typer.Exit(ExitCode.INCOMPLETE if note and code == ExitCode.OK else code)
 
 
 def _outputs(

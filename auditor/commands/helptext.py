@@ -23,20 +23,8 @@ __all__ = ["PANELS", "ReadableCommand", "ReadableGroup", "readable", "wide_when_
 PANELS: dict[str, tuple[str, ...]] = {
     "Input": ("recursive", "input_format", "map_", "encoding", "config", "pipeline"),
     "Criteria": ("criteria", "pmid_leg", "doi_leg", "arxiv_leg", "journal_map"),
-    "Registers": (
-        "mailto",
-        "ncbi_email",
-        "ncbi_api_key",
-        "crossref_url",
-        "eutils_url",
-        "arxiv_url",
-        "doi_url",
-        "datacite_url",
-        "handle_url",
-        "batching",
-        "crossref_batch_size",
-        "ncbi_rate",
-    ),
+    # and every register's own flag, by its suffix (`_REGISTER_SUFFIXES`): no register named here
+    "Registers": ("mailto", "batching"),
     "Network and cache": (
         "offline",
         "snapshots",
@@ -52,6 +40,18 @@ PANELS: dict[str, tuple[str, ...]] = {
     "CI": ("output_format", "junit", "fail_on", "fail_on_unchecked"),
 }
 _PANEL_OF = {name: panel for panel, names in PANELS.items() for name in names}
+_REGISTER_SUFFIXES = ("_url", "_rate", "_batch_size", "_api_key", "_email", "_concurrency")
+
+
+def _panel(name: str | None) -> str | None:
+    """The panel of the option called `name`, `None` when it has none."""
+    if name is None:
+        return None
+    if name in _PANEL_OF:
+        return _PANEL_OF[name]
+    return "Registers" if name.endswith(_REGISTER_SUFFIXES) else None
+
+
 _GROUPED_FROM = 20
 #: Width of a piped `--help` (a terminal gets its own): wide enough for every option name.
 _PIPED_WIDTH = 120
@@ -95,8 +95,8 @@ class ReadableCommand(TyperCommand):
         for param in self.params:
             if isinstance(param, TyperOption):
                 param.__class__ = _ReadableOption
-                if self._grouped and param.name in _PANEL_OF:
-                    param.rich_help_panel = _PANEL_OF[param.name]
+                if self._grouped and _panel(param.name):
+                    param.rich_help_panel = _panel(param.name)
             elif isinstance(param, TyperArgument):
                 param.__class__ = _ReadableArgument
         if self._grouped:
