@@ -14,13 +14,16 @@ import pyarrow.compute as pc
 
 from auditor.errors import Reason
 
-__all__ = ["ALERTS", "ALERT_HELP", "alert_column", "alert_counts"]
+__all__ = ["ALERTS", "ALERT_CODES", "ALERT_HELP", "alert_column", "alert_counts"]
 
 #: Alert label of each checklist reason code that needs one, most serious first.
 ALERTS: dict[str, str] = {
     Reason.WORK_RETRACTED.value: "RETRACTED",
     Reason.WORK_UNDER_CONCERN.value: "UNDER CONCERN",
 }
+
+#: The checklist reason code of each alert label.
+ALERT_CODES: dict[str, str] = {label: code for code, label in ALERTS.items()}
 
 #: One line per alert label, for legends and help.
 ALERT_HELP: dict[str, str] = {

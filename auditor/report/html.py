@@ -16,6 +16,7 @@ from typing import Any
 import jinja2
 
 from auditor import tables
+from auditor.alerts import ALERT_HELP, ALERTS
 from auditor.checklist import links_for
 from auditor.registers.updates import CONCERN_TYPES, CORRECTION_TYPES, RETRACTION_TYPES
 from auditor.report.interface import ReportFormat, atomic_write_text
@@ -218,9 +219,15 @@ def _view(view: ReportView) -> dict[str, Any]:
     """The whole template context."""
     result, verdicts, counts = view.result, view.rows, view.totals
     parsed = authors_parsed(result)
+    together = zip(
+        verdicts.to_pylist(),
+        view.relied_records().to_pylist(),
+        view.alerts.to_pylist(),
+        strict=True,
+    )
     rows = [
-        _row_view(row, record, _own_link(row), parsed.get(row["row_id"]))
-        for row, record in zip(verdicts.to_pylist(), view.relied_records().to_pylist(), strict=True)
+        {**_row_view(row, record, _own_link(row), parsed.get(row["row_id"])), "alert": alert}
+        for row, record, alert in together
     ]
     files = [
         {**f, "entries": [r for r in rows if r["path"] == f["path"]]} for f in counts["by_file"]
@@ -263,6 +270,11 @@ def _view(view: ReportView) -> dict[str, Any]:
         "duplicates": sorted(groups.items()),
         "checklist": checklist,
         "verdict_names": list(tables.OUTCOMES),
+        "alerts": [
+            {"label": label, "count": n, "help": ALERT_HELP[label], "slug": _slug(label)}
+            for label in ALERTS.values()
+            if (n := sum(1 for r in rows if r["alert"] == label))
+        ],
         "priorities": ["P0", "P1", "P2", "P3"],
     }
 
