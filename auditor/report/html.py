@@ -24,7 +24,10 @@ from auditor.report.rows import NO_REGISTER, authors_parsed
 from auditor.report.view import ReportView
 from auditor.report.words import VERDICT_HELP, reason_text, update_text
 
-__all__ = ["HtmlReport", "diff_segments", "render_html"]
+__all__ = ["HUMAN_RESULTS", "HtmlReport", "diff_segments", "render_html"]
+
+#: What a person can record for a checklist item in the page (exported as `human_result`).
+HUMAN_RESULTS = ("correct as cited", "wrong", "fixed", "cannot tell")
 
 _HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _TOKENS = re.compile(r"\w+|\s+|[^\w\s]+")
@@ -270,6 +273,7 @@ def _view(view: ReportView) -> dict[str, Any]:
         "duplicates": sorted(groups.items()),
         "checklist": checklist,
         "verdict_names": list(tables.OUTCOMES),
+        "human_results": HUMAN_RESULTS,
         "alerts": [
             {"label": label, "count": n, "help": ALERT_HELP[label], "slug": _slug(label)}
             for label in ALERTS.values()
