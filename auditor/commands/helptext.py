@@ -38,6 +38,16 @@ PANELS: dict[str, tuple[str, ...]] = {
     ),
     "Output": ("out", "quiet", "json_", "max_findings", "sign", "signing_key", "engine"),
     "CI": ("output_format", "junit", "fail_on", "fail_on_unchecked"),
+    "Service": (
+        "host",
+        "port",
+        "precheck_interval",
+        "precheck_daily",
+        "caller_concurrency",
+        "upload_max_bytes",
+        "serve_tokens",
+        "allow_host",
+    ),
 }
 _PANEL_OF = {name: panel for panel, names in PANELS.items() for name in names}
 _REGISTER_SUFFIXES = ("_url", "_rate", "_batch_size", "_api_key", "_email", "_concurrency")
