@@ -14,7 +14,7 @@ import sys
 import typer
 
 from auditor import __version__
-from auditor.commands.helptext import ReadableGroup, readable, wide_when_piped
+from auditor.commands.helptext import ReadableGroup, readable
 from auditor.exitcodes import ExitCode
 
 #: Sub-command modules, each with `register(app)`. A new command is one module plus one line here.
@@ -72,7 +72,6 @@ def build_app(names: tuple[str, ...] = COMMANDS) -> typer.Typer:
     for name in names:
         importlib.import_module(f"auditor.commands.{name}").register(built)
     readable(built)
-    wide_when_piped()
     return built
 
 

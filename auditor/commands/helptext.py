@@ -3,20 +3,22 @@
 Typer shows each option's Python type as its value name (`<bool>`, `<list[str]>`, `<str>`);
 `ReadableCommand` shows click's names instead (`TEXT`, `INTEGER`, a choice's values), none for a
 flag, and sorts a long command's options into the panels of `PANELS` (Typer's
-`rich_help_panel`). `wide_when_piped` keeps a piped `--help` from being cut at 80 columns.
+`rich_help_panel`); a piped `--help` is not cut at 80 columns.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, get_args
 
 import typer
 import typer.rich_utils
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
-__all__ = ["PANELS", "ReadableCommand", "ReadableGroup", "readable", "wide_when_piped"]
+__all__ = ["PANELS", "ReadableCommand", "ReadableGroup", "readable"]
 
 #: Panel of each option (by parameter name) of a command with many options; a command with at
 #: least `_GROUPED_FROM` options has every option in one of these (a test checks `audit`).
@@ -114,6 +116,11 @@ class ReadableCommand(TyperCommand):
             panel = {name: i for i, name in enumerate(PANELS)}
             self.params.sort(key=lambda p: panel.get(str(getattr(p, "rich_help_panel", "")), -1))
 
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        """Typer's help, not cut at 80 columns when piped."""
+        with _wide_when_piped():
+            super().format_help(ctx, formatter)
+
     def get_help_option(self, ctx: Any) -> Any:
         """`--help`, shown like the others (last, in `Output` when options are grouped)."""
         option = super().get_help_option(ctx)
@@ -134,6 +141,11 @@ class ReadableGroup(TyperGroup):
             if isinstance(param, TyperOption):
                 param.__class__ = _ReadableOption
         return params
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        """Typer's help, not cut at 80 columns when piped."""
+        with _wide_when_piped():
+            super().format_help(ctx, formatter)
 
     def get_help_option(self, ctx: Any) -> Any:
         """`--help` without a value name."""
@@ -157,9 +169,17 @@ def readable(app: typer.Typer) -> None:
             readable(group.typer_instance)
 
 
-def wide_when_piped() -> None:
-    """A piped `--help` (a CI log, `| less`) is as wide as its option names need, not Rich's
-    80-column guess; `TERMINAL_WIDTH` still wins, and a terminal keeps its own width."""
+@contextmanager
+def _wide_when_piped() -> Iterator[None]:
+    """While help is printed: as wide as its option names need when stdout is a pipe (a CI log,
+    `| less`), not Rich's 80-column guess. `TERMINAL_WIDTH` still wins and a terminal keeps its
+    own width. Decided when help is printed, from the stdout of that moment."""
     if os.environ.get("TERMINAL_WIDTH") or sys.stdout.isatty():
+        yield
         return
+    before = typer.rich_utils.MAX_WIDTH
     typer.rich_utils.MAX_WIDTH = _PIPED_WIDTH
+    try:
+        yield
+    finally:
+        typer.rich_utils.MAX_WIDTH = before
