@@ -15,7 +15,6 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from auditor.alerts import alert_column
 from auditor.report.rows import build_report_verdicts, count_totals
 from auditor.result import AuditResult
 
@@ -63,5 +62,5 @@ def build_view(result: AuditResult) -> ReportView:
         totals=count_totals(result, rows),
         result=result,
         record_at=record_at,
-        alerts=alert_column(rows, result.checklist),
+        alerts=rows["alert"].combine_chunks(),
     )

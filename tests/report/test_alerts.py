@@ -77,3 +77,13 @@ def test_the_html_row_wears_a_retracted_badge(run: tuple[Path, str, str, int]) -
     row = html[html.rindex('<tr class="ref"', 0, at) : html.index("</tr>", at)]
     assert '<span class="badge alert"' in row and ">RETRACTED<" in row
     assert 'id="alert-counts"' in html and "RETRACTED 1" in html
+
+
+def test_the_tables_carry_the_alert_in_their_own_column(run: tuple[Path, str, str, int]) -> None:
+    import csv
+
+    with (run[0] / "out" / "verdicts.csv").open(encoding="utf-8-sig", newline="") as fh:
+        rows = {r["key"]: r for r in csv.DictReader(fh)}
+    assert rows["wakefield1998"]["alert"] == "RETRACTED"
+    assert rows["wakefield1998"]["verdict"] == "RESOLVES-AND-MATCHES"  # the fields' verdict kept
+    assert {r["alert"] for k, r in rows.items() if k != "wakefield1998"} == {""}
