@@ -2,8 +2,12 @@
 # contracts and the upload page) in a container.
 #
 #   docker build -t auditor .
-#   docker run --rm -p 8000:8000 -v auditor-data:/home/auditor auditor
+#   printf 'alice %s\n' "$(openssl rand -hex 24)" > tokens     # one `NAME TOKEN` a line
+#   docker run --rm -p 8000:8000 -v "$PWD/tokens:/run/secrets/auditor-tokens:ro" \
+#     -v auditor-data:/home/auditor auditor
 #
+# Beyond loopback the service lets in only holders of a token (`--tokens`, here the mounted
+# file); it answers `localhost` and IP literals, other host names only with `--allow-host NAME`.
 # The register cache and the signing key live in the user's home: keep them in a volume so a
 # restart neither asks the registers again nor changes the key. Options after the image name
 # replace CMD (`docker run … auditor --host 0.0.0.0 --port 8000 --mailto you@example.org`).
@@ -12,7 +16,8 @@ FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
-    PIP_DISABLE_PIP_VERSION_CHECK=1
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    AUDITOR_SERVE_TOKENS=/run/secrets/auditor-tokens
 
 WORKDIR /src
 # Only what the package needs (the build reads the README as the long description).

@@ -8,9 +8,11 @@ import json
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+_TEXT = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+#: Instructions, one a line, with `\` continuations joined and comments left out.
 LINES = [
     line.strip()
-    for line in (ROOT / "Dockerfile").read_text(encoding="utf-8").splitlines()
+    for line in _TEXT.replace("\\\n", " ").splitlines()
     if line.strip() and not line.lstrip().startswith("#")
 ]
 
@@ -41,3 +43,9 @@ def test_every_copied_source_exists() -> None:
         *sources, _target = line.split()
         for source in sources:
             assert (ROOT / source).exists(), source
+
+
+def test_beyond_loopback_it_names_a_token_file() -> None:
+    # `auditor serve` refuses a non-loopback address without tokens (`serve_tokens`)
+    env = " ".join(_instruction("ENV"))
+    assert "AUDITOR_SERVE_TOKENS=" in env
