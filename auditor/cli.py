@@ -14,6 +14,7 @@ import sys
 import typer
 
 from auditor import __version__
+from auditor.commands.helptext import ReadableGroup, readable
 from auditor.exitcodes import ExitCode
 
 #: Sub-command modules, each with `register(app)`. A new command is one module plus one line here.
@@ -63,12 +64,14 @@ def build_app(names: tuple[str, ...] = COMMANDS) -> typer.Typer:
         help="Audit bibliographies: find references that do not exist, point at another work, "
         "or misstate their authors or year.",
         no_args_is_help=True,
-        add_completion=False,
+        add_completion=True,  # `auditor --install-completion` (bash, zsh, fish, PowerShell)
         pretty_exceptions_enable=False,
+        cls=ReadableGroup,
     )
     built.callback()(_root)
     for name in names:
         importlib.import_module(f"auditor.commands.{name}").register(built)
+    readable(built)
     return built
 
 

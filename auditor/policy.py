@@ -1,9 +1,12 @@
 """The `--fail-on` policy: which rows fail a run, and the exit code that says so.
 
-A `--fail-on` list holds verdicts and states (`DOES-NOT-RESOLVE`, `RESOLVES-BUT-DIFFERS`,
-`NOT COVERED`, `INVALID`, `NOT FOUND`) and checklist priorities. A priority `Pn` fails every row
-with a checklist item at `Pn` or more urgent (`P1` means P0 and P1). A reason code
-(`missing_entry`) fails every row with that reason. `UNCHECKED` in the list is the same as
+A `--fail-on` list holds what the tool prints: verdicts and states (`DOES-NOT-RESOLVE`,
+`RESOLVES-BUT-DIFFERS`, `NOT COVERED`, `INVALID`, `NOT FOUND`), alert labels (`RETRACTED`,
+`UNDER CONCERN`: `auditor.alerts`), checklist priorities and reason codes. A priority `Pn` fails
+every row with a checklist item at `Pn` or more urgent (`P1` means P0 and P1). A reason code
+(`missing_entry`, `work_retracted`, a waterfall outcome such as `DOI_REFUTED`) fails every row
+whose verdict or one of whose checklist items carries it; an alert label fails the rows its
+checklist code marks. `UNCHECKED` in the list is the same as
 `--fail-on-unchecked`: a failure to look is never counted as a finding, it gets its own code.
 An empty list means the default, `DEFAULT_FAIL_ON`; `none` means nothing fails.
 
@@ -20,6 +23,8 @@ from dataclasses import dataclass
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from auditor.alerts import ALERTS
+from auditor.chinese.outcomes import Outcome
 from auditor.errors import ConfigError, Reason
 from auditor.exitcodes import ExitCode
 from auditor.tables import RowState, Verdict
@@ -36,7 +41,12 @@ DEFAULT_FAIL_ON: tuple[str, ...] = (
 )
 
 _PRIORITIES = ("P0", "P1", "P2", "P3")
-_REASONS = frozenset(r.value for r in Reason)
+#: Every reason code a row or checklist item can carry, by its lower-case spelling.
+_REASONS = {
+    code.lower(): code for code in (*(r.value for r in Reason), *(o.value for o in Outcome))
+}
+#: Alert labels (`RETRACTED`) by their squashed spelling, to the checklist code they stand for.
+_ALERTS = {"".join(c for c in label if c.isalnum()): code for code, label in ALERTS.items()}
 _VERDICTS = {
     "".join(c for c in v.upper() if c.isalnum()): v
     for v in (*(x.value for x in Verdict), RowState.INVALID.value, RowState.NOT_FOUND.value)
@@ -62,6 +72,9 @@ class Policy:
 def parse_fail_on(tokens: Iterable[str], *, fail_on_unchecked: bool = False) -> Policy:
     """Parse `--fail-on` tokens (case and `-`/`_`/space spelling are forgiven).
 
+    A token spelled exactly as a reason code is that code (`not_found`, the register's answer);
+    otherwise verdicts and states come first (`NOT_FOUND` is the state `NOT FOUND`).
+
     Raises `ConfigError` naming an unknown token, so the CLI can exit 2 before any work.
     """
     items = [t.strip() for t in tokens if t and t.strip()]
@@ -75,18 +88,29 @@ def parse_fail_on(tokens: Iterable[str], *, fail_on_unchecked: bool = False) -> 
         squashed = "".join(c for c in token.upper() if c.isalnum())
         if squashed == "NONE":
             continue
-        if squashed == "UNCHECKED":
+        if token in _REASONS.values():  # exactly as printed: `not_found` is the code, not the state
+            reasons.add(token)
+        elif squashed == "UNCHECKED":
             unchecked = True
         elif squashed in _PRIORITIES:
             rank = _PRIORITIES.index(squashed)
             max_priority = rank if max_priority is None else max(max_priority, rank)
         elif squashed in _VERDICTS:
             verdicts.add(_VERDICTS[squashed])
+        elif squashed in _ALERTS:
+            reasons.add(_ALERTS[squashed])
         elif token.lower() in _REASONS:
-            reasons.add(token.lower())
+            reasons.add(_REASONS[token.lower()])
         else:
             known = ", ".join(
-                [*sorted(_VERDICTS.values()), *_PRIORITIES, "UNCHECKED", "a reason code", "none"]
+                [
+                    *sorted(_VERDICTS.values()),
+                    *ALERTS.values(),
+                    *_PRIORITIES,
+                    "UNCHECKED",
+                    "a reason code",
+                    "none",
+                ]
             )
             raise ConfigError(f"--fail-on: unknown value {token!r} (known: {known})")
     return Policy(frozenset(verdicts), max_priority, unchecked, frozenset(reasons))
@@ -103,8 +127,11 @@ def failing_rows(verdicts: pa.Table, checklist: pa.Table, policy: Policy) -> lis
     if policy.verdicts:
         failing = row_ids.filter(_among(verdicts["verdict"], policy.verdicts))
     if policy.reasons:
+        # a retraction is a checklist item, not the verdict's reason: both are looked at
+        by_item = checklist["row_id"].filter(_among(checklist["reason_code"], policy.reasons))
+        by_verdict = row_ids.filter(_among(verdicts["reason"], policy.reasons))
         failing = pa.chunked_array(
-            [*failing.chunks, *row_ids.filter(_among(verdicts["reason"], policy.reasons)).chunks],
+            [*failing.chunks, *by_verdict.chunks, *by_item.cast(row_ids.type).chunks],
             row_ids.type,
         )
     if policy.max_priority is not None and checklist.num_rows:

@@ -8,6 +8,30 @@ from pathlib import Path
 import pytest
 
 
+def _hypothesis_profiles() -> None:
+    """`default`: a few examples, no per-example deadline (a shared machine's load is no
+    failure); `thorough`: every property test at its full count (`tests/properties.py`)."""
+    from hypothesis import HealthCheck, settings
+
+    from tests.properties import PROFILE
+
+    relaxed = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+    settings.register_profile("default", max_examples=10, **relaxed)
+    settings.register_profile("thorough", max_examples=200, **relaxed)
+    settings.load_profile(PROFILE)
+
+
+_hypothesis_profiles()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every property test (hypothesis) is marked `property`: `-m property` runs them alone,
+    `-m "not property"` skips them."""
+    for item in items:
+        if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
+            item.add_marker(pytest.mark.property)
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     """`--update-golden` rewrites the golden files in `tests/golden/` instead of comparing."""
     parser.addoption(

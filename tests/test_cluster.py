@@ -27,8 +27,13 @@ INPUTS = [
 @pytest.fixture(scope="module")
 def client() -> Iterator[Any]:
     with (
+        # The scheduler always serves HTTP (metrics) and would ask for port 8787; another
+        # cluster on the machine then draws a warning (an error here): any free loopback port.
         distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+            n_workers=2,
+            threads_per_worker=1,
+            processes=False,
+            dashboard_address="127.0.0.1:0",
         ) as cluster,
         distributed.Client(cluster) as client,
     ):

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from auditor import column_idioms
+from tests.properties import examples
 
 # Identifiers as they come: ASCII, Unicode digits and letters, every kind of whitespace, `/`.
 TEXT = st.one_of(
@@ -19,7 +20,7 @@ TEXT = st.one_of(
 )
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(st.lists(TEXT, max_size=12))
 def test_strip_quote_digits_are_pythons(values: list[str | None]) -> None:
     array = pa.array(values, pa.string())
@@ -31,7 +32,7 @@ def test_strip_quote_digits_are_pythons(values: list[str | None]) -> None:
     assert column_idioms.digits(array).to_pylist() == [bool(v) and v.isdigit() for v in values]
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(st.lists(st.tuples(TEXT, TEXT, TEXT), max_size=10))
 def test_first_truthy_is_or(rows: list[tuple[str | None, str | None, str | None]]) -> None:
     a, b, c = (
@@ -45,7 +46,7 @@ def test_first_truthy_is_or(rows: list[tuple[str | None, str | None, str | None]
 LISTS = st.one_of(st.none(), st.lists(st.sampled_from(["a", "b", ""]), max_size=3))
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(st.lists(st.tuples(LISTS, LISTS, st.booleans()), max_size=10))
 def test_lists_concatenate_row_by_row_and_keep_where_told(
     rows: list[tuple[list[str] | None, list[str] | None, bool]],

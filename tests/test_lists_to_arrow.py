@@ -10,11 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from auditor.lists_to_arrow import to_array
+from tests.properties import examples
 
 _TEXT = st.one_of(st.none(), st.text(alphabet=st.characters(exclude_categories=["Cs"])))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     st.lists(_TEXT, max_size=8),
     st.lists(st.one_of(st.none(), st.lists(st.text(max_size=5), max_size=3)), max_size=8),

@@ -14,6 +14,7 @@ import auditor
 from auditor import names
 from auditor.names import ParsedName, name_keys, parse, register_name_keys, v1_surname
 from auditor.text import normalize_text
+from tests.properties import examples
 
 _CRITERIA = Path(auditor.__file__).parent / "compare" / "criteria.json"
 
@@ -56,7 +57,7 @@ _ASCII = st.text(
 _ANY = st.none() | _ASCII | st.text(st.characters(exclude_categories=("Cs",)), max_size=12)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(_ANY, max_size=12), st.integers(0, 3))
 def test_v1_cut_column_is_the_scalar_cut(values: list[str | None], skip: int) -> None:
     arr = pa.array(["pad"] * skip + values, pa.string()).slice(skip)  # a non-zero array offset
@@ -83,7 +84,7 @@ def test_parse_follows_bibtex(raw: str, parsed: ParsedName | None) -> None:
     assert parse(raw) == parsed
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(max_size=60))
 def test_parse_never_raises(raw: str) -> None:
     out = parse(raw)

@@ -73,4 +73,4 @@ def test_workflow_caches_the_auditor_cache_dir() -> None:
     assert cache["with"]["path"] == "${{ env.AUDITOR_CACHE_DIR }}"
     assert "AUDITOR_CACHE_DIR" in workflow["env"]
     run = next(s["run"] for s in steps if "auditor audit" in s.get("run", ""))
-    assert "--format github" in run and "--junit" in run
+    assert "--output-format github" in run and "--junit" in run

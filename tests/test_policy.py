@@ -112,3 +112,64 @@ def test_failing_rows_in_input_order_without_repeats() -> None:
     verdicts = _verdicts("DOES-NOT-RESOLVE", "NOT COVERED", "RESOLVES-BUT-DIFFERS")
     checklist = _checklist((2, "P1"), (1, "P0"), (0, "P1"))
     assert failing_rows(verdicts, checklist, parse_fail_on([])) == [0, 1, 2]
+
+
+def _row_with(verdict: str, reason: str | None) -> pa.Table:
+    row = {"row_id": 0, "source_path": "r.bib", "verdict": verdict, "reason": reason}
+    return tables.from_rows([{**row, "criteria_id": CRITERIA_V1}], tables.VERDICTS)
+
+
+def _item(code: str, priority: str = "P3") -> pa.Table:
+    row = {"row_id": 0, "priority": priority, "reason_code": code, "text": "t"}
+    return tables.from_rows([row], tables.CHECKLIST)
+
+
+def _printed_labels() -> list[str]:
+    """Every verdict, state, alert and findings label the reports print."""
+    from auditor.alerts import ALERTS
+    from auditor.report.findings import SEVERITY
+    from auditor.report.words import VERDICT_HELP
+
+    return sorted({*VERDICT_HELP, *SEVERITY, *ALERTS.values()})
+
+
+def _printed_codes() -> list[str]:
+    """Every reason code a verdict or checklist item can carry (the reports word them all)."""
+    from auditor.chinese.outcomes import Outcome
+    from auditor.errors import Reason
+
+    return sorted({*(r.value for r in Reason), *(o.value for o in Outcome)})
+
+
+@pytest.mark.parametrize("label", _printed_labels())
+def test_every_printed_label_is_accepted_and_fails_its_rows(label: str) -> None:
+    from auditor.alerts import ALERTS
+
+    codes = {name: code for code, name in ALERTS.items()}
+    if label in codes:  # an alert is a checklist item on a row that may match
+        verdicts, checklist = _row_with("RESOLVES-AND-MATCHES", None), _item(codes[label], "P0")
+    elif label in ("P0", "P1", "P2", "P3"):
+        verdicts, checklist = _row_with("NOT COVERED", None), _item("x", label)
+    else:
+        verdicts, checklist = _row_with(label, None), _checklist()
+    expected = ExitCode.INCOMPLETE if label == "UNCHECKED" else ExitCode.FINDINGS
+    assert exit_code(verdicts, checklist, [label], False) == expected
+    assert exit_code(verdicts, _checklist(), ["none"], False) == ExitCode.OK
+
+
+@pytest.mark.parametrize("code", _printed_codes())
+def test_every_reason_code_is_accepted_on_a_verdict_or_a_checklist_item(code: str) -> None:
+    ok = _row_with("RESOLVES-AND-MATCHES", None)
+    assert exit_code(_row_with("NOT COVERED", code), _checklist(), [code], False) == 1
+    assert exit_code(ok, _item(code), [code], False) == ExitCode.FINDINGS
+    if "".join(c for c in code.upper() if c.isalnum()) not in ("NOTFOUND", "INVALID"):
+        assert exit_code(ok, _item(code), [code.upper()], False) == ExitCode.FINDINGS
+    assert exit_code(ok, _checklist(), [code], False) == ExitCode.OK
+
+
+def test_a_retraction_in_the_checklist_fails_work_retracted_and_retracted() -> None:
+    verdicts = _row_with("RESOLVES-AND-MATCHES", None)
+    checklist = _item("work_retracted", "P0")
+    for token in ("work_retracted", "RETRACTED", "retracted"):
+        assert exit_code(verdicts, checklist, [token], False) == ExitCode.FINDINGS, token
+    assert exit_code(verdicts, checklist, ["UNDER CONCERN"], False) == ExitCode.OK

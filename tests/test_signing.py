@@ -22,6 +22,7 @@ from auditor.signing import (
     sign_report,
     verify_report,
 )
+from tests.properties import examples
 
 REPORT = {"verdict": "RESOLVES-AND-MATCHES", "fields": [{"field": "title", "score": 0.9}]}
 
@@ -77,7 +78,7 @@ json_values = st.recursive(
 )
 
 
-@settings(deadline=None, max_examples=60)  # a shared machine: no per-example deadline
+@settings(deadline=None, max_examples=examples(60))  # a shared machine: no per-example deadline
 @given(st.dictionaries(st.text(max_size=5), json_values, max_size=5))
 def test_any_report_round_trips_through_json(report: dict[str, object]) -> None:
     signed = sign_report(report, _KEY)

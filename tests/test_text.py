@@ -13,6 +13,7 @@ from auditor.text import (
     normalize_many,
     normalize_text,
 )
+from tests.properties import examples
 
 TRICKY = "ΣσςAa \u0301\u0327İ\x00-_'.ǅ宫Ⅻ²\u3000"
 PROEXC = "宫颈腺癌中ProEXC和PRMT5的表达及其临床意义"
@@ -119,7 +120,7 @@ def test_regex_classes_are_the_criteria_classes() -> None:
         assert bool(space.match(ch)) == ch.isspace(), hex(cp)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.text(alphabet=st.sampled_from(list(TRICKY)) | st.characters())))
 def test_normalize_many_is_normalize_text(values: list[str]) -> None:
     assert normalize_many(values) == [normalize_text(v) for v in values]

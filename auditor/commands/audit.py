@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any, assert_never
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -25,9 +26,10 @@ from rich.text import Text
 
 from auditor.commands.consoles import console
 from auditor.commands.errors import fail
-from auditor.commands.load import parse_map
+from auditor.commands.load import InputFormat, parse_map
 from auditor.commands.options import AUDIT_FLAGS, given, settings_flags
 from auditor.errors import ConfigError, InputError
+from auditor.exitcodes import ExitCode
 from auditor.settings import Settings, load_settings
 
 if TYPE_CHECKING:
@@ -41,20 +43,6 @@ class OutputStyle(StrEnum):
     GITHUB = "github"
 
 
-class InputFormat(StrEnum):
-    """Bibliography formats; by default each file's extension decides."""
-
-    BIBTEX = "bibtex"
-    RIS = "ris"
-    WOS = "wos"
-    WOS_TAB = "wos_tab"
-    MEDLINE = "medline"
-    ENDNOTE = "endnote"
-    ENDNOTE_XML = "endnote_xml"
-    CSL_JSON = "csl_json"
-    CSV = "csv"
-
-
 class Engine(StrEnum):
     """Where the stages run: this process, or mapped over partitions on a Dask cluster."""
 
@@ -63,13 +51,20 @@ class Engine(StrEnum):
 
 
 def default_out(paths: list[str]) -> Path:
-    """`reports/<stem of the first input>/` (or `reports/batch/` for several inputs)."""
+    """`reports/<stem of the input>/` for one input (a folder too), `reports/batch/` for
+    several."""
     return Path("reports") / (Path(paths[0]).stem if len(paths) == 1 else "batch")
 
 
 @settings_flags(AUDIT_FLAGS)
 def audit(
-    paths: Annotated[list[str], typer.Argument(help="Bibliography files (.bib, .ris, .csv).")],
+    paths: Annotated[
+        list[str], typer.Argument(help="Bibliography files (.bib, .ris, .csv, …) or folders.")
+    ],
+    recursive: Annotated[
+        bool,
+        typer.Option("--recursive", "-r", help="Audit the bibliographies in folder arguments."),
+    ] = False,
     config: Annotated[str | None, typer.Option(help="Config file (auditor.toml shape).")] = None,
     pipeline: Annotated[
         str | None, typer.Option(help="Profile: a name in pipelines/ or a TOML path.")
@@ -80,8 +75,9 @@ def audit(
     map_: Annotated[
         list[str] | None, typer.Option("--map", help="CSV column for a field: title=Col.")
     ] = None,
-    format_: Annotated[
-        OutputStyle, typer.Option("--format", help="Findings on stdout: text or github.")
+    output_format: Annotated[
+        OutputStyle,
+        typer.Option(help="Findings on stdout: text, or github (workflow annotations)."),
     ] = OutputStyle.TEXT,
     junit: Annotated[str | None, typer.Option(help="Write a JUnit XML report here.")] = None,
     max_findings: Annotated[
@@ -102,6 +98,7 @@ def audit(
 ) -> None:
     """Audit bibliographies against the registers and write verdicts, checklist and reports."""
     from auditor import policy
+    from auditor.load.inputs import expand_paths
     from auditor.pipeline import run_audit
     from auditor.report import write_reports
     from auditor.report.junit import JunitReport
@@ -109,9 +106,12 @@ def audit(
     from auditor.signing import SigningError
 
     err = console(stderr=True)
+    named = paths
+    note: str | None = None
     try:
         from auditor.registers import registry
 
+        paths = expand_paths(named, recursive=recursive)
         run = load_settings(
             given(settings),
             config=config,
@@ -143,7 +143,7 @@ def audit(
                 )
             case _:
                 assert_never(engine)
-        out_dir = Path(run.out) if run.out else default_out(paths)
+        out_dir = Path(run.out) if run.out else default_out(named)
         finish, sign_manifest = _signer(run.signing_key) if sign else (None, None)
         view = build_view(result)  # once, for every format
         try:
@@ -154,18 +154,23 @@ def audit(
                 write_partitions(view.rows, out_dir, PARTITION_ROWS)
         except OSError as exc:
             fail(err, exc, target=f"--out {out_dir}")
-        for output in _outputs(run, format_, junit, max_findings, quiet, json_, err):
+        from auditor.commands.reach import unreachable_note
+
+        note = unreachable_note(result.records)
+        for output in _outputs(run, output_format, junit, max_findings, quiet, json_, err):
             try:
                 output.write(view, out_dir)
             except OSError as exc:
                 fail(
                     err, exc, target=f"--junit {junit}" if isinstance(output, JunitReport) else None
                 )
+        if note and not (quiet or json_):  # last, where a CI log's reader looks
+            err.print(f"[bold red]error:[/] {escape(note)}")
     except (InputError, ConfigError, SigningError, OSError) as exc:
         fail(err, exc)
-    raise typer.Exit(
-        policy.exit_code(result.verdicts, result.checklist, run.fail_on, run.fail_on_unchecked)
-    )
+    code = policy.exit_code(result.verdicts, result.checklist, run.fail_on, run.fail_on_unchecked)
+    # Nothing reached: the run could not do its job, whatever the policy counts (never exit 0).
+    raise typer.Exit(ExitCode.INCOMPLETE if note and code == ExitCode.OK else code)
 
 
 def _outputs(

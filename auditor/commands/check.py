@@ -24,7 +24,10 @@ __all__ = ["check", "register"]
 
 @settings_flags(CHECK_FLAGS)
 def check(
-    title: Annotated[str, typer.Option("--title", help="The claimed title.")],
+    title: Annotated[
+        str | None,
+        typer.Option("--title", help="The claimed title (without it, --id prints the record)."),
+    ] = None,
     ident: Annotated[
         str | None,
         typer.Option("--id", help="DOI, PMID or arXiv id (without one: a title search)."),
@@ -52,6 +55,7 @@ def check(
     Without `--record`, the identifier is resolved as `auditor audit` would (snapshots, cache,
     then the live register; `--offline` stops before the network). Without `--id`, the reference
     is looked for by title in the indexes, as `auditor audit` does for a reference without one.
+    With `--id` alone, the record is looked up and printed: what is this record?
     """
     from auditor.commands import check_steps as steps  # the comparison stack, only when run
     from auditor.pipeline import closed_legs
@@ -69,8 +73,13 @@ def check(
             "error: --record needs --id (without --id the title search finds the record)", err=True
         )
         raise typer.Exit(ExitCode.USAGE)
+    if ident is None and title is None:
+        typer.echo("error: give --id (what is this record?), --title, or both", err=True)
+        raise typer.Exit(ExitCode.USAGE)
+    if title is None:
+        _print_record(steps, ident or "", id_type, record, settings, as_json)
     if ident is None:
-        references = steps.title_reference(title, list(author or []), year, venue)
+        references = steps.title_reference(title or "", list(author or []), year, venue)
     else:
         references = steps.reference_table(
             ident,
@@ -92,6 +101,28 @@ def check(
     else:
         typer.echo(printable(steps.render_text(report)))
     raise typer.Exit(steps.exit_code(report["verdict"], report.get("updates")))
+
+
+def _print_record(
+    steps: Any, ident: str, id_type: str | None, record: Path | None, settings: Any, as_json: bool
+) -> None:
+    """`--id` alone: print the record the identifier resolves to, then exit (see
+    `auditor.commands.check_record`)."""
+    from auditor.commands.check_record import (
+        lookable,
+        lookup_exit_code,
+        record_report,
+        render_record,
+    )
+
+    source = steps.load_record(record) if record is not None else steps.resolver_source(settings)
+    references = lookable(steps.reference_table(ident, id_type, None, [], None))
+    report = record_report(references, source(references))
+    if as_json:
+        typer.echo(json_for_terminal(json.dumps(report, indent=2, ensure_ascii=False)))
+    else:
+        typer.echo(printable(render_record(report)))
+    raise typer.Exit(lookup_exit_code(report))
 
 
 def register(app: typer.Typer) -> None:

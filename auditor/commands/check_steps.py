@@ -96,6 +96,21 @@ def record_from_json(data: object) -> RecordSource:
     return source
 
 
+def resolver_source(settings: Settings) -> RecordSource:
+    """A `RecordSource` asking the resolve stage (snapshot → cache → live) under `settings`: what
+    `--id` alone prints (the record itself, no comparison)."""
+    from auditor.resolve import resolve
+
+    async def lookup(references: pa.Table) -> pa.Table:
+        async with open_net(settings, registry.hosts()) as net:
+            return await resolve(references, settings, net)
+
+    def source(references: pa.Table) -> pa.Table:
+        return asyncio.run(lookup(references))
+
+    return source
+
+
 def check_reference(
     references: pa.Table, settings: Settings, source: RecordSource | None = None
 ) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.prompt import Prompt
 
+from auditor.commands.consoles import console
 from auditor.errors import ConfigError, InputError
 from auditor.exitcodes import ExitCode
 from auditor.fix.changes import FIELDS
@@ -90,7 +91,8 @@ class _Asker:
             f"{change.field}: {_shown(change.old) or '(none)'} → {_shown(change.value)}"
         )
         answer = Prompt.ask(
-            "accept? [y]es, [n]o, [a]ll of this kind, [q]uit",
+            # escaped: as Rich markup, `[y]` would be a style tag and vanish from the question
+            escape("accept? [y]es, [n]o, [a]ll of this kind, [q]uit"),
             choices=["y", "n", "a", "q"],
             default="y",
             console=self.console,
@@ -184,12 +186,19 @@ def fix(
         typer.Option("--complete", help="Also fill in a missing venue, volume, pages or DOI."),
     ] = False,
     config: Annotated[str | None, typer.Option("--config", help="Config file.")] = None,
-    offline: Annotated[bool | None, typer.Option("--offline/--online")] = None,
-    snapshot: Annotated[list[str] | None, typer.Option("--snapshot")] = None,
-    cache_dir: Annotated[str | None, typer.Option("--cache-dir")] = None,
+    offline: Annotated[
+        bool | None, typer.Option("--offline/--online", help="Never open a socket.")
+    ] = None,
+    snapshot: Annotated[
+        list[str] | None,
+        typer.Option("--snapshot", help="Snapshot Parquet of register records (repeat)."),
+    ] = None,
+    cache_dir: Annotated[
+        str | None, typer.Option("--cache-dir", help="Register response cache.")
+    ] = None,
 ) -> None:
     """Audit PATH, then correct from the register records what the audit makes certain."""
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    err = console(stderr=True)
     if in_place and out is not None:
         err.print("[bold red]error:[/] give --out or --in-place, not both")
         raise typer.Exit(ExitCode.USAGE)

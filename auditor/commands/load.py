@@ -22,11 +22,12 @@ from auditor.report.terminal import one_line
 if TYPE_CHECKING:
     from auditor.load import LoadOutcome
 
-__all__ = ["LoadFormat", "load", "parse_map", "register", "summarize"]
+__all__ = ["InputFormat", "load", "parse_map", "register", "summarize"]
 
 
-class LoadFormat(StrEnum):
-    """Input formats `--format` can force."""
+class InputFormat(StrEnum):
+    """Input formats `--input-format` can force (by default each file's content and extension
+    decide)."""
 
     BIBTEX = "bibtex"
     RIS = "ris"
@@ -39,26 +40,26 @@ class LoadFormat(StrEnum):
     CSV = "csv"
 
 
-def _format_name(fmt: LoadFormat | None) -> str | None:
+def _format_name(fmt: InputFormat | None) -> str | None:
     if fmt is None:
         return None
-    if fmt is LoadFormat.BIBTEX:
+    if fmt is InputFormat.BIBTEX:
         return "bibtex"
-    if fmt is LoadFormat.RIS:
+    if fmt is InputFormat.RIS:
         return "ris"
-    if fmt is LoadFormat.WOS:
+    if fmt is InputFormat.WOS:
         return "wos"
-    if fmt is LoadFormat.WOS_TAB:
+    if fmt is InputFormat.WOS_TAB:
         return "wos_tab"
-    if fmt is LoadFormat.MEDLINE:
+    if fmt is InputFormat.MEDLINE:
         return "medline"
-    if fmt is LoadFormat.ENDNOTE:
+    if fmt is InputFormat.ENDNOTE:
         return "endnote"
-    if fmt is LoadFormat.ENDNOTE_XML:
+    if fmt is InputFormat.ENDNOTE_XML:
         return "endnote_xml"
-    if fmt is LoadFormat.CSL_JSON:
+    if fmt is InputFormat.CSL_JSON:
         return "csl_json"
-    if fmt is LoadFormat.CSV:
+    if fmt is InputFormat.CSV:
         return "csv"
     assert_never(fmt)
 
@@ -109,13 +110,19 @@ def summarize(outcome: LoadOutcome, console: Console, *, max_problems: int = 50)
 def load(
     paths: Annotated[
         list[str],
-        typer.Argument(help="Bibliography files (.bib, .ris, .nbib, .enw, .csv, WoS .txt)."),
+        typer.Argument(
+            help="Bibliography files (.bib, .ris, .nbib, .enw, .csv, WoS .txt) or folders."
+        ),
     ],
+    recursive: Annotated[
+        bool,
+        typer.Option("--recursive", "-r", help="Load the bibliographies in folder arguments."),
+    ] = False,
     out: Annotated[
         str | None, typer.Option(help="Write the references table here as Parquet.")
     ] = None,
-    format_: Annotated[
-        LoadFormat | None, typer.Option("--format", help="Read every input as this format.")
+    input_format: Annotated[
+        InputFormat | None, typer.Option(help="Read every input as this format.")
     ] = None,
     encoding: Annotated[str | None, typer.Option(help="Input encoding (default: detect).")] = None,
     map_: Annotated[
@@ -123,12 +130,17 @@ def load(
     ] = None,
 ) -> None:
     """Load bibliographies into the references table and print what was found."""
+    from auditor.commands.consoles import console
     from auditor.load import load_files  # pyarrow only when there is something to load
+    from auditor.load.inputs import expand_paths
 
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    err = console(stderr=True)
     try:
         outcome = load_files(
-            paths, fmt=_format_name(format_), encoding=encoding, csv_map=parse_map(map_ or [])
+            expand_paths(paths, recursive=recursive),
+            fmt=_format_name(input_format),
+            encoding=encoding,
+            csv_map=parse_map(map_ or []),
         )
     except (InputError, ConfigError) as exc:
         err.print(f"[red]error:[/red] {escape(str(exc))}")

@@ -43,9 +43,24 @@ AUDIT_FLAGS: tuple[SettingFlag, ...] = (
     SettingFlag("mailto", str, "Contact sent to Crossref (its User-Agent etiquette)."),
     SettingFlag("ncbi_email", str, "Email sent to NCBI."),
     SettingFlag("ncbi_api_key", str, "NCBI API key."),
-    SettingFlag("pmid_leg", bool, "", ("--pmid-leg/--no-pmid-leg",)),
-    SettingFlag("doi_leg", bool, "", ("--doi-leg/--no-doi-leg",)),
-    SettingFlag("arxiv_leg", bool, "", ("--arxiv-leg/--no-arxiv-leg",)),
+    SettingFlag(
+        "pmid_leg",
+        bool,
+        "Check PMIDs against PubMed (off: NOT COVERED, leg_closed).",
+        ("--pmid-leg/--no-pmid-leg",),
+    ),
+    SettingFlag(
+        "doi_leg",
+        bool,
+        "Check DOIs against Crossref and the DOI system (off: NOT COVERED, leg_closed).",
+        ("--doi-leg/--no-doi-leg",),
+    ),
+    SettingFlag(
+        "arxiv_leg",
+        bool,
+        "Check arXiv ids against arXiv (off: NOT COVERED, leg_closed).",
+        ("--arxiv-leg/--no-arxiv-leg",),
+    ),
     SettingFlag("crossref_url", str, "Crossref REST base URL."),
     SettingFlag("eutils_url", str, "NCBI E-utilities base URL."),
     SettingFlag("arxiv_url", str, "arXiv API base URL."),
@@ -62,7 +77,11 @@ AUDIT_FLAGS: tuple[SettingFlag, ...] = (
         "retry_budget", float, "Seconds a register may lose to failures and waits per batch."
     ),
     SettingFlag("criteria", str, "Criteria id deciding the verdicts (default: auditor/v2)."),
-    SettingFlag("fail_on", str, "Comma list of verdicts and priorities that fail the run."),
+    SettingFlag(
+        "fail_on",
+        str,
+        "Comma list of what fails the run: verdicts, RETRACTED, P0-P3, reason codes, none.",
+    ),
     SettingFlag(
         "fail_on_unchecked", bool, "Exit 3 when rows are UNCHECKED.", ("--fail-on-unchecked",)
     ),

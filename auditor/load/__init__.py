@@ -166,7 +166,34 @@ def load_files(
 
     A manuscript in `paths` (`.tex`, `.aux`, `.bbl`, Markdown) stands for the bibliographies it
     names, and the table holds exactly the entries it cites (`auditor.load.cited`).
+
+    Inputs that give no row at all raise `InputError` ("no references in FILE"): an empty
+    bibliography is never a silent pass. A file with no entries among others that have some is
+    a warning naming it.
     """
+    outcome = _load_any(paths, fmt=fmt, encoding=encoding, csv_map=csv_map, closed_legs=closed_legs)
+    if not outcome.table.num_rows:
+        raise InputError(f"no references in {', '.join(paths)}")
+    empty = [
+        Problem(i.path, None, "no references in this file", "warning", "no references")
+        for i in outcome.inputs
+        if not i.rows
+    ]
+    return (
+        LoadOutcome(outcome.table, (*outcome.problems, *empty), outcome.inputs)
+        if empty
+        else outcome
+    )
+
+
+def _load_any(
+    paths: Sequence[str],
+    *,
+    fmt: str | None,
+    encoding: str | None,
+    csv_map: Mapping[str, str] | None,
+    closed_legs: frozenset[str],
+) -> LoadOutcome:
     if any(is_table(p, fmt) for p in paths):  # Parquet / JSON Lines references tables
         return load_tables(paths, fmt=fmt, column_map=csv_map, closed_legs=closed_legs)
     manuscripts = [read_manuscript(p) for p in paths if is_manuscript(p)]

@@ -81,7 +81,7 @@ class CsvLoader(Loader):
             message = (
                 "not a bibliography format auditor reads (no BibTeX, RIS, Web of Science, "
                 "MEDLINE, EndNote or CSL-JSON signature, and no known CSV column in line 1); "
-                "pass --format to force one"
+                "pass --input-format to force one"
             )
             rows.add(source_line=1, parse_error=message)
             return rows, [Problem(path, 1, message, "error", "unrecognised format")]

@@ -214,6 +214,7 @@ class DoiSystemRegister(Register):
     async def fetch(self, ids: Sequence[str], net: Net) -> dict[str, RecordRow]:
         """Rows for `ids`: `not_found`, `not_covered` (another agency) or `unreachable`."""
         size = DOI_SYSTEM.own(net.settings).batch_size if net.settings.batching else 1
+        net.report(self.name, 0, len(ids))  # its bar shows while it waits, not only when done
         plain = [d for d in ids if "," not in d]
         answers = await asyncio.gather(*(self._batch(g, net) for g in chunks(plain, size)))
         merged: dict[str, RecordRow | str | None] = {d: None for d in ids if "," in d}

@@ -14,13 +14,18 @@ from typing import Any, TextIO
 from rich.console import Console
 from rich.table import Table
 
+from auditor.alerts import ALERTS
 from auditor.report import LISTED_ROWS, row_list
 from auditor.report.findings import safe_text
 from auditor.report.interface import ReportFormat
 from auditor.report.terminal import json_for_terminal
 from auditor.report.view import ReportView
+from auditor.report.words import reason_text
 
 __all__ = ["ConsoleSummary", "JsonSummary", "print_summary", "summary_dict"]
+
+#: `ReportView.alert_counts`: alerted rows per file, verdict and label.
+Alerted = dict[str, dict[str, dict[str, int]]]
 
 #: Loader problems printed in the summary; all of them are in report.json and the HTML.
 SHOWN_PROBLEMS = 20
@@ -52,20 +57,55 @@ def summary_dict(view: ReportView) -> dict[str, Any]:
     }
 
 
-def _verdict_table(summary: dict[str, Any]) -> Table:
-    several = len(summary["by_file"]) > 1
+def _alerted(alerted: Alerted, path: str | None, verdict: str | None, label: str | None) -> int:
+    """Alerted rows of one file (all: `None`), verdict (all: `None`) and label (any: `None`)."""
+    return sum(
+        n
+        for file, by_verdict in alerted.items()
+        if path is None or file == path
+        for name, by_label in by_verdict.items()
+        if verdict is None or name == verdict
+        for which, n in by_label.items()
+        if label is None or which == label
+    )
+
+
+def _verdict_table(summary: dict[str, Any], alerted: Alerted) -> Table:
+    """Counts by verdict; a row with an alert (a retracted work) is counted under its alert,
+    never among the plain rows of its verdict (a retracted work that matches is no match)."""
+    files = [f["path"] for f in summary["by_file"]] if len(summary["by_file"]) > 1 else []
     table = Table(title="Verdicts", title_justify="left", show_edge=False)
     table.add_column("verdict")
-    if several:
-        for f in summary["by_file"]:
-            table.add_column(safe_text(f["path"]), justify="right")
+    for path in files:
+        table.add_column(safe_text(path), justify="right")
     table.add_column("total", justify="right")
+    for label in ALERTS.values():
+        if _alerted(alerted, None, None, label):
+            per_file = [str(_alerted(alerted, path, None, label)) for path in files]
+            table.add_row(
+                f"[bold red]{label}[/]", *per_file, str(_alerted(alerted, None, None, label))
+            )
     for name, n in summary["by_verdict"].items():
-        per_file = (
-            [str(f["by_verdict"].get(name, 0)) for f in summary["by_file"]] if several else []
-        )
-        table.add_row(f"[{_STYLE.get(name, '')}]{name}[/]", *per_file, str(n))
+        per_file = [
+            str(f["by_verdict"].get(name, 0) - _alerted(alerted, f["path"], name, None))
+            for f in summary["by_file"]
+            if f["path"] in files
+        ]
+        plain = n - _alerted(alerted, None, name, None)
+        table.add_row(f"[{_STYLE.get(name, '')}]{name}[/]", *per_file, str(plain))
     return table
+
+
+def _alert_line(alerted: Alerted) -> str | None:
+    """`retracted: 1 (…)`: the alerts said in words, or `None` when there is none."""
+    said = [
+        f"{label.lower()}: {_alerted(alerted, None, None, label)} ({reason_text(code)})"
+        for code, label in ALERTS.items()
+        if _alerted(alerted, None, None, label)
+    ]
+    if not said:
+        return None
+    return "[bold red]" + "; ".join(said) + "[/]: never a pass, whatever the fields say"
 
 
 def _register_table(summary: dict[str, Any]) -> Table:
@@ -85,8 +125,12 @@ def print_summary(view: ReportView, out_dir: Path, *, quiet: bool, console: Cons
     if quiet:
         return
     summary = summary_dict(view)
-    console.print(_verdict_table(summary))
+    alerted = view.alert_counts()
+    console.print(_verdict_table(summary, alerted))
     console.print(_register_table(summary))
+    alert_line = _alert_line(alerted)
+    if alert_line:
+        console.print(alert_line)
     if summary["unchecked_reasons"]:
         reasons = ", ".join(
             f"{safe_text(k)} × {v}" for k, v in summary["unchecked_reasons"].items()

@@ -16,6 +16,7 @@ from typing import Any
 import jinja2
 
 from auditor import tables
+from auditor.alerts import ALERT_HELP, ALERTS
 from auditor.checklist import links_for
 from auditor.registers.updates import CONCERN_TYPES, CORRECTION_TYPES, RETRACTION_TYPES
 from auditor.report.interface import ReportFormat, atomic_write_text
@@ -23,7 +24,10 @@ from auditor.report.rows import NO_REGISTER, authors_parsed
 from auditor.report.view import ReportView
 from auditor.report.words import VERDICT_HELP, reason_text, update_text
 
-__all__ = ["HtmlReport", "diff_segments", "render_html"]
+__all__ = ["HUMAN_RESULTS", "HtmlReport", "diff_segments", "render_html"]
+
+#: What a person can record for a checklist item in the page (exported as `human_result`).
+HUMAN_RESULTS = ("correct as cited", "wrong", "fixed", "cannot tell")
 
 _HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _TOKENS = re.compile(r"\w+|\s+|[^\w\s]+")
@@ -218,9 +222,15 @@ def _view(view: ReportView) -> dict[str, Any]:
     """The whole template context."""
     result, verdicts, counts = view.result, view.rows, view.totals
     parsed = authors_parsed(result)
+    together = zip(
+        verdicts.to_pylist(),
+        view.relied_records().to_pylist(),
+        view.alerts.to_pylist(),
+        strict=True,
+    )
     rows = [
-        _row_view(row, record, _own_link(row), parsed.get(row["row_id"]))
-        for row, record in zip(verdicts.to_pylist(), view.relied_records().to_pylist(), strict=True)
+        {**_row_view(row, record, _own_link(row), parsed.get(row["row_id"])), "alert": alert}
+        for row, record, alert in together
     ]
     files = [
         {**f, "entries": [r for r in rows if r["path"] == f["path"]]} for f in counts["by_file"]
@@ -263,6 +273,12 @@ def _view(view: ReportView) -> dict[str, Any]:
         "duplicates": sorted(groups.items()),
         "checklist": checklist,
         "verdict_names": list(tables.OUTCOMES),
+        "human_results": HUMAN_RESULTS,
+        "alerts": [
+            {"label": label, "count": n, "help": ALERT_HELP[label], "slug": _slug(label)}
+            for label in ALERTS.values()
+            if (n := sum(1 for r in rows if r["alert"] == label))
+        ],
         "priorities": ["P0", "P1", "P2", "P3"],
     }
 

@@ -1,7 +1,9 @@
 """JUnit XML: one test suite per input file, one test case per reference.
 
 A reference that fails the `--fail-on` policy is a failed test case; one that could not be
-checked (`UNCHECKED`, `INVALID`, `NOT COVERED`) is skipped with its reason; the rest pass.
+checked (`UNCHECKED`, `INVALID`, `NOT COVERED`) or whose work is retracted or under concern
+(`auditor.alerts`) but not failed by the policy is skipped with its reason; the rest pass. A
+retracted work's failure message is `RETRACTED`, whatever its fields' verdict.
 Text is escaped by `xml.etree`; characters XML 1.0 forbids are dropped.
 """
 
@@ -15,6 +17,7 @@ from typing import Any
 
 import pyarrow.compute as pc
 
+from auditor.alerts import ALERT_CODES, alert_column
 from auditor.policy import failing_rows, parse_fail_on
 from auditor.report.interface import ReportFormat, atomic_write_bytes
 from auditor.report.view import ReportView
@@ -44,17 +47,23 @@ def _case(suite: ET.Element, row: dict[str, Any], failing: bool) -> str:
         line=str(row.get("source_line") or 0),
         time="0",
     )
+    why = reason_text(row.get("reason")) or (
+        "the fields agree" if row["verdict"] == Verdict.MATCHES else "no reason"
+    )
     detail = (
-        f"{row['verdict']}: {reason_text(row.get('reason')) or 'no reason'}; "
+        f"{row['verdict']}: {why}; "
         f"identifier {row.get('identifier') or '-'}; line {row.get('source_line') or '?'}; "
         f"title {row.get('title_claimed') or '-'}"
     )
+    alert = row.get("alert")
+    if alert:  # a retracted work reads as one, not as its verdict
+        detail = f"{alert}: {reason_text(ALERT_CODES[alert])}; verdict {detail}"
     if failing:
         ET.SubElement(
-            case, "failure", message=_clean(row["verdict"]), type="auditor"
+            case, "failure", message=_clean(alert or row["verdict"]), type="auditor"
         ).text = _clean(detail)
         return "failed"
-    if row["verdict"] in _SKIPPED:
+    if row["verdict"] in _SKIPPED or alert:  # a retracted work the policy lets by: no pass
         ET.SubElement(case, "skipped", message=_clean(detail))
         return "skipped"
     return "passed"
@@ -66,6 +75,7 @@ def junit_xml(result: AuditResult, fail_on: Sequence[str] = ()) -> bytes:
     # Only the columns a test case names become Python values.
     columns = ["row_id", "source_path", "source_line", "key", "verdict", "reason", "identifier"]
     verdicts = result.verdicts.select([*columns, "title_claimed"])
+    verdicts = verdicts.append_column("alert", alert_column(verdicts, result.checklist))
     rows = verdicts.take(pc.sort_indices(verdicts["row_id"])).to_pylist()
     root = ET.Element("testsuites", name="auditor")
     suites: dict[str, tuple[ET.Element, dict[str, int]]] = {}

@@ -16,6 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from auditor import tables
+from auditor.alerts import alert_column
 from auditor.checklist import PRIORITY_ORDER, priority_rank
 from auditor.patches import record_keys
 from auditor.result import AuditResult  # a value type: result.py imports nothing back
@@ -40,6 +41,7 @@ REPORT_EXTRA = pa.schema(
         pa.field("agency", pa.string()),  # DOI registration agency when the record names it
         pa.field("priority", pa.string()),  # most urgent checklist priority of the row, or null
         pa.field("checklist_items", pa.int32()),  # how many checklist items the row has
+        pa.field("alert", pa.string()),  # RETRACTED | UNDER CONCERN (`auditor.alerts`), or null
     ]
 )
 
@@ -119,6 +121,7 @@ def build_report_verdicts(result: AuditResult) -> tuple[pa.Table, pa.Array]:
         "agency": records["agency"].combine_chunks().take(at),
         "priority": priority,
         "checklist_items": count,
+        "alert": alert_column(verdicts, result.checklist),
     }
     columns = [
         verdicts.column(f.name) if f.name in verdicts.column_names else extra[f.name]

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from auditor.report.rows import build_report_verdicts, count_totals
 from auditor.result import AuditResult
@@ -33,6 +34,20 @@ class ReportView:
     record_at: pa.Array
     """For each of `rows`, the index in `result.records` of the record it relied on (its
     `record_key`; null: none): the one join of verdicts and records every format shares."""
+    alerts: pa.Array
+    """For each of `rows`, its alert label (`RETRACTED`, `UNDER CONCERN`; null: none), from
+    the checklist (`auditor.alerts`): shown beside the verdict wherever one is shown."""
+
+    def alert_counts(self) -> dict[str, dict[str, dict[str, int]]]:
+        """Alerted rows per file, verdict and label:
+        `{"thesis.bib": {"RESOLVES-AND-MATCHES": {"RETRACTED": 1}}}`."""
+        counts: dict[str, dict[str, dict[str, int]]] = {}
+        alerted = pc.is_valid(self.alerts)  # few rows: only those become Python values
+        picked = self.rows.select(["source_path", "verdict"]).filter(alerted).to_pylist()
+        for row, label in zip(picked, self.alerts.filter(alerted).to_pylist(), strict=True):
+            per = counts.setdefault(row["source_path"], {}).setdefault(row["verdict"], {})
+            per[label] = per.get(label, 0) + 1
+        return counts
 
     def relied_records(self) -> pa.Table:
         """`result.records` row-aligned with `rows`: the record each row relied on (nulls)."""
@@ -43,5 +58,9 @@ def build_view(result: AuditResult) -> ReportView:
     """The `ReportView` of `result` (joins and counts over whole columns; never raises on data)."""
     rows, record_at = build_report_verdicts(result)
     return ReportView(
-        rows=rows, totals=count_totals(result, rows), result=result, record_at=record_at
+        rows=rows,
+        totals=count_totals(result, rows),
+        result=result,
+        record_at=record_at,
+        alerts=rows["alert"].combine_chunks(),
     )

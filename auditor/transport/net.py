@@ -55,6 +55,9 @@ _READ_CHUNK = 64 * 1024
 #: variable, so every task a stage starts shares its batch and concurrent batches (the server's
 #: requests) do not share one. `None` outside any batch.
 _BATCH_LOST: ContextVar[dict[str, float] | None] = ContextVar("auditor_retry_batch", default=None)
+#: Hosts that could not be connected to within the current register batch: their other
+#: requests of the batch fail at once instead of each trying again (`None` outside a batch).
+_BATCH_DOWN: ContextVar[set[str] | None] = ContextVar("auditor_hosts_down", default=None)
 
 
 @dataclass(frozen=True)
@@ -102,7 +105,7 @@ def build_throttles(
 def _fault_reason(failure: retry.Failure) -> Reason:
     if failure.fault == "timeout" or failure.status == 408:
         return Reason.TIMEOUT
-    if failure.fault == "connection":
+    if failure.fault in ("connection", "connect"):
         return Reason.CONNECTION_ERROR
     if failure.status == 429:
         return Reason.RATE_LIMITED
@@ -153,9 +156,11 @@ class Net:
         content negotiation; all NCBI calls) share its budget, as they share its pace.
         """
         token = _BATCH_LOST.set({})
+        down = _BATCH_DOWN.set(set())
         try:
             yield
         finally:
+            _BATCH_DOWN.reset(down)
             _BATCH_LOST.reset(token)
 
     def report(self, register: str, done: int, total: int) -> None:
@@ -215,13 +220,18 @@ class Net:
             hdrs["Accept"] = request.accept
         batch = _BATCH_LOST.get()
         lost = self.lost if batch is None else batch
+        down = _BATCH_DOWN.get()
         attempt = 0
         while True:
+            if down is not None and host.name in down:
+                raise Unreachable(f"{register}: could not connect", Reason.CONNECTION_ERROR)
             async with throttle.slot():
                 began = self.clock()
                 outcome = await self._attempt(host, request, params, hdrs)
             if isinstance(outcome, Response):
                 return outcome
+            if outcome.fault == "connect" and down is not None:
+                down.add(host.name)
             # A failed attempt's own time (a timeout, a trickling body) is spent on the budget too.
             spent = max(0.0, self.clock() - began)
             lost[host.name] = lost.get(host.name, 0.0) + spent
@@ -298,6 +308,10 @@ class Net:
                         # the throttle clamps it to its floor, so `86400s` is not one a day.
                         self.throttles[register].limit_to(allowed)
                     return Response(resp.status, resp_headers, body, str(resp.url))
+            except (aiohttp.ClientConnectorError, aiohttp.ConnectionTimeoutError):
+                # No connection could be opened (refused, no route, no such name, or none
+                # within the timeout): the host is not there for now; not retried.
+                return retry.Failure(fault="connect")
             except (TimeoutError, aiohttp.ServerTimeoutError):
                 return retry.Failure(fault="timeout")
             except (aiohttp.ClientPayloadError, aiohttp.ClientConnectionError, OSError):

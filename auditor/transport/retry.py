@@ -29,7 +29,8 @@ class Failure:
     status: int | None = None
     """HTTP status when a response arrived."""
     fault: str | None = None
-    """`timeout` or `connection` when no complete response arrived."""
+    """`timeout` or `connection` when no complete response arrived; `connect` when no
+    connection could be opened at all (refused, no route, no such name)."""
     retry_after: float | None = None
     """Seconds the server asked us to wait (`Retry-After`), if it said."""
 
@@ -39,6 +40,11 @@ def is_retryable(failure: Failure) -> bool:
     if failure.fault in {"timeout", "connection"}:
         # A slow or cut connection is transient by nature (resets, truncated bodies).
         return True
+    if failure.fault == "connect":
+        # Refused, no route, no such name: known at once and not fixed by asking again a second
+        # later (lychee's retry.rs: no retry on connect errors). Without a network this is every
+        # request, so retrying would only add backoff to a run that cannot succeed (#27).
+        return False
     status = failure.status
     if status is None:
         return False

@@ -192,3 +192,39 @@ def test_a_retracted_record_is_a_finding_even_when_it_matches(tmp_path: Path) ->
     )
     assert code == 0, out
     assert json.loads(out)["updates"] == [correction]
+
+
+ID_ONLY = ["check", "--id", "https://doi.org/10.5555/ATT"]
+
+
+def test_id_alone_prints_the_record(tmp_path: Path) -> None:
+    record = {**RECORD, "authors": ["Ashish Vaswani", "Noam Shazeer"], "container_title": "NIPS"}
+    code, out = _invoke(tmp_path, ID_ONLY, record)
+    assert code == 0, out
+    assert "record     found" in out and "register   crossref (tier snapshot" in out
+    assert "title      Attention Is All You Need" in out
+    assert "authors    Ashish Vaswani; Noam Shazeer" in out and "venue      NIPS" in out
+    assert "verdict" not in out  # nothing was claimed, so nothing was compared
+    code, out = _invoke(tmp_path, [*ID_ONLY, "--json"], record)
+    report = json.loads(out)
+    assert (report["status"], report["identifier"], report["year"]) == (
+        "found",
+        "10.5555/att",
+        2017,
+    )
+
+
+def test_id_alone_says_no_such_record_retracted_or_unchecked(tmp_path: Path) -> None:
+    code, out = _invoke(tmp_path, ID_ONLY, {"register": "crossref", "status": "not_found"})
+    assert code == 1 and "record     not_found" in out
+    notice = {"type": "retraction", "relation": "updated_by", "date": "2018-03-04"}
+    code, out = _invoke(tmp_path, ID_ONLY, {**RECORD, "updates": [notice]})
+    assert code == 1 and "update     retraction 2018-03-04" in out
+    offline = [*ID_ONLY, "--offline", "--cache-dir", str(tmp_path / "c")]
+    result = CliRunner().invoke(app, offline, env={})
+    assert result.exit_code == 3 and "record     unreachable (offline" in result.output
+
+
+def test_neither_id_nor_title_is_a_usage_error() -> None:
+    result = CliRunner().invoke(app, ["check"], env={})
+    assert result.exit_code == 2 and "give --id" in result.output

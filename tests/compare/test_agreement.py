@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from auditor import tables
 from auditor.compare import compare
 from auditor.compare.found import compare_found
+from tests.properties import examples
 
 from .reference import expected, expected_v2
 
@@ -209,7 +210,7 @@ def batches(draw: st.DrawFn) -> list[tuple[dict[str, Any], dict[str, Any] | None
     return [draw(pair(i)) for i in range(size)]
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(batches())
 def test_vectorized_core_agrees_with_oracle(batch: list[tuple[dict[str, Any], Any]]) -> None:
     refs = tables.from_rows([r for r, _ in batch], tables.REFERENCES)
@@ -247,7 +248,7 @@ def _compare_v2(batch: list[tuple[dict[str, Any], Any]]) -> list[dict[str, Any]]
     return [next(by_title) if i in searched else next(by_id) for i in range(len(batch))]
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(batches())
 def test_v2_columns_agree_with_the_rules_row_by_row(
     batch: list[tuple[dict[str, Any], Any]],

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from auditor.compare.text_columns import normalize_codes, normalize_column
 from auditor.text import normalize_text
+from tests.properties import examples
 
 # Arrow strings are valid UTF-8, so lone surrogates cannot occur in a column.
 UTF8_CHARS = st.characters(exclude_categories=("Cs",))
@@ -16,7 +17,7 @@ WORDS = st.sampled_from(["Müller", "MULLER", "muller", "naïve", "Naive", "van 
 TEXT = st.none() | WORDS | st.text(alphabet=st.sampled_from(TRICKY) | UTF8_CHARS, max_size=12)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(TEXT, max_size=15))
 def test_normalize_column_is_normalize_text(values: list[str | None]) -> None:
     arr = pa.array(values, pa.string())

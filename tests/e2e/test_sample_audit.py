@@ -109,7 +109,7 @@ def test_fail_on_policy_exits_1_and_annotates_the_right_lines(clean_env: Path) -
             "--out",
             "out",
             "--quiet",
-            "--format",
+            "--output-format",
             "github",
             "--fail-on",
             "DOES-NOT-RESOLVE,RESOLVES-BUT-DIFFERS",

@@ -140,6 +140,8 @@ def test_interactive_asks_per_change(workdir: Path) -> None:
     assert "pages   = {770--778}" in fixed["he2016wrongyear"]  # accepted
     assert "Silver, David and Huang, Aja" in fixed["silver2016order"]  # all of this kind
     assert "Year = 2016," in fixed["silver2016order"] and "Volume" not in fixed["silver2016order"]
+    # the question reads as written: Rich markup must not eat `[y]`, `[n]`, `[a]`, `[q]`
+    assert "accept? [y]es, [n]o, [a]ll of this kind, [q]uit [y/n/a/q]" in result.output
 
 
 @pytest.mark.parametrize("codec", ["utf-16", "utf-16-be", "utf-32"])

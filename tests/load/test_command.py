@@ -34,7 +34,16 @@ def test_csv_map_and_format_flags(tmp_path: Path) -> None:
     path = tmp_path / "refs.txt"
     path.write_text("Article Title;PMID\nA paper;123\n", encoding="utf-8")
     out = tmp_path / "r.parquet"
-    args = ["load", str(path), "--format", "csv", "--map", "title=Article Title", "--out", str(out)]
+    args = [
+        "load",
+        str(path),
+        "--input-format",
+        "csv",
+        "--map",
+        "title=Article Title",
+        "--out",
+        str(out),
+    ]
     result = CliRunner().invoke(app, args, env={})
     assert result.exit_code == 0, result.output
     row = pq.read_table(out).to_pylist()[0]
@@ -78,14 +87,15 @@ _FIXTURE_OF = {
 
 
 def test_every_format_choice_reads_its_fixture(tmp_path: Path) -> None:
-    from auditor.commands.audit import InputFormat
-    from auditor.commands.load import LoadFormat
+    from auditor.commands import audit
+    from auditor.commands.load import InputFormat
 
-    assert set(_FIXTURE_OF) == {f.value for f in LoadFormat} == {f.value for f in InputFormat}
+    assert audit.InputFormat is InputFormat  # one choice list for `load` and `audit`
+    assert set(_FIXTURE_OF) == {f.value for f in InputFormat}
     for fmt, name in _FIXTURE_OF.items():
         copy = tmp_path / f"{fmt}.dat"  # no telling extension: the flag decides
         copy.write_bytes((FIXTURES / name).read_bytes())
-        result = CliRunner().invoke(app, ["load", str(copy), "--format", fmt], env={})
+        result = CliRunner().invoke(app, ["load", str(copy), "--input-format", fmt], env={})
         assert result.exit_code == 0, (fmt, result.output)
         assert f"formats: {fmt} " in result.stderr, (fmt, result.stderr)
         detected = CliRunner().invoke(app, ["load", str(FIXTURES / name)], env={})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -66,11 +67,11 @@ def test_detect_format(name: str, head: str, fmt: str) -> None:
     assert detect_format(name, head) == fmt
 
 
-def test_empty_file_gives_no_rows(tmp_path: Path) -> None:
+def test_an_empty_file_is_no_references_naming_it(tmp_path: Path) -> None:
     path = tmp_path / "empty.bib"
     path.write_bytes(b"")
-    outcome = load_files([str(path)])
-    assert outcome.table.num_rows == 0 and outcome.inputs[0].rows == 0
+    with pytest.raises(InputError, match=f"no references in {re.escape(str(path))}"):
+        load_files([str(path)])
 
 
 def test_garbage_collector_state_is_restored(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ from auditor.load.csv import CsvLoader
 from auditor.load.latex import latex_to_unicode
 from auditor.load.names import split_bibtex_authors
 from auditor.load.ris import RisLoader
+from tests.properties import examples
 
 _DECLARED = st.one_of(st.none(), st.sampled_from(["doi", "pmid", "arxiv", "isbn", "", "DOI"]))
 _ID_LIKE = st.one_of(
@@ -51,7 +52,7 @@ def test_author_split_never_raises(text: str) -> None:
     assert len(names.parsed) == len(names.comma_names or names.authors)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(st.text(max_size=300), st.lists(_BIB_ALPHABET, max_size=80).map("".join)))
 def test_bibtex_loader_never_raises(text: str) -> None:
     rows, problems = BibtexLoader().load(text, "h.bib")
@@ -59,19 +60,19 @@ def test_bibtex_loader_never_raises(text: str) -> None:
     assert all(p.path == "h.bib" for p in problems)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("TYAUIER -12\n xPD")), max_size=300))
 def test_ris_loader_never_raises(text: str) -> None:
     RisLoader().load(text, "h.ris")
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.text(alphabet=st.sampled_from(list('title,doi;"\n\r x1\t')), max_size=300))
 def test_csv_loader_never_raises(text: str) -> None:
     CsvLoader().load(text, "h.csv")
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.lists(
         st.fixed_dictionaries(
@@ -97,7 +98,7 @@ def test_classify_idempotent(rows: list[dict[str, object]], legs: set[str]) -> N
     assert classify(once, closed_legs=frozenset(legs)).equals(once)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.binary(max_size=400), st.sampled_from([".bib", ".ris", ".csv", ".txt"]))
 def test_load_files_on_any_bytes_gives_a_table_or_input_error(data: bytes, suffix: str) -> None:
     import tempfile

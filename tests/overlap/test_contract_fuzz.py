@@ -14,6 +14,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from auditor.overlap.contract import OverlapRequestError, check_bundle
+from tests.properties import examples
 
 from .conftest import contract_schemas
 
@@ -69,7 +70,7 @@ def _requests(draw: st.DrawFn) -> Any:
     return body
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(_requests())
 def test_validation_agrees_with_the_request_schema(request: Any) -> None:
     body = json.dumps(request).encode()

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from auditor import tables
 from auditor.overlap.duplicates import attach_group_ids, find_duplicates
+from tests.properties import examples
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -148,7 +149,7 @@ def test_attach_group_ids() -> None:
 _values = st.sampled_from([None, "1", "2", "3"])
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.lists(st.tuples(_values, _values, _values), min_size=0, max_size=12))
 def test_groups_are_the_connected_components(rows: list[tuple[str | None, ...]]) -> None:
     table = refs(

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from auditor.overlap.contract import OverlapRequestError, check_bundle
 from auditor.overlap.response import LIMITATIONS, encode_result, result_bytes
+from tests.properties import examples
 
 from .conftest import SPEC, contract_examples, contract_schemas
 
@@ -215,7 +216,7 @@ def bundles(draw: st.DrawFn) -> dict[str, Any]:
     return {"claim": claim, "citations": citations}
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(bundles())
 def test_any_valid_bundle_gives_a_schema_valid_bounded_result(bundle: dict[str, Any]) -> None:
     schemas = contract_schemas()

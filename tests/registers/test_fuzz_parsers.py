@@ -22,6 +22,7 @@ from auditor.registers.interface import TitleQuery
 from auditor.registers.registry import REGISTERS, SEARCH_REGISTERS
 from auditor.tables import RECORDS, RecordStatus, from_rows
 from auditor.transport.net import Response
+from tests.properties import examples
 
 from .fakenet import Call, FakeNet
 
@@ -177,7 +178,7 @@ def _fuzz(name: str) -> Any:
     # database=None: the six tests share one source, hence one example-database key; replaying
     # one register's saved example against another's strategy would be reported as flaky.
     @settings(
-        max_examples=40,
+        max_examples=examples(40),
         deadline=None,
         database=None,
         suppress_health_check=[HealthCheck.too_slow],
@@ -217,7 +218,9 @@ def _search(name: str, script: list[tuple[int, bytes]], tmp: str) -> dict[Any, A
     return asyncio.run(register().search(list(QUERIES), net))  # type: ignore[arg-type]
 
 
-@settings(max_examples=60, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=examples(60), deadline=None, database=None, suppress_health_check=list(HealthCheck)
+)
 @given(
     name=st.sampled_from(sorted(r.name for r in SEARCH_REGISTERS)),
     script=answers(["10.5555/a", "1706.03762"]),

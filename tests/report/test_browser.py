@@ -291,3 +291,35 @@ async def test_readable_without_javascript_and_in_print(
         await browser.evaluate("getComputedStyle(document.querySelector('.controls')).display")
         == "none"
     )
+
+
+async def test_checklist_results_are_recorded_in_the_page_and_exported_as_csv(
+    browser: DevTools, result: AuditResult, tmp_path: Path
+) -> None:
+    import csv
+    import io
+
+    out = tmp_path / "out"
+    write_reports(build_view(result), out)
+    url = (out / "report.html").as_uri()
+    await browser.open(url)
+    items = await browser.evaluate("document.querySelectorAll('#checklist-items tr.item').length")
+    assert items == result.checklist.num_rows > 0
+    await browser.evaluate(
+        "(() => { const tr = document.querySelector('#checklist-items tr.item');"
+        " tr.querySelector('.human-result').value = 'wrong';"
+        " tr.querySelector('.human-note').value = '=HYPERLINK(\"x\") \"quoted\", with comma'; })()"
+    )
+    text = await browser.evaluate("window.auditorResultsCsv()")
+    rows = list(csv.DictReader(io.StringIO(text.removeprefix("\ufeff"))))
+    assert len(rows) == items
+    first = result.checklist.to_pylist()[0]
+    assert (
+        rows[0]["row_id"] == str(first["row_id"]) and rows[0]["reason_code"] == first["reason_code"]
+    )
+    assert rows[0]["human_result"] == "wrong"
+    assert rows[0]["note"] == '\'=HYPERLINK("x") "quoted", with comma'  # no formula runs
+    assert all(r["human_result"] == "" for r in rows[1:])  # the others are still pending
+    # the export button downloads from the page itself: no request leaves it
+    await browser.evaluate("document.getElementById('export-results').click()")
+    assert all(u == url or u.startswith("blob:") for u in _requests(browser)), _requests(browser)

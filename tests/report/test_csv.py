@@ -14,6 +14,7 @@ from auditor.report import write_reports
 from auditor.report.csv import table_csv
 from auditor.report.view import build_view
 from auditor.result import AuditResult
+from tests.properties import examples
 
 from .golden import check_golden
 
@@ -134,7 +135,7 @@ def test_hostile_cells_are_guarded_quoted_and_kept_whole() -> None:
     assert [r[3] for r in rows[2:]] == [""] * 11
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(st.one_of(st.none(), st.text(alphabet=" ,;\t|=+-@\r\nxé'\"\x00\x1f\x7f"))))
 def test_a_whole_column_is_guarded_exactly_as_each_cell_alone(cells: list[str | None]) -> None:
     from auditor.report.csv import _defuse, _defuse_column

@@ -20,6 +20,7 @@ from auditor.report.findings import (
 )
 from auditor.report.view import build_view
 from auditor.result import AuditResult
+from tests.properties import examples
 
 
 def _result(rows: list[dict[str, object]]) -> AuditResult:
@@ -160,7 +161,7 @@ def test_another_p0_item_keeps_a_finding_verdict_and_labels_a_match_p0():
 _VERDICTS = [*tables.OUTCOMES, "RESOLVES-AND-MATCHES", "NOT COVERED"]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     st.lists(
         st.tuples(

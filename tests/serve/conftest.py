@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -37,6 +38,16 @@ WORKS: dict[str, dict[str, Any]] = {
         "published": {"date-parts": [[2019]]},
     },
 }
+
+
+async def until(condition: Callable[[], bool], what: str) -> None:
+    """Wait until `condition()` holds (polled; a condition, never a measured time), failing
+    after about a minute so a broken test cannot hang the suite."""
+    for _ in range(6000):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"never happened: {what}")
 
 
 def corpus(extra: int = 0) -> Corpus:

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from auditor.cli import app
 from auditor.emulator import EmulatorConfig
 from auditor.signing import verify_report
-from tests.serve.conftest import Served, check_body
+from tests.serve.conftest import Served, check_body, until
 
 GOOD = check_body(
     "https://doi.org/10.5555/SERVE.1",
@@ -208,12 +208,15 @@ async def test_a_register_that_cannot_be_consulted_is_503_never_a_verdict(
 async def test_the_cache_answers_while_a_slow_register_is_busy(server_factory: Any) -> None:
     served = await server_factory()
     assert (await served.post("/check", GOOD))[0] == 200  # now cached
-    served.emu.config = EmulatorConfig(latency=1.0)
+    before = served.emu.total_requests
+    # The slow lookup never answers by itself (it is cancelled below; the emulator cancels its
+    # handler), so "the cached answer came first" needs no clock.
+    served.emu.config = EmulatorConfig(latency=3600.0)
     slow = asyncio.create_task(
         served.post("/check", check_body("10.5555/serve.2", "A second work for the batch"))
     )
-    await asyncio.sleep(0.1)  # let the slow lookup reach the emulator
-    status, report = await asyncio.wait_for(served.post("/check", GOOD), 0.5)
+    await until(lambda: served.emu.total_requests > before, "the slow lookup reached a register")
+    status, report = await served.post("/check", GOOD)
     assert status == 200 and report["tier"] == "cache"
     assert not slow.done()
     slow.cancel()

@@ -17,6 +17,7 @@ from auditor.transport.retry import MAX_DELAY, Failure, decide, is_retryable, pa
         (Failure(status=400), False),
         (Failure(fault="timeout"), True),
         (Failure(fault="connection"), True),
+        (Failure(fault="connect"), False),  # refused, no route, no name: known at once
         (Failure(), False),
     ],
 )
