@@ -83,6 +83,14 @@ AUTHOR_NAME = pa.struct(
     ]
 )
 
+#: Where a reference read from a document (PDF, Word, text) was printed, and the string itself;
+#: null for bibliography files. Carried into `verdicts` and `checklist` so people can compare.
+DOCUMENT_FIELDS = (
+    pa.field("reference_text", _str),  # the reference as printed, whitespace collapsed
+    pa.field("source_page", pa.int32()),  # 1-based PDF page it starts on
+    pa.field("source_label", _str),  # its printed number or label (`12`, `Agarwal et al., 2021e`)
+)
+
 REFERENCES = pa.schema(
     [
         pa.field("row_id", pa.int64(), nullable=False),  # position in the whole run, 0-based
@@ -122,6 +130,7 @@ REFERENCES = pa.schema(
         pa.field("howpublished", _str),  # BibTeX `howpublished`, decoded: what kind of work
         pa.field("note", _str),  # BibTeX `note`, decoded
         pa.field("publisher", _str),  # BibTeX `publisher` (else institution, school), decoded
+        *DOCUMENT_FIELDS,
     ]
 )
 
@@ -187,6 +196,7 @@ VERDICTS = pa.schema(
         pa.field("queried_by", _str),  # `id` | `title` (a title search) | null: not looked up
         pa.field("searched", _strs),  # title search: the indexes asked, in order
         pa.field("nearest", _strs),  # NOT FOUND: the nearest candidates, one line each
+        *DOCUMENT_FIELDS,
         # The record relied on: `register \x1f id_type \x1f identifier` of a `RECORDS` row
         # (`patches.record_keys`), null when none was; the report joins records on it alone. Kept
         # in memory: `verdicts.parquet` (`report.rows.REPORT_VERDICTS`) does not carry it.
@@ -211,6 +221,7 @@ CHECKLIST = pa.schema(
         pa.field("text", _str, nullable=False),  # "pending human check" wording
         pa.field("links", _strs),  # doi.org, PubMed and arXiv pages to click
         pa.field("human_result", _str),  # always empty: for the person to fill
+        *DOCUMENT_FIELDS,
     ]
 )
 

@@ -372,6 +372,7 @@ def verdicts_at(
         "year_claimed": references["year"],
         "group_id": pa.nulls(n, pa.int32()),
         "cited_at": references["cited_at"],
+        **{f.name: references[f.name] for f in tables.DOCUMENT_FIELDS},
         # The record this row is joined with (consulted or not: its status is reported).
         "record_key": record_keys(*(_take(records[c], idx, idx >= 0) for c in _RECORD_ID)),
         **cols,

@@ -1,5 +1,6 @@
-"""The load stage: bibliography files (BibTeX, RIS, Web of Science, MEDLINE, EndNote, CSV) into
-one `references` table.
+"""The load stage: bibliography files (BibTeX, RIS, Web of Science, MEDLINE, EndNote, CSV) and
+documents (PDF, Word `.docx`, text reference lists: `auditor.documents`) into one `references`
+table.
 
 `load_files` reads every file, picks a loader by extension (or `fmt`), and concatenates the rows
 in file order with `row_id` 0..n-1, then runs `auditor.classify.classify` once (with the closed
@@ -62,6 +63,9 @@ FORMATS: dict[str, tuple[str, ...]] = {
     "endnote_xml": (".xml",),
     "csl_json": (".json",),
     "csv": (".csv", ".tsv"),
+    "text": (".txt", ".text"),
+    "pdf": (".pdf",),
+    "docx": (".docx",),
 }
 #: Extensions whose format is never second-guessed from the content.
 _TRUSTED = (".bib", ".bibtex", ".biblatex", ".csv", ".tsv")
@@ -119,6 +123,11 @@ def _loader(fmt: str, csv_map: Mapping[str, str] | None) -> Loader:
         return CslJsonLoader()
     if fmt == "csv":
         return CsvLoader(csv_map or {})
+    if fmt in ("text", "pdf", "docx"):
+        # imported here: the document readers use this package's loaders (CSL-JSON, EndNote XML)
+        from auditor.documents import PlainTextLoader, binary_loader
+
+        return PlainTextLoader() if fmt == "text" else binary_loader(fmt)
     raise InputError(f"unknown format {fmt!r} (choose {', '.join(FORMATS)})")
 
 
@@ -288,18 +297,26 @@ def _load_files(
     problems: list[Problem] = []
     inputs: list[InputFile] = []
     files: list[tuple[str, str, bytes, str, list[Problem]]] = []
+    from auditor.documents import binary_kind, binary_loader  # see `_loader`
+
+    loaded: dict[int, tuple[Rows, list[Problem]]] = {}
     for path in paths:
         if embedded and path in embedded:  # a `filecontents` bibliography inside a .tex
             data = embedded[path]
             name, text, warnings = _decode(data, path, fmt or "bibtex", "utf-8")
-        else:
-            data = _read(path)
-            name, text, warnings = _decode(data, path, fmt, encoding)
+            files.append((path, name, data, text, warnings))
+            continue
+        data = _read(path)
+        kind = binary_kind(path, data[:16]) if fmt in (None, "pdf", "docx") else None
+        if kind is not None:  # a PDF or Word file is read from its bytes
+            loaded[len(files)] = binary_loader(kind).load_bytes(data, path)
+            files.append((path, kind, data, "", []))
+            continue
+        name, text, warnings = _decode(data, path, fmt, encoding)
         files.append((path, name, data, text, warnings))
     # each format reads all its files at once, in order: BibTeX files are one database
-    loaded: dict[int, tuple[Rows, list[Problem]]] = {}
-    for name in dict.fromkeys(f[1] for f in files):
-        which = [i for i, f in enumerate(files) if f[1] == name]
+    for name in dict.fromkeys(f[1] for i, f in enumerate(files) if i not in loaded):
+        which = [i for i, f in enumerate(files) if f[1] == name and i not in loaded]
         results = _loader(name, csv_map).load_all([(files[i][3], files[i][0]) for i in which])
         loaded.update(zip(which, results, strict=True))
     for i, (path, name, data, _text, warnings) in enumerate(files):

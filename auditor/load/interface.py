@@ -54,7 +54,8 @@ ENTRY_COLUMNS: tuple[str, ...] = (
     "source_line", "key", "entry_type", "declared_type", "id_raw", "doi", "pmid", "arxiv",
     "title", "authors", "authors_et_al", "author_names", "year", "container_title", "volume",
     "issue", "pages", "issn", "language", "url", "parse_error", "warnings", "title_as_written",
-    "howpublished", "note", "publisher",
+    "howpublished", "note", "publisher", "reference_text", "source_page", "source_label",
+    "cited_at",
 )  # fmt: skip
 
 

@@ -1,0 +1,52 @@
+"""Documents as people hold them: PDF, Word and plain-text reference lists, read into rows.
+
+A document family beside the bibliography loaders (`auditor.load`), one module per kind behind
+`DocumentLoader`: `pdf` (text with layout, `pdf_text`), `docx` (reference-manager fields first,
+`docx_fields`, then paragraphs) and `plain` (text). Each finds the references section
+(`sections`), cuts it (`split`, after `clean`) and reads every string with the one
+reference-string reader (`refstring`). `binary_kind` says which files are read from bytes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from auditor.documents.docx import DocxLoader
+from auditor.documents.interface import DocumentLoader
+from auditor.documents.pdf import PdfLoader
+from auditor.documents.plain import PlainTextLoader
+from auditor.errors import InputError
+
+__all__ = ["BINARY_SUFFIXES", "DocumentLoader", "PlainTextLoader", "binary_kind", "binary_loader"]
+
+#: Extensions of the documents read from their bytes.
+BINARY_SUFFIXES: dict[str, str] = {".pdf": "pdf", ".docx": "docx"}
+_OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+
+
+def binary_kind(path: str, head: bytes) -> str | None:
+    """`pdf` or `docx` when the file is one (by its first bytes, else its extension), else `None`.
+
+    Raises `InputError` for a Word 97-2003 `.doc` (or any OLE file named `.doc`), which has no
+    reader here: the user is told to save it as `.docx`.
+    """
+    suffix = Path(path).suffix.lower()
+    if head.startswith(b"%PDF-"):
+        return "pdf"
+    if suffix == ".doc" or (head.startswith(_OLE_MAGIC) and suffix in (".doc", ".docx", ".dot")):
+        raise InputError(
+            f"{path}: a Word 97-2003 .doc file cannot be read: save it as .docx (File > Save As) "
+            "and run again"
+        )
+    if suffix == ".docx" or (head.startswith(b"PK\x03\x04") and suffix in (".docm", ".dotx")):
+        return "docx"
+    return BINARY_SUFFIXES.get(suffix)
+
+
+def binary_loader(kind: str) -> DocumentLoader:
+    """The loader of a kind `binary_kind` named."""
+    if kind == "pdf":
+        return PdfLoader()
+    if kind == "docx":
+        return DocxLoader()
+    raise ValueError(f"no document kind {kind!r}")

@@ -1,0 +1,94 @@
+"""Clean printed text: ligatures, running headers and footers, page numbers, hyphenation.
+
+- `ligatures(s)` maps the typographic ligatures (ﬁ ﬂ ﬀ ﬃ ﬄ ﬅ ﬆ) to their letters, drops soft
+  hyphens and maps the Unicode hyphen to `-`.
+- `drop_running(lines)` removes the lines a PDF repeats at the top or bottom of its pages
+  (a running header or footer, digits ignored, on at least three pages or half of them) and a
+  lone page number (`12`, `- 12 -`, `Page 12 of 40`) at a page's top or bottom.
+- `join(lines)` joins the lines of one reference: a word hyphenated across a line break
+  (`Mor-` + `genstern`) is joined without the hyphen when the next line starts in lower case;
+  `Pin-` + `Yu` and `10.1007/S1099-` + `4-0` keep theirs; a line ending in `/` (a URL or DOI
+  broken at a slash) is joined without a space.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import replace
+
+from auditor.documents.lines import Line
+
+__all__ = ["drop_running", "join", "ligatures"]
+
+_LIGATURES = str.maketrans(
+    {
+        "ﬁ": "fi",
+        "ﬂ": "fl",
+        "ﬀ": "ff",
+        "ﬃ": "ffi",
+        "ﬄ": "ffl",
+        "ﬅ": "st",
+        "ﬆ": "st",
+        "\u00ad": "",
+        "\u2010": "-",
+        "\u2011": "-",
+        "\u00a0": " ",
+    }
+)
+_PAGE_NUMBER_RE = re.compile(r"^\s*(?:[-–—]\s*)?(?:page\s+)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?(?:\s*[-–—])?\s*$", re.I)
+_DIGITS_RE = re.compile(r"\d+")
+
+
+def ligatures(s: str) -> str:
+    """`s` with ligatures mapped to letters, soft hyphens dropped, Unicode hyphens as `-`."""
+    return s.translate(_LIGATURES)
+
+
+def drop_running(lines: Sequence[Line]) -> list[Line]:
+    """`lines` without running headers, footers and page numbers (see the module docstring)."""
+    pages: dict[int, list[int]] = {}
+    for i, line in enumerate(lines):
+        if line.page is not None:
+            pages.setdefault(line.page, []).append(i)
+    if not pages:
+        return list(lines)
+    edges: dict[int, str] = {}
+    for at in pages.values():
+        for i in {at[0], at[-1], *at[:2], *at[-2:]}:
+            edges[i] = _DIGITS_RE.sub("#", lines[i].text.strip().lower())
+    counts = Counter(edges.values())
+    need = max(3, len(pages) // 2) if len(pages) > 2 else len(pages) + 1
+    drop = {i for i, shape in edges.items() if counts[shape] >= need and len(shape) < 120}
+    for at in pages.values():
+        for i in (at[0], at[-1]):
+            if _PAGE_NUMBER_RE.match(lines[i].text):
+                drop.add(i)
+    return [line for i, line in enumerate(lines) if i not in drop]
+
+
+_HYPHEN_END_RE = re.compile(r"[A-Za-z\u00c0-\u024f]-$")
+
+
+def join(lines: Sequence[str]) -> str:
+    """The lines of one reference as one string (see the module docstring)."""
+    out = ""
+    for raw in lines:
+        text = raw.strip()
+        if not text:
+            continue
+        if not out:
+            out = text
+        elif _HYPHEN_END_RE.search(out) and text[:1].islower():
+            out = out[:-1] + text
+        elif out.endswith(("-", "/")) and not out.endswith(" -"):
+            out += text
+        else:
+            out += " " + text
+    return out
+
+
+def with_text(line: Line, text: str) -> Line:
+    """`line` with its text replaced."""
+    return replace(line, text=text)

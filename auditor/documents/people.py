@@ -1,0 +1,89 @@
+"""Split the author part of a formatted reference into one string per author.
+
+Handles the forms the style families print: `A. Smith, B. Jones, and C. Lee` (natural order),
+`Smith, A., Jones, B., & Lee, C.` (APA, inverted with initials), `Smith, Alan, Bob Jones, and
+Cy Lee` (Chicago: the first inverted), `Smith A, Jones BC` (Vancouver, family first without a
+comma) and `张三, 李四` (GB/T 7714). Each name keeps the words as printed; a family-first name
+printed without a comma (Vancouver, GB/T) gets one after the family name, because the criteria
+read the part before a comma as the surname and otherwise the last word. `et al.`, `others` and
+`等` become the flag. Never raises.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["split_authors"]
+
+_AND_RE = re.compile(r"\s*(?:,?\s+(?:and|und|AND)\s+|,?\s*&\s*|;\s*)")
+_ET_AL_RE = re.compile(r"(?:,?\s*(?:et\s*al\.?|and\s+others|others|等|等人)\s*)$", re.IGNORECASE)
+_INITIALS_RE = re.compile(r"^(?:[A-Z\u00c0-\u00de](?:[a-z]?\.|\.?-[A-Z]\.?|\b)\s*){1,5}$")
+_VANCOUVER_RE = re.compile(r"^(?P<f>[\w'’\-\u00c0-\u024f][\w'’\-\s\u00c0-\u024f]*?)\s+(?P<i>[A-Z]{1,4})$")
+_HAN_RE = re.compile(r"[\u3400-\u9fff]")
+_DASHES_RE = re.compile(r"^[—–\-_]{2,}\.?$")
+
+
+def _is_initials(part: str) -> bool:
+    return bool(_INITIALS_RE.match(part.strip()))
+
+
+def _one_word(part: str) -> bool:
+    words = part.split()
+    # `van der Berg`: lowercase particles then one capitalised word
+    return bool(words) and all(w[:1].islower() for w in words[:-1]) and not _is_initials(part)
+
+
+def split_authors(text: str | None) -> tuple[list[str], bool]:
+    """`(names as written, et-al flag)` of an author list; `([], False)` for nothing."""
+    t = (text or "").strip(" .,;:")
+    if not t or _DASHES_RE.match(t):
+        return [], False
+    et_al = bool(_ET_AL_RE.search(t))
+    t = _ET_AL_RE.sub("", t).strip(" .,;")
+    parts = [p.strip(" .,") if not _is_initials(p.strip(" ,")) else p.strip(" ,") for p in _parts(t)]
+    parts = [p for p in parts if p]
+    names: list[str] = []
+    i = 0
+    while i < len(parts):
+        p = parts[i]
+        nxt = parts[i + 1] if i + 1 < len(parts) else None
+        if nxt is not None and _is_initials(nxt) and not _is_initials(p):
+            names.append(f"{p}, {nxt}")  # APA: `Smith, A. B.`
+            i += 2
+        elif i == 0 and nxt is not None and _one_word(p) and _given_like(nxt) and len(parts) > 1:
+            names.append(f"{p}, {nxt}")  # Chicago: only the first author is inverted
+            i += 2
+        else:
+            names.append(_family_first(p))
+            i += 1
+    return names, et_al
+
+
+def _parts(t: str) -> list[str]:
+    out: list[str] = []
+    for chunk in _AND_RE.split(t):
+        out.extend(c for c in chunk.split(",") if c.strip())
+    return out
+
+
+def _given_like(part: str) -> bool:
+    """`Momin`, `Durmus Alp Emre`, `Jacob D.`: given names, not a second `Given Family` name
+    that would make a natural-order list of one-word names unlikely to be inverted."""
+    words = part.split()
+    return 1 <= len(words) <= 4 and all(w[:1].isupper() for w in words)
+
+
+def _family_first(name: str) -> str:
+    """`Smith AB` → `Smith, AB` (Vancouver); `张三` stays; anything else as written."""
+    if "," in name or _HAN_RE.search(name):
+        return name
+    m = _VANCOUVER_RE.match(name)
+    if m and not m.group("f").isupper():
+        return f"{m.group('f')}, {m.group('i')}"
+    words = name.split()
+    # GB/T 7714 prints Latin names `SMITH J` / `SMITH John`: the all-capital word is the family
+    if len(words) >= 2 and words[0].isupper() and len(words[0]) > 1 and not words[-1].isupper():
+        return f"{words[0]}, {' '.join(words[1:])}"
+    if m:
+        return f"{m.group('f')}, {m.group('i')}"
+    return name

@@ -1,0 +1,263 @@
+"""Read one formatted reference string into fields: the one reader for PDF, Word, text and GROBID.
+
+`parse(text)` never raises. It recognises the common style families by their punctuation, not
+by any list of venues:
+
+- numbered (IEEE, ACM, Vancouver/ICMJE, natbib `plainnat`/`unsrtnat`): a leading `[n]`, `n.`
+  or `(n)` label, then `Authors. Title. Venue …, year.` (IEEE quotes its titles);
+- author-year (APA, Chicago, Harvard, `apalike`): `Authors (2021). Title. Venue.` or
+  `Authors. 2021. "Title." Venue.`, optionally after a `[Label, 2021]` label;
+- GB/T 7714: `Authors. Title[J]. Journal, 2020, 12(3): 45-67.` (`[J]`, `[C]`, `[M]`, …).
+
+A field the string does not let us read is `None` ("not claimed"), never a guess: the criteria
+compare only what was claimed. `sure` is False when the authors/title boundary was not marked by
+a year, quotes or a type tag, so the search stage may settle the row against the whole string.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from auditor.documents.identifiers import Identifiers, find_identifiers
+from auditor.documents.people import split_authors
+
+__all__ = ["ParsedReference", "parse", "strip_label"]
+
+
+@dataclass(frozen=True)
+class ParsedReference:
+    """The fields read from one reference string; `None` where the string claims nothing."""
+
+    text: str
+    """The reference as printed, whitespace collapsed (the `reference_text` column)."""
+    label: str | None = None
+    """Its number or label as printed (`12`, `Agarwal et al., 2021e`), without brackets."""
+    title: str | None = None
+    authors: list[str] = field(default_factory=list)
+    """One string per author as written (family-first names without a comma get one)."""
+    et_al: bool = False
+    year: int | None = None
+    container_title: str | None = None
+    volume: str | None = None
+    issue: str | None = None
+    pages: str | None = None
+    ids: Identifiers = field(default_factory=Identifiers)
+    style: str = "unknown"
+    """numbered | author_year | quoted | gbt7714 | unknown: the shape that was recognised."""
+    sure: bool = False
+    """Whether the authors/title/venue boundaries were marked (year, quotes or a type tag)."""
+
+
+_LABEL_RE = re.compile(
+    r"^\s*(?:\[(?P<b>[^\]]{1,80})\]|\((?P<p>\d{1,4})\)|(?P<n>\d{1,4})\.(?=\s)|(?P<s>\d{1,4})(?=\s*\S))\s*"
+)
+_YEAR = r"(?:1[5-9]\d\d|20\d\d)"
+_YEAR_RE = re.compile(rf"(?<![\d/.])({_YEAR})[a-z]?(?![\d])")
+# `Authors (2021). Title` / `Authors (2021) Title` / `Authors (2021, March 3). Title`
+_PAREN_YEAR_RE = re.compile(rf"\s*\((?P<y>{_YEAR})[a-z]?(?:,[^)]{{0,30}})?\)\s*[.,:]?\s*")
+# `Authors. 2021. Title` / `Authors, 2021. Title`
+_BARE_YEAR_RE = re.compile(rf"[.,]\s+(?P<y>{_YEAR})[a-z]?\.\s+")
+_N_D_RE = re.compile(r"\s*\((?:n\.\s?d\.|in press|forthcoming)\)\s*[.,]?\s*", re.I)
+_QUOTED_RE = re.compile(r"[“\"‘](?P<t>[^”\"]{4,600}?)[,.]?[”\"’]")
+_GBT_TAG_RE = re.compile(r"\[(?:J|C|M|D|R|P|S|N|A|Z|G|EB/OL|J/OL|M/OL|C/OL|DB/OL|CP/OL)\]")
+_TITLE_END_RE = re.compile(r"(?<=[^\s.])[.?!](?=\s+[\"“(\[A-Z0-9\u00c0-\u024f]|\s*$)")
+_IN_RE = re.compile(r"^(?:In:?|in:?)\s+", re.UNICODE)
+_ED_RE = re.compile(r"^(?:[^.]{0,200}?\(eds?\.?\),?|[^.]{0,200}?\beds?\.,)\s*", re.I)
+_VOL_ISSUE_PAGES_RE = re.compile(
+    r"(?P<v>\d{1,5})\s*\((?P<i>[\w\s/–-]{1,12})\)\s*(?:[:,]\s*(?:pp?\.\s*)?(?P<p>[\w]+(?:\s*[-–—]+\s*\w+)?))?"
+)
+_VOL_PAGES_RE = re.compile(r"(?P<v>\d{1,5})\s*:\s*(?P<p>\w+(?:\s*[-–—]+\s*\w+)?)")
+_VOL_RE = re.compile(r"\b(?:vol(?:ume)?\.?)\s*(?P<v>\d{1,5})", re.I)
+_NO_RE = re.compile(r"\b(?:no\.|number|issue)\s*(?P<i>\d{1,5})", re.I)
+_PAGES_RE = re.compile(r"\b(?:pp?\.|pages?)\s*(?P<p>\w+(?:\s*[-–—]+\s*\w+)?)", re.I)
+_APA_VOL_PAGES_RE = re.compile(r",\s*(?P<v>\d{1,5}),\s*(?P<p>\d+\s*[-–—]\s*\d+)")
+_SPACES_RE = re.compile(r"\s+")
+
+
+def strip_label(text: str) -> tuple[str | None, str]:
+    """`(label, rest)`: a leading `[n]`, `[Name, 2021]`, `(n)`, `n.` or bare `n` taken off."""
+    m = _LABEL_RE.match(text)
+    if not m:
+        return None, text
+    label = m.group("b") or m.group("p") or m.group("n") or m.group("s")
+    if m.group("b") and _GBT_TAG_RE.fullmatch(f"[{label}]"):
+        return None, text
+    return label.strip(), text[m.end() :]
+
+
+def parse(text: str) -> ParsedReference:
+    """The fields of the reference `text` (see the module docstring); never raises."""
+    flat = _SPACES_RE.sub(" ", text).strip()
+    label, rest = strip_label(flat)
+    ids, rest = find_identifiers(rest)
+    rest = rest.strip(" ,;")
+    for reader in (_gbt, _quoted, _author_year, _plain):
+        got = reader(rest)
+        if got is not None:
+            style, authors_part, title, venue_part, year, sure = got
+            break
+    authors, et_al = split_authors(authors_part)
+    fields = _venue_fields(venue_part)
+    if year is None:
+        year = _last_year(venue_part)
+    if label and style == "author_year" and year is None:
+        year = _last_year(label)
+    return ParsedReference(
+        text=flat,
+        label=label,
+        title=_clean_title(title),
+        authors=authors,
+        et_al=et_al,
+        year=year,
+        ids=ids,
+        style="numbered" if style == "plain" and label and label.isdigit() else style,
+        sure=sure and bool(authors) and bool(title),
+        **fields,
+    )
+
+
+_Read = tuple[str, str, str | None, str, int | None, bool]
+
+
+def _gbt(rest: str) -> _Read | None:
+    """GB/T 7714: the title ends at its type tag; the authors end at the first `. ` before it."""
+    m = _GBT_TAG_RE.search(rest)
+    if not m:
+        return None
+    head = rest[: m.start()]
+    cut = _first_stop(head)
+    if cut is None:
+        return None
+    authors, title = head[:cut], head[cut:].lstrip(". ")
+    venue = rest[m.end() :].lstrip(" .")
+    return "gbt7714", authors, title, venue, None, True
+
+
+def _quoted(rest: str) -> _Read | None:
+    """A quoted title (IEEE, Chicago, Harvard, MLA): authors before it, venue after."""
+    m = _QUOTED_RE.search(rest)
+    if not m or m.start() == 0:
+        return None
+    head = rest[: m.start()].rstrip()
+    year = None
+    y = _PAREN_YEAR_RE.search(head) or _BARE_YEAR_RE.search(head + " ")
+    if y:
+        year, head = int(y.group("y")), head[: y.start()]
+    authors = head.rstrip(" ,.:")
+    venue = rest[m.end() :].lstrip(" ,.")
+    return "quoted", authors, m.group("t"), venue, year, bool(authors)
+
+
+def _author_year(rest: str) -> _Read | None:
+    """`Authors (2021). Title. Venue` or `Authors. 2021. Title. Venue` (the year after authors)."""
+    m = _PAREN_YEAR_RE.search(rest) or _N_D_RE.search(rest)
+    bare = _BARE_YEAR_RE.search(rest)
+    if bare and (not m or bare.start() < m.start()):
+        m = bare
+    if not m or m.start() == 0 or not _looks_like_authors(rest[: m.start()]):
+        return None
+    year = int(m.group("y")) if "y" in m.groupdict() and m.group("y") else None
+    body = rest[m.end() :]
+    title, venue = _title_and_venue(body)
+    return "author_year", rest[: m.start()], title, venue, year, True
+
+
+def _plain(rest: str) -> _Read:
+    """`Authors. Title. Venue, year.`: sentences cut at stops that are not after an initial."""
+    cut = _first_stop(rest)
+    if cut is None:
+        return "plain", "", None, rest, None, False
+    title, venue = _title_and_venue(rest[cut:].lstrip(". "))
+    return "plain", rest[:cut], title, venue, None, True
+
+
+def _title_and_venue(body: str) -> tuple[str | None, str]:
+    m = _TITLE_END_RE.search(body)
+    if not m:
+        return (body.strip() or None), ""
+    end = m.end() if body[m.start()] in "?!" else m.start()
+    return body[:end].strip() or None, body[m.end() :].strip()
+
+
+_INITIAL_END_RE = re.compile(r"(?:^|[\s.,\-‐])(?:[A-Z]{1,3}|[A-Z][a-z]|Jr|Sr)$")
+_NAME_NEXT_RE = re.compile(
+    r"^(?:[A-Z]\.|(?:(?:van|von|de|der|den|la|le|du|di|da|del|dos)\s)*"
+    r"[A-Z\u00c0-\u024f][\w'’\-\u00c0-\u024f]*(?:,|\s+and\b|\s*&|\.\s|\.$|\s+[A-Z]\.|\s+[A-Z][\w\-]*,))"
+)
+_STOP_RE = re.compile(r"\.\s+(?=\S)")
+
+
+def _first_stop(text: str) -> int | None:
+    """Where an author list ends: the first `. ` not after an initial that a name follows."""
+    for m in _STOP_RE.finditer(text):
+        before, after = text[: m.start()], text[m.end() :]
+        if _INITIAL_END_RE.search(before) and _NAME_NEXT_RE.match(after):
+            continue
+        if not before.strip():
+            continue
+        return m.start()
+    return None
+
+
+_AUTHORISH_RE = re.compile(r"^[\w\s.,;&'’\-‐\u00c0-\u024f]+$")
+
+
+def _looks_like_authors(part: str) -> bool:
+    """A plausible author list: name characters only, not longer than a long list would be."""
+    stripped = part.strip(" .,")
+    return bool(stripped) and len(stripped) < 2000 and bool(_AUTHORISH_RE.match(stripped))
+
+
+def _clean_title(title: str | None) -> str | None:
+    if not title:
+        return None
+    t = title.strip().strip("“”\"‘’ ").rstrip(",;:").strip()
+    return t or None
+
+
+def _last_year(text: str | None) -> int | None:
+    years = _YEAR_RE.findall(text or "")
+    return int(years[-1]) if years else None
+
+
+def _venue_fields(venue: str) -> dict[str, str | None]:
+    """Container title, volume, issue and pages read off the part after the title."""
+    v = _IN_RE.sub("", venue.strip())
+    v = _ED_RE.sub("", v) if re.search(r"\beds?\b", v[:220], re.I) else v
+    volume = issue = pages = None
+    m = _VOL_ISSUE_PAGES_RE.search(v)
+    if m:
+        volume, issue, pages = m.group("v"), m.group("i").strip(), m.group("p")
+    elif m2 := _VOL_PAGES_RE.search(v):
+        volume, pages = m2.group("v"), m2.group("p")
+    elif m3 := _APA_VOL_PAGES_RE.search(v):
+        volume, pages = m3.group("v"), m3.group("p")
+    volume = volume or ((mv := _VOL_RE.search(v)) and mv.group("v")) or None
+    issue = issue or ((mi := _NO_RE.search(v)) and mi.group("i")) or None
+    pages = pages or ((mp := _PAGES_RE.search(v)) and mp.group("p")) or None
+    return {
+        "container_title": _container(v),
+        "volume": volume,
+        "issue": issue,
+        "pages": _SPACES_RE.sub("", pages).replace("—", "-").replace("–", "-") if pages else None,
+    }
+
+
+_CONTAINER_END_RE = re.compile(
+    rf"(?:,|\.|;)\s*(?:{_YEAR}|vol\b|volume\b|pp?\.|pages?\b|no\.|\d)|\s+\d{{1,5}}\s*[(:]|"
+    rf"\s*\(\s*{_YEAR}|,\s*[A-Z][a-z]+\s+{_YEAR}",
+    re.I,
+)
+
+
+def _container(v: str) -> str | None:
+    """The venue's name: up to the first year, volume, pages or number that follows it."""
+    if not v:
+        return None
+    m = _CONTAINER_END_RE.search(v)
+    name = v[: m.start()] if m else v
+    name = re.sub(rf"[,.]?\s*{_YEAR}[a-z]?\s*\.?$", "", name).strip(" .,;:")
+    if not name or name.isdigit() or len(name) > 300:
+        return None
+    return name

@@ -1,0 +1,53 @@
+"""Turn the references cut from a document into `references` rows, the same for every kind.
+
+Each piece is read by `refstring.parse`; its row keeps the string (`reference_text`), where it
+was printed (`source_line`: the line or paragraph, `source_page`, `source_label`: its number or
+label) and only the fields the string claims. The key is the printed label when there is one,
+else `ref<n>` (the piece's position in the list).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from auditor.documents.refstring import parse
+from auditor.documents.split import Piece
+from auditor.load.interface import Rows
+
+__all__ = ["UNSURE", "rows_from_pieces"]
+
+#: Warning a row carries when its authors/title boundary was not marked in the string.
+UNSURE = "reference string read without a year, quotes or type tag to mark its parts"
+
+
+def rows_from_pieces(pieces: Sequence[Piece]) -> Rows:
+    """One row per piece, in order."""
+    rows = Rows()
+    seen: set[str] = set()
+    for n, piece in enumerate(pieces, start=1):
+        ref = parse(piece.text)
+        key = ref.label or f"ref{n}"
+        if key in seen:
+            key = f"{key} ({n})"
+        seen.add(key)
+        rows.add(
+            source_line=piece.line,
+            source_page=piece.page,
+            source_label=ref.label,
+            reference_text=ref.text,
+            key=key,
+            doi=ref.ids.doi,
+            pmid=ref.ids.pmid,
+            arxiv=ref.ids.arxiv,
+            url=ref.ids.url,
+            title=ref.title,
+            authors=ref.authors,
+            authors_et_al=ref.et_al,
+            year=ref.year,
+            container_title=ref.container_title,
+            volume=ref.volume,
+            issue=ref.issue,
+            pages=ref.pages,
+            warnings=[] if ref.sure else [UNSURE],
+        )
+    return rows
