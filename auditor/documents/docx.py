@@ -76,17 +76,60 @@ def _bibliography_texts(lines: Sequence[Line]) -> list[str]:
 
 
 def _annotate(rows: Rows, path: str, cited: list[int], texts: list[str]) -> None:
-    """Fill `cited_at` and `reference_text` of field rows in place."""
-    title_at = ENTRY_COLUMNS.index("title")
+    """Fill `cited_at` and `reference_text` of field rows in place.
+
+    A row's bibliography entry is the unused one holding its title that also holds most of its
+    first author's surname, year and DOI (two entries may share a title), in list order.
+    """
+    at = {name: ENTRY_COLUMNS.index(name) for name in ("title", "authors", "year", "doi")}
     text_at = ENTRY_COLUMNS.index("reference_text")
     cited_at = ENTRY_COLUMNS.index("cited_at")
-    keyed = [(_key(t), t) for t in texts]
+    keyed = _keyed(texts)
+    used: set[int] = set()
     out = []
     for row, paragraph in zip(rows.rows, cited, strict=False):
         values = list(row)
-        title = _key(values[title_at])
-        if title:
-            values[text_at] = next((t for k, t in keyed if title in k), None)
+        best = _entry_for(values, at, keyed, used)
+        if best is not None:
+            used.add(best)
+            values[text_at] = keyed[best][1]
         values[cited_at] = f"{path} ¶{paragraph}" if paragraph else None
         out.append(tuple(values))
     rows.rows = out
+
+
+_DASHES_RE = re.compile(r"^\s*[—–_-]{2,}")
+
+
+def _keyed(texts: list[str]) -> list[tuple[str, str]]:
+    """Each entry's text and its match key; an entry printed `———.` (same authors as the one
+    before, Chicago's rule) is keyed with the authors of the entry before it."""
+    out: list[tuple[str, str]] = []
+    authors = ""
+    for text in texts:
+        if _DASHES_RE.match(text):
+            out.append((f"{authors} {_key(text)}", text))
+            continue
+        authors = _key(text.split(". ", 1)[0])
+        out.append((_key(text), text))
+    return out
+
+
+def _entry_for(
+    values: list[object], at: dict[str, int], keyed: list[tuple[str, str]], used: set[int]
+) -> int | None:
+    title = _key(str(values[at["title"]] or ""))
+    if not title:
+        return None
+    authors = values[at["authors"]] or []
+    first = str(authors[0]) if isinstance(authors, list) and authors else ""
+    surname = _key(first.split(",", 1)[0] if "," in first else (first.split() or [""])[-1])
+    hints = [h for h in (surname, str(values[at["year"]] or ""), _key(str(values[at["doi"]] or ""))) if h]
+    best, best_score = None, -1
+    for i, (k, _text) in enumerate(keyed):
+        if i in used or title not in k:
+            continue
+        score = sum(f" {h} " in f" {k} " for h in hints)
+        if score > best_score:
+            best, best_score = i, score
+    return best

@@ -30,6 +30,9 @@ from auditor.search.scholarly import SCHOLARLY_TYPES, looks_scholarly
 #: Entry types whose works the indexes hold (BibTeX, biblatex, RIS), lower-cased.
 INDEXED_TYPES: frozenset[str] = frozenset(
     {"article", "inproceedings", "conference", "jour", "ejour", "conf", "cpaper", "inpress"}
+    # CSL-JSON (Zotero, Mendeley), EndNote XML `ref-type` names and Word `b:SourceType`
+    | {"article-journal", "paper-conference", "journal article", "conference paper"}
+    | {"conference proceedings", "journalarticle", "conferenceproceedings"}
 )
 #: Types that name no venue of their own but may be preprints (decided by the venue).
 VENUE_DECIDES: frozenset[str] = frozenset({"misc", "unpublished", "online", "preprint", "gen"})
