@@ -39,6 +39,8 @@ _ARXIV_RE = re.compile(
 _PMID_RE = re.compile(r"\bPMID\s*:?\s*(?P<id>[1-9]\d{0,7})(?!\d)", re.IGNORECASE)
 _URL_RE = re.compile(r"(?:\bURL\s*:?\s*)?(?P<url>https?://\S+)", re.IGNORECASE)
 _TRAILING = ".,;:)]}>'\""
+# `doi: 10.` at a line end and `1609/…` on the next: the break fell inside the prefix
+_BROKEN_PREFIX_RE = re.compile(r"((?:\bdoi\s*:?\s*|doi\.org/)10\.)\s+(\d{4,9})\s*/", re.IGNORECASE)
 _LABEL_WORDS_RE = re.compile(r"(?:\b(?:doi|DOI|URL|Available(?: at| from)?|Retrieved from)\s*:?\s*)$")
 
 
@@ -70,6 +72,7 @@ def find_identifiers(text: str) -> tuple[Identifiers, str]:
     """`(identifiers, text with them and their `doi:`/`URL` labels taken out)`."""
     doi = arxiv = pmid = url = None
     cut: list[tuple[int, int]] = []
+    text = _BROKEN_PREFIX_RE.sub(r"\1\2/", text)
     m = _DOI_START_RE.search(text)
     if m:
         doi, end = _doi_at(text, m.start("doi"))

@@ -50,7 +50,7 @@ def split_authors(text: str | None) -> tuple[list[str], bool]:
         if nxt is not None and _is_initials(nxt) and not _is_initials(p):
             names.append(f"{p}, {nxt}")  # APA: `Smith, A. B.`
             i += 2
-        elif i == 0 and nxt is not None and _one_word(p) and _given_like(nxt) and len(parts) > 1:
+        elif i == 0 and nxt is not None and _first_family(p) and _given_like(nxt):
             names.append(f"{p}, {nxt}")  # Chicago: only the first author is inverted
             i += 2
         else:
@@ -64,6 +64,12 @@ def _parts(t: str) -> list[str]:
     for chunk in _AND_RE.split(t):
         out.extend(c for c in chunk.split(",") if c.strip())
     return out
+
+
+def _first_family(part: str) -> bool:
+    """A first part that can only be a family name: one word (with particles), or one initial
+    (`R., Mallikarjun B.`: a family name printed as an initial)."""
+    return _one_word(part) or len(part.split()) == 1
 
 
 def _given_like(part: str) -> bool:
@@ -82,7 +88,8 @@ def _family_first(name: str) -> str:
         return f"{m.group('f')}, {m.group('i')}"
     words = name.split()
     # GB/T 7714 prints Latin names `SMITH J` / `SMITH John`: the all-capital word is the family
-    if len(words) >= 2 and words[0].isupper() and len(words[0]) > 1 and not words[-1].isupper():
+    first = words[0] if words else ""
+    if len(words) >= 2 and first.isalpha() and first.isupper() and len(first) > 1 and not words[-1].isupper():
         return f"{words[0]}, {' '.join(words[1:])}"
     if m:
         return f"{m.group('f')}, {m.group('i')}"

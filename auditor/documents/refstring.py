@@ -43,6 +43,10 @@ class ParsedReference:
     issue: str | None = None
     pages: str | None = None
     ids: Identifiers = field(default_factory=Identifiers)
+    entry_type: str | None = None
+    """What the string's shape says the work is (`inproceedings` after `In …`, `article` with a
+    volume or pages, `book` with a publisher, `online` for a bare URL, `misc` for a preprint),
+    else `reference`: a formatted reference whose kind the string does not say."""
     style: str = "unknown"
     """numbered | author_year | quoted | gbt7714 | unknown: the shape that was recognised."""
     sure: bool = False
@@ -75,6 +79,22 @@ _APA_VOL_PAGES_RE = re.compile(r",\s*(?P<v>\d{1,5}),\s*(?P<p>\d+\s*[-–—]\s*\
 _SPACES_RE = re.compile(r"\s+")
 
 
+# HTML entities pasted in from web pages and rendered as text (`d&apos;Amore`, `&Amp;`)
+_ENTITY_RE = re.compile(r"&(amp|apos|quot|lt|gt|nbsp|#\d{1,6}|#x[0-9a-f]{1,5});", re.I)
+_ENTITIES = {"amp": "&", "apos": "'", "quot": '"', "lt": "<", "gt": ">", "nbsp": " "}
+
+
+def _entity(m: re.Match[str]) -> str:
+    name = m.group(1).lower()
+    if name.startswith("#"):
+        try:
+            code = int(name[2:], 16) if name[1:2] == "x" else int(name[1:])
+            return chr(code) if 32 <= code < 0x110000 else m.group(0)
+        except ValueError:
+            return m.group(0)
+    return _ENTITIES[name]
+
+
 def strip_label(text: str) -> tuple[str | None, str]:
     """`(label, rest)`: a leading `[n]`, `[Name, 2021]`, `(n)`, `n.` or bare `n` taken off."""
     m = _LABEL_RE.match(text)
@@ -89,7 +109,7 @@ def strip_label(text: str) -> tuple[str | None, str]:
 def parse(text: str) -> ParsedReference:
     """The fields of the reference `text` (see the module docstring); never raises."""
     flat = _SPACES_RE.sub(" ", text).strip()
-    label, rest = strip_label(flat)
+    label, rest = strip_label(_ENTITY_RE.sub(_entity, flat))
     ids, rest = find_identifiers(rest)
     rest = rest.strip(" ,;")
     for reader in (_gbt, _quoted, _author_year, _plain):
@@ -111,6 +131,7 @@ def parse(text: str) -> ParsedReference:
         et_al=et_al,
         year=year,
         ids=ids,
+        entry_type=_entry_type(venue_part, fields, ids),
         style="numbered" if style == "plain" and label and label.isdigit() else style,
         sure=sure and bool(authors) and bool(title),
         **fields,
@@ -183,7 +204,8 @@ def _title_and_venue(body: str) -> tuple[str | None, str]:
 _INITIAL_END_RE = re.compile(r"(?:^|[\s.,\-‐])(?:[A-Z]{1,3}|[A-Z][a-z]|Jr|Sr)$")
 _NAME_NEXT_RE = re.compile(
     r"^(?:[A-Z]\.|(?:(?:van|von|de|der|den|la|le|du|di|da|del|dos)\s)*"
-    r"[A-Z\u00c0-\u024f][\w'’\-\u00c0-\u024f]*(?:,|\s+and\b|\s*&|\.\s|\.$|\s+[A-Z]\.|\s+[A-Z][\w\-]*,))"
+    r"[A-Z\u00c0-\u024f][\w'’\-\u00c0-\u024f]*(?:,|\s+and\b|\s*&|\.\s|\.$|\s+[A-Z]\.|"
+    r"(?:\s+[A-Z\u00c0-\u024f][\w'’\-\u00c0-\u024f]*){1,2}(?:,|\.\s|\.$|\s+and\b)))"
 )
 _STOP_RE = re.compile(r"\.\s+(?=\S)")
 
@@ -261,3 +283,21 @@ def _container(v: str) -> str | None:
     if not name or name.isdigit() or len(name) > 300:
         return None
     return name
+
+
+_PUBLISHER_RE = re.compile(r"\b(?:press|publish\w*|verlag|editions?|university|thesis|dissertation)\b", re.I)
+_PREPRINT_RE = re.compile(r"\b(?:arxiv|preprint|biorxiv|medrxiv|ssrn|corr)\b", re.I)
+
+
+def _entry_type(venue: str, fields: dict[str, str | None], ids: Identifiers) -> str:
+    if _PREPRINT_RE.search(venue) or (ids.arxiv and not fields["container_title"]):
+        return "misc"
+    if _IN_RE.match(venue.strip()):
+        return "inproceedings"
+    if fields["volume"] or fields["pages"] or fields["issue"]:
+        return "article"
+    if _PUBLISHER_RE.search(venue):
+        return "book"
+    if ids.url and not ids.doi and not fields["container_title"]:
+        return "online"
+    return "reference"

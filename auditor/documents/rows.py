@@ -8,6 +8,7 @@ else `ref<n>` (the piece's position in the list).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from auditor.documents.refstring import parse
@@ -20,12 +21,20 @@ __all__ = ["UNSURE", "rows_from_pieces"]
 UNSURE = "reference string read without a year, quotes or type tag to mark its parts"
 
 
+_SAME_AUTHORS_RE = re.compile(r"^(?:\[[^\]]*\]\s*|\d{1,4}[.)]?\s+)?[—–_-]{2,}")
+
+
 def rows_from_pieces(pieces: Sequence[Piece]) -> Rows:
     """One row per piece, in order."""
     rows = Rows()
     seen: set[str] = set()
+    previous: list[str] = []
     for n, piece in enumerate(pieces, start=1):
         ref = parse(piece.text)
+        authors = ref.authors
+        if not authors and _SAME_AUTHORS_RE.match(ref.text):
+            authors = previous  # `———.`: the authors of the entry before (Chicago, APA 6)
+        previous = authors
         key = ref.label or f"ref{n}"
         if key in seen:
             key = f"{key} ({n})"
@@ -36,12 +45,13 @@ def rows_from_pieces(pieces: Sequence[Piece]) -> Rows:
             source_label=ref.label,
             reference_text=ref.text,
             key=key,
+            entry_type=ref.entry_type,
             doi=ref.ids.doi,
             pmid=ref.ids.pmid,
             arxiv=ref.ids.arxiv,
             url=ref.ids.url,
             title=ref.title,
-            authors=ref.authors,
+            authors=authors,
             authors_et_al=ref.et_al,
             year=ref.year,
             container_title=ref.container_title,

@@ -37,6 +37,10 @@ INDEXED_TYPES: frozenset[str] = frozenset(
 #: Types that name no venue of their own but may be preprints (decided by the venue).
 VENUE_DECIDES: frozenset[str] = frozenset({"misc", "unpublished", "online", "preprint", "gen"})
 
+#: `entry_type` of a reference read from a document (PDF, Word, text) whose string names no
+#: kind: a work with authors, title and year, searched as a scholarly work.
+DOCUMENT_REFERENCE = "reference"
+
 #: Index names, as the search registers call themselves.
 CROSSREF, DBLP, ARXIV, S2, PUBMED = "crossref_search", "dblp", "arxiv_search", "s2", "pubmed_search"
 
@@ -109,6 +113,10 @@ def route(entry_type: str | None, venue: str | None) -> Sequence[str] | None:
     """
     kind = (entry_type or "").strip().lower()
     place = (venue or "").strip()
+    if kind == DOCUMENT_REFERENCE:
+        # a formatted reference read from a document, its kind unprinted: by its venue if it
+        # names one, else every general index (preprints included)
+        return ROUTE_PREPRINT if not place or _is(_PREPRINT, place) else route("article", place)
     if kind in VENUE_DECIDES or not kind:
         if _is(_PREPRINT, place):
             return ROUTE_PREPRINT
