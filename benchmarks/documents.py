@@ -52,10 +52,10 @@ def audit(doc: Path, out: Path, base_urls: dict[str, str]) -> tuple[dict[str, An
     if done.returncode not in (0, 1):
         sys.stderr.write(done.stdout + done.stderr)
         raise SystemExit(f"audit of {doc.name} failed with exit code {done.returncode}")
+    score = [sys.executable, str(doc.parent / "score.py"), str(doc.parent)]
     scored = subprocess.run(
-        [sys.executable, str(doc.parent / "score.py"), str(doc.parent), str(out / "verdicts.parquet")],
-        capture_output=True, text=True, check=True,
-    )  # fmt: skip
+        [*score, str(out / "verdicts.parquet")], capture_output=True, text=True, check=True
+    )
     return json.loads(scored.stdout), wall
 
 
@@ -91,7 +91,9 @@ def main(argv: list[str]) -> None:
         for name in ["refs.bib", *[f for f in args.only if f != "refs.bib"]]:
             out = root / name.replace(".", "_")
             results[name] = audit(args.set / name, out, emu.base_urls)
-            print(json.dumps({"form": name, "wall_s": round(results[name][1], 1), **results[name][0]}))
+            print(
+                json.dumps({"form": name, "wall_s": round(results[name][1], 1), **results[name][0]})
+            )
         if "zotero.docx" in results:
             same, n, differ = agreement(args.set, root / "refs_bib", root / "zotero_docx")
             print(json.dumps({"zotero_vs_bib_same": same, "of": n, "differ": differ[:20]}))

@@ -37,7 +37,9 @@ _LIGATURES = str.maketrans(
         "\u00a0": " ",
     }
 )
-_PAGE_NUMBER_RE = re.compile(r"^\s*(?:[-–—]\s*)?(?:page\s+)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?(?:\s*[-–—])?\s*$", re.I)
+_PAGE_NUMBER_RE = re.compile(
+    r"^\s*(?:[-–—]\s*)?(?:page\s+)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?(?:\s*[-–—])?\s*$", re.I
+)
 _DIGITS_RE = re.compile(r"\d+")
 
 
@@ -71,8 +73,86 @@ def drop_running(lines: Sequence[Line]) -> list[Line]:
 _HYPHEN_END_RE = re.compile(r"[A-Za-z\u00c0-\u024f]-$")
 
 
-def join(lines: Sequence[str]) -> str:
-    """The lines of one reference as one string (see the module docstring)."""
+_WORD_RE = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+_LAST_RE = re.compile(r"([^\W\d_]+)-$")
+_FIRST_RE = re.compile(r"^([^\W\d_]+)")
+#: Second halves that make English compounds (`instance-aware`, `pre-training`): a line break
+#: after their hyphen keeps it unless the document prints the word joined elsewhere.
+_COMPOUND_TAILS = frozenset(
+    [
+        "aware",
+        "based",
+        "free",
+        "like",
+        "level",
+        "scale",
+        "time",
+        "wise",
+        "specific",
+        "agnostic",
+        "driven",
+        "dependent",
+        "independent",
+        "invariant",
+        "efficient",
+        "shot",
+        "order",
+        "step",
+        "term",
+        "world",
+        "end",
+        "source",
+        "art",
+        "box",
+        "tuning",
+        "training",
+        "trained",
+        "learning",
+        "supervised",
+        "constrained",
+        "guided",
+        "oriented",
+        "sensitive",
+        "preserving",
+        "consistent",
+        "augmented",
+        "rank",
+        "resolution",
+        "dimensional",
+        "layer",
+        "stage",
+        "task",
+        "modal",
+        "view",
+        "domain",
+        "grained",
+    ]
+)
+
+
+def vocabulary(lines: Sequence[str]) -> frozenset[str]:
+    """The words printed whole on a line (lowercase, hyphenated compounds too), for `join`."""
+    words: set[str] = set()
+    for line in lines:
+        for w in _WORD_RE.findall(line.rstrip("-")):
+            low = w.lower()
+            words.add(low)
+    return frozenset(words)
+
+
+def _keep_hyphen(head: str, tail: str, words: frozenset[str]) -> bool:
+    """Whether `head-` + `tail` across a line break is a compound (keep the hyphen)."""
+    a = (m.group(1) if (m := _LAST_RE.search(head)) else "").lower()
+    b = (m.group(1) if (m := _FIRST_RE.match(tail)) else "").lower()
+    if f"{a}{b}" in words:
+        return False
+    return f"{a}-{b}" in words or b in _COMPOUND_TAILS or a in ("pre", "non", "self", "multi")
+
+
+def join(lines: Sequence[str], words: frozenset[str] = frozenset()) -> str:
+    """The lines of one reference as one string (see the module docstring); `words` (from
+    `vocabulary`) settles a hyphen at a line end: kept when the document prints the compound,
+    or its second half is a usual compound ending, else dropped (`Mor-` + `genstern`)."""
     out = ""
     for raw in lines:
         text = raw.strip()
@@ -81,7 +161,7 @@ def join(lines: Sequence[str]) -> str:
         if not out:
             out = text
         elif _HYPHEN_END_RE.search(out) and text[:1].islower():
-            out = out[:-1] + text
+            out = out + text if _keep_hyphen(out, text, words) else out[:-1] + text
         elif out.endswith(("-", "/")) and not out.endswith(" -"):
             out += text
         else:

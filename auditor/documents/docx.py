@@ -50,15 +50,23 @@ def docx_lines(parts: DocxParts) -> list[Line]:
     """One `Line` per paragraph line (a line break inside a paragraph starts a new one)."""
     out: list[Line] = []
     for p in parts.paragraphs:
-        heading = p.style.lower().startswith(("heading", "title")) or p.style.lower() == "berschrift"
-        for text in p.lines:
-            if text.strip():
-                out.append(Line(text.strip(), p.number, para_break=True, heading=heading))
+        heading = (
+            p.style.lower().startswith(("heading", "title")) or p.style.lower() == "berschrift"
+        )
+        out.extend(
+            Line(text.strip(), p.number, para_break=True, heading=heading)
+            for text in p.lines
+            if text.strip()
+        )
     return out
 
 
 def _styled_bibliography(parts: DocxParts, lines: Sequence[Line]) -> list[Line] | None:
-    styled = {p.number for p in parts.paragraphs if p.style.lower() in ("bibliography", "literaturverzeichnis")}
+    styled = {
+        p.number
+        for p in parts.paragraphs
+        if p.style.lower() in ("bibliography", "literaturverzeichnis")
+    }
     found = [ln for ln in lines if ln.number in styled]
     return found or None
 
@@ -124,7 +132,9 @@ def _entry_for(
     authors = values[at["authors"]] or []
     first = str(authors[0]) if isinstance(authors, list) and authors else ""
     surname = _key(first.split(",", 1)[0] if "," in first else (first.split() or [""])[-1])
-    hints = [h for h in (surname, str(values[at["year"]] or ""), _key(str(values[at["doi"]] or ""))) if h]
+    hints = [
+        h for h in (surname, str(values[at["year"]] or ""), _key(str(values[at["doi"]] or ""))) if h
+    ]
     best, best_score = None, -1
     for i, (k, _text) in enumerate(keyed):
         if i in used or title not in k:

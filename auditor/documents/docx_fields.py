@@ -79,7 +79,9 @@ def _csl_items(
         value = None
     items = value.get("citationItems") if isinstance(value, dict) else None
     if not isinstance(items, list):
-        problems.append(Problem(path, number, f"paragraph {number}: citation field is not CSL-JSON"))
+        problems.append(
+            Problem(path, number, f"paragraph {number}: citation field is not CSL-JSON")
+        )
         return
     for item in items:
         if not isinstance(item, dict) or not isinstance(item.get("itemData"), dict):
@@ -140,7 +142,12 @@ def _from_sources(
             if tags and tag not in tags:
                 continue
             people = [
-                ", ".join(filter(None, (_b(p, "Last"), " ".join(filter(None, (_b(p, "First"), _b(p, "Middle")))))))
+                ", ".join(
+                    filter(
+                        None,
+                        (_b(p, "Last"), " ".join(filter(None, (_b(p, "First"), _b(p, "Middle"))))),
+                    )
+                )
                 for p in source.iter(f"{_B}Person")
             ]
             year = _b(source, "Year")
@@ -152,7 +159,9 @@ def _from_sources(
                 title=_b(source, "Title"),
                 authors=[p for p in people if p],
                 year=int(year) if year and year.isdigit() else None,
-                container_title=_b(source, "JournalName", "ConferenceName", "BookTitle", "PeriodicalTitle"),
+                container_title=_b(
+                    source, "JournalName", "ConferenceName", "BookTitle", "PeriodicalTitle"
+                ),
                 volume=_b(source, "Volume"),
                 issue=_b(source, "Issue"),
                 pages=_b(source, "Pages"),

@@ -73,7 +73,7 @@ def _page_lines(page: Any) -> list[Line]:
 def _lines(raw: list[dict[str, Any]], col_left: float, page: int) -> list[Line]:
     steps = [float(b["top"]) - float(a["top"]) for a, b in zip(raw, raw[1:], strict=False)]
     leading = median([s for s in steps if s > 0] or [12.0])
-    out = []
+    out: list[Line] = []
     prev_top: float | None = None
     for r in raw:
         top = float(r["top"])

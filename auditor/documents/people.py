@@ -18,7 +18,9 @@ __all__ = ["split_authors"]
 _AND_RE = re.compile(r"\s*(?:,?\s+(?:and|und|AND)\s+|,?\s*&\s*|;\s*)")
 _ET_AL_RE = re.compile(r"(?:,?\s*(?:et\s*al\.?|and\s+others|others|等|等人)\s*)$", re.IGNORECASE)
 _INITIALS_RE = re.compile(r"^(?:[A-Z\u00c0-\u00de](?:[a-z]?\.|\.?-[A-Z]\.?|\b)\s*){1,5}$")
-_VANCOUVER_RE = re.compile(r"^(?P<f>[\w'’\-\u00c0-\u024f][\w'’\-\s\u00c0-\u024f]*?)\s+(?P<i>[A-Z]{1,4})$")
+_VANCOUVER_RE = re.compile(
+    r"^(?P<f>[\w'’\-\u00c0-\u024f][\w'’\-\s\u00c0-\u024f]*?)\s+(?P<i>[A-Z]{1,4})$"
+)
 _HAN_RE = re.compile(r"[\u3400-\u9fff]")
 _DASHES_RE = re.compile(r"^[—–\-_]{2,}\.?$")
 
@@ -40,7 +42,9 @@ def split_authors(text: str | None) -> tuple[list[str], bool]:
         return [], False
     et_al = bool(_ET_AL_RE.search(t))
     t = _ET_AL_RE.sub("", t).strip(" .,;")
-    parts = [p.strip(" .,") if not _is_initials(p.strip(" ,")) else p.strip(" ,") for p in _parts(t)]
+    parts = [
+        p.strip(" .,") if not _is_initials(p.strip(" ,")) else p.strip(" ,") for p in _parts(t)
+    ]
     parts = [p for p in parts if p]
     names: list[str] = []
     i = 0
@@ -89,7 +93,13 @@ def _family_first(name: str) -> str:
     words = name.split()
     # GB/T 7714 prints Latin names `SMITH J` / `SMITH John`: the all-capital word is the family
     first = words[0] if words else ""
-    if len(words) >= 2 and first.isalpha() and first.isupper() and len(first) > 1 and not words[-1].isupper():
+    if (
+        len(words) >= 2
+        and first.isalpha()
+        and first.isupper()
+        and len(first) > 1
+        and not words[-1].isupper()
+    ):
         return f"{words[0]}, {' '.join(words[1:])}"
     if m:
         return f"{m.group('f')}, {m.group('i')}"

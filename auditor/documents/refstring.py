@@ -234,7 +234,7 @@ def _looks_like_authors(part: str) -> bool:
 def _clean_title(title: str | None) -> str | None:
     if not title:
         return None
-    t = title.strip().strip("“”\"‘’ ").rstrip(",;:").strip()
+    t = title.strip().strip('“”"‘’ ').rstrip(",;:").strip()
     return t or None
 
 
@@ -285,7 +285,9 @@ def _container(v: str) -> str | None:
     return name
 
 
-_PUBLISHER_RE = re.compile(r"\b(?:press|publish\w*|verlag|editions?|university|thesis|dissertation)\b", re.I)
+_PUBLISHER_RE = re.compile(
+    r"\b(?:press|publish\w*|verlag|editions?|university|thesis|dissertation)\b", re.I
+)
 _PREPRINT_RE = re.compile(r"\b(?:arxiv|preprint|biorxiv|medrxiv|ssrn|corr)\b", re.I)
 
 

@@ -67,7 +67,9 @@ def _is_end(line: Line) -> bool:
 def _trailing_numbered(lines: Sequence[Line]) -> list[Line] | None:
     """The last run of lines labelled 1, 2, 3, … that runs to the end of the document."""
     for pattern in _NUMBERED_RES:
-        numbers = [(i, int(m.group(1))) for i, ln in enumerate(lines) if (m := pattern.match(ln.text))]
+        numbers = [
+            (i, int(m.group(1))) for i, ln in enumerate(lines) if (m := pattern.match(ln.text))
+        ]
         starts = [i for i, n in numbers if n == 1]
         for first in reversed(starts):
             expected, count = 1, 0

@@ -16,11 +16,10 @@ Each `Piece` keeps its first line's number and page, so every row can say where 
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from auditor.documents.clean import join
+from auditor.documents.clean import join, vocabulary
 from auditor.documents.lines import Line
 
 __all__ = ["Piece", "split_references"]
@@ -51,8 +50,9 @@ def split_references(lines: Sequence[Line]) -> list[Piece]:
         return []
     starts = _numbered_starts(lines) or _name_label_starts(lines) or _paragraph_starts(lines)
     pieces = []
+    words = vocabulary([ln.text for ln in lines])
     for a, b in zip(starts, [*starts[1:], len(lines)], strict=True):
-        text = join([ln.text for ln in lines[a:b]])
+        text = join([ln.text for ln in lines[a:b]], words)
         if text:
             pieces.append(Piece(text, lines[a].number, lines[a].page))
     return pieces
@@ -106,11 +106,16 @@ def _layout_starts(lines: Sequence[Line]) -> list[int]:
     starts = [0]
     for i in range(1, len(lines)):
         ln = lines[i]
-        if ln.gap > 0 or (indented and (ln.x0 < _LEFT) == first_left):
+        if (
+            ln.gap > 0
+            or (indented and (ln.x0 < _LEFT) == first_left)
+            or (
+                not (indented or gaps)
+                and _SENTENCE_END_RE.search(lines[i - 1].text)
+                and _SURNAME_START_RE.match(ln.text)
+            )
+        ):
             starts.append(i)
-        elif not (indented or gaps) and _SENTENCE_END_RE.search(lines[i - 1].text):
-            if _SURNAME_START_RE.match(ln.text):
-                starts.append(i)
     return starts
 
 
