@@ -31,7 +31,7 @@ VERDICT_COLUMNS = (
 )  # fmt: skip
 REFERENCE_COLUMNS = (
     "row_id", "source_path", "source_line", "key", "title", "authors", "year", "id_raw", "doi",
-    "pmid", "arxiv", "parse_error",
+    "pmid", "arxiv", "parse_error", "reference_text", "source_page", "source_label",
 )  # fmt: skip
 
 
@@ -85,6 +85,8 @@ def base_items(refs: pa.Table, verdicts: pa.Table, line_from_verdict: bool) -> d
         "cited_id": column_idioms.first_truthy(refs["id_raw"], verdicts["identifier"]),
         "sources_tried": sources_tried(verdicts),
         "links": row_links(refs, verdicts),
+        # a reference read from a document: the string as printed and where, to compare against
+        **{f.name: refs[f.name] for f in tables.DOCUMENT_FIELDS},
     }
 
 

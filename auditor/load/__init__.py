@@ -78,6 +78,19 @@ _SIGNATURES = (
 )
 
 
+_HEADER_NAMES = frozenset({"title", "doi", "author", "authors", "year", "key", "pmid", "journal"})
+
+
+def _csv_header(sample: str) -> bool:
+    """Whether the first line is a CSV header: short cells, one of them a known column name."""
+    first = sample.split("\n", 1)[0].strip()
+    delimiter = next((d for d in (",", "\t", ";") if d in first), None)
+    if delimiter is None:
+        return False
+    cells = [c.strip().strip('"').lower() for c in first.split(delimiter)]
+    return all(len(c) <= 40 for c in cells) and bool(_HEADER_NAMES & set(cells))
+
+
 def detect_format(path: str, head: str) -> str:
     """The format of `path`: by a trusted extension, else by content, else by extension, else CSV.
 
@@ -86,7 +99,8 @@ def detect_format(path: str, head: str) -> str:
     Other content signatures are looked for at line starts in `head` (the first 4 KiB):
     `TY  - ` → ris, `PT J` → wos (Web of Science), `PMID- ` → medline, `%0 ` → endnote,
     `@type{` → bibtex; a JSON array or object with CSL keys (`"title":`, `"issued":`, …) →
-    csl_json; `<xml><records>` → endnote_xml.
+    csl_json; `<xml><records>` → endnote_xml. A `.txt` with none of these is a reference list
+    (`text`) unless its first line is a CSV header naming `title`, `doi`, `author`, … (`csv`).
     """
     suffix = Path(path).suffix.lower()
     if looks_like_wos_tab(head):
@@ -101,6 +115,8 @@ def detect_format(path: str, head: str) -> str:
     for pattern, name in _SIGNATURES:
         if pattern.search(sample):
             return name
+    if suffix in FORMATS["text"] and _csv_header(sample):
+        return "csv"  # a table saved as .txt: its first line names CSV columns
     return next((name for name, sfx in FORMATS.items() if suffix in sfx), "csv")
 
 

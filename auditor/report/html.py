@@ -113,6 +113,16 @@ def _match_word(value: bool | None) -> str:
     return {True: "match", False: "differs", None: "not compared"}[value]
 
 
+def _printed_at(row: dict[str, Any]) -> str:
+    """`page 3, [12]`: where a reference read from a document was printed."""
+    parts = []
+    if row.get("source_page") is not None:
+        parts.append(f"page {row['source_page']}")
+    if row.get("source_label"):
+        parts.append(f"[{row['source_label']}]")
+    return ", ".join(parts)
+
+
 def _parsed_text(names: list[dict[str, str | None] | None] | None) -> str:
     """The parsed names of a row for a person: `Berg (particle van der; given Anna)`; `""` when
     the source gave no structure."""
@@ -154,6 +164,8 @@ def _row_view(
         "identifier": row.get("identifier") or row.get("id_raw") or "",
         "link": links[0] if links else None,
         "title": claimed or "(no title)",
+        "reference_text": row.get("reference_text") or "",
+        "printed_at": _printed_at(row),
         "fields": [
             {
                 "name": "title",

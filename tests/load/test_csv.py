@@ -93,15 +93,12 @@ def test_a_header_without_authors_or_year_is_named_with_the_map_hint() -> None:
     assert len(rows) == 1
 
 
-def test_text_of_no_known_format_is_one_error_not_a_row_per_line(tmp_path: Path) -> None:
+def test_text_of_no_known_format_is_a_reference_list(tmp_path: Path) -> None:
     path = tmp_path / "refs.txt"
     path.write_text("[Fau86]\n    author: J.W. Goethe\n    title: Faust\n\n[Doe20]\n", "utf-8")
     outcome = load_files([str(path)])
-    assert outcome.table.num_rows == 1
-    assert outcome.table.column("row_state").to_pylist() == ["INVALID"]
-    assert [(p.line, p.severity, p.message[:33]) for p in outcome.problems] == [
-        (1, "error", "not a bibliography format auditor")
-    ]
+    assert outcome.table.column("source_format").to_pylist() == ["text", "text"]
+    assert outcome.table.column("source_label").to_pylist() == ["Fau86", "Doe20"]
     named = tmp_path / "refs.csv"  # a .csv is CSV: its gaps are warnings, each record a row
     named.write_text("[Fau86],x\nauthor: Goethe,y\n", "utf-8")
     assert load_files([str(named)]).table.num_rows == 1
