@@ -46,6 +46,7 @@ from auditor.serve.gates import CLIENT, GATE, check_token, client_key
 from auditor.serve.state import STATE
 from auditor.serve.uploads import (
     FIELD,
+    PASTED,
     TOKEN_FIELD,
     Received,
     Refused,
@@ -55,8 +56,9 @@ from auditor.serve.uploads import (
 
 __all__ = ["ACCEPTED", "routes"]
 
-#: File extensions the upload takes: every format the loader reads, and `.txt` (detected).
-ACCEPTED: tuple[str, ...] = (*sorted({s for sfx in FORMATS.values() for s in sfx}), ".txt")
+#: File extensions the upload takes: every format the loader reads (bibliographies, and PDF,
+#: Word `.docx` and `.txt` reference lists).
+ACCEPTED: tuple[str, ...] = tuple(sorted({s for sfx in FORMATS.values() for s in sfx} | {".txt"}))
 
 #: Multipart framing around the file (boundaries, headers) allowed beyond `upload_max_bytes`.
 _FRAMING = 16 * 1024
@@ -176,8 +178,10 @@ the tables to download.</p>
 {token}
 <label for="file">Bibliography files ({html.escape(kinds)}; at most {_limit_words(cap)} in all)
 </label><br>
-<input id="file" type="file" name="{FIELD}" accept="{html.escape(",".join(ACCEPTED))}" multiple
- required>
+<input id="file" type="file" name="{FIELD}" accept="{html.escape(",".join(ACCEPTED))}" multiple>
+<br><label for="pasted">or paste a reference list (one reference per numbered item, paragraph
+or line)</label><br>
+<textarea id="pasted" name="{PASTED}" rows="6" cols="80"></textarea>
 <br><button id="go" type="submit">Audit</button>
 <p id="note"></p>
 <div id="busy" role="status" aria-live="polite"><progress></progress>

@@ -21,10 +21,12 @@ from pathlib import Path
 
 from aiohttp import BodyPartReader, web
 
-__all__ = ["FIELD", "TOKEN_FIELD", "Received", "Refused", "downloads_zip", "receive"]
+__all__ = ["FIELD", "PASTED", "TOKEN_FIELD", "Received", "Refused", "downloads_zip", "receive"]
 
 #: The form field that carries the files (one part per file).
 FIELD = "bibliography"
+#: The form field of a reference list pasted as text (read as the file `pasted.txt`).
+PASTED = "pasted"
 #: The form field that may carry the bearer token (for the page, which cannot set headers).
 TOKEN_FIELD = "token"
 _CHUNK = 64 * 1024
@@ -104,15 +106,20 @@ async def receive(
                 continue
             if part.name == TOKEN_FIELD:
                 got.token = await _token(part, timeout)
-            elif part.name == FIELD:
+            elif part.name in (FIELD, PASTED):
                 if token_needed and not got.token:
                     raise Refused(401, "This server needs a token: enter it above the files.")
-                name = part.filename or ""
+                name = (part.filename or "") if part.name == FIELD else "pasted.txt"
                 safe = safe_name(name)
                 if safe is None:
                     raise Refused(400, f"{name or 'The file'}: not a bibliography this page reads")
                 path = folder / "in" / str(len(got.files)) / safe
-                got.sizes.append(await _save(part, path, cap - sum(got.sizes), timeout))
+                size = await _save(part, path, cap - sum(got.sizes), timeout)
+                if part.name == PASTED and not path.read_bytes().strip():
+                    path.unlink()  # an empty text box beside chosen files is no upload
+                    path.parent.rmdir()
+                    continue
+                got.sizes.append(size)
                 got.files.append((name, path))
     except (ValueError, AssertionError):
         # The parser's message quotes the request's bytes: say only what went wrong.

@@ -152,9 +152,9 @@ async def test_the_cap_holds_for_all_files_together(page_server: Served) -> None
 
 async def test_one_refused_file_refuses_the_upload_naming_it(page_server: Served) -> None:
     status, page = await _upload_all(
-        page_server, [("thesis.bib", SAMPLE.read_bytes()), ("notes.docx", b"PK")]
+        page_server, [("thesis.bib", SAMPLE.read_bytes()), ("notes.pages", b"PK")]
     )
-    assert status == 400 and "notes.docx: not a bibliography" in page
+    assert status == 400 and "notes.pages: not a bibliography" in page
 
 
 async def test_an_answer_past_its_bound_carries_the_report_in_the_zip_only(
@@ -186,3 +186,21 @@ async def test_the_answer_is_bounded_by_the_upload_not_multiplied(page_server: S
     assert nav is not None
     tables = sum(len(data) for data in _downloads(page).values())
     assert len(nav.group(0)) < tables / 2, (len(nav.group(0)), tables)
+
+
+async def test_a_document_and_pasted_text_are_read_as_reference_lists(
+    page_server: Served,
+) -> None:
+    status, page = await _upload(page_server, "broken.docx", b"PK not a zip")
+    assert status == 400 and "broken.docx: not a Word .docx" in page
+    form = aiohttp.FormData()
+    text = "[1] A. Smith and B. Jones. A study of things. In Proc. X, 2020.\n"
+    form.add_field("pasted", text, content_type="text/plain")  # as the browser sends the form
+    async with page_server.http.post(page_server.url + "/audit", data=form) as resp:
+        status, page = resp.status, await resp.text()
+    assert status == 200, page[page.find('id="problem') :][:300]
+    rows = list(csv.DictReader(io.StringIO(_downloads(page)["verdicts.csv"].decode("utf-8-sig"))))
+    assert [(r["source_path"], r["title_claimed"], r["source_label"]) for r in rows] == [
+        ("pasted.txt", "A study of things", "1")
+    ]
+    assert "As printed" in page and "A. Smith and B. Jones" in page
