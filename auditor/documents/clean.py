@@ -58,13 +58,13 @@ def drop_running(lines: Sequence[Line]) -> list[Line]:
         return list(lines)
     edges: dict[int, str] = {}
     for at in pages.values():
-        for i in {at[0], at[-1], *at[:2], *at[-2:]}:
+        for i in (at[0], at[-1]):
             edges[i] = _DIGITS_RE.sub("#", lines[i].text.strip().lower())
     counts = Counter(edges.values())
     need = max(3, len(pages) // 2) if len(pages) > 2 else len(pages) + 1
     drop = {i for i, shape in edges.items() if counts[shape] >= need and len(shape) < 120}
     for at in pages.values():
-        for i in (at[0], at[-1]):
+        for i in {*at[:2], *at[-2:]}:
             if _PAGE_NUMBER_RE.match(lines[i].text):
                 drop.add(i)
     return [line for i, line in enumerate(lines) if i not in drop]

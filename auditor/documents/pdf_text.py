@@ -31,28 +31,31 @@ _MAX_PAGES = 2000
 def pdf_lines(data: bytes, path: str) -> list[Line]:
     """Every printed line of the PDF `data` (file `path`), page by page, columns in order."""
     import pdfplumber
-    from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
-    from pdfminer.pdfparser import PDFSyntaxError
+    from pdfplumber.utils.exceptions import PdfminerException
 
     logging.getLogger("pdfminer").setLevel(logging.ERROR)
-    try:
-        pdf = pdfplumber.open(io.BytesIO(data))
-    except (PDFPasswordIncorrect, PDFEncryptionError) as exc:
-        raise InputError(f"{path}: encrypted PDF: save a copy without a password") from exc
-    except (PDFSyntaxError, ValueError, TypeError, KeyError, AttributeError) as exc:
-        raise InputError(f"{path}: not a readable PDF ({type(exc).__name__})") from exc
     lines: list[Line] = []
     try:
-        with pdf:
+        with pdfplumber.open(io.BytesIO(data)) as pdf:
             for page in pdf.pages[:_MAX_PAGES]:
                 lines.extend(_page_lines(page))
-    except (PDFPasswordIncorrect, PDFEncryptionError) as exc:
-        raise InputError(f"{path}: encrypted PDF: save a copy without a password") from exc
-    except (PDFSyntaxError, ValueError, TypeError, KeyError, AttributeError) as exc:
-        raise InputError(f"{path}: not a readable PDF ({type(exc).__name__})") from exc
+    # pdfplumber wraps pdfminer's errors; a broken file may also raise plain Python errors
+    except (PdfminerException, ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:
+        raise _unreadable(exc, path) from exc
     if not any(ln.text.strip() for ln in lines):
         raise InputError(f"{path}: no text layer: run OCR first")
     return lines
+
+
+def _unreadable(exc: Exception, path: str) -> InputError:
+    from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
+
+    causes = [exc, *(a for a in exc.args if isinstance(a, BaseException))]
+    if exc.__cause__ is not None:
+        causes.append(exc.__cause__)
+    if any(isinstance(c, (PDFPasswordIncorrect, PDFEncryptionError)) for c in causes):
+        return InputError(f"{path}: encrypted PDF: save a copy without a password and run again")
+    return InputError(f"{path}: not a readable PDF ({type(causes[-1]).__name__})")
 
 
 def _page_lines(page: Any) -> list[Line]:
@@ -92,31 +95,27 @@ def _lines(raw: list[dict[str, Any]], col_left: float, page: int) -> list[Line]:
 
 
 def _columns(chars: list[dict[str, Any]], width: float) -> list[tuple[float, float]]:
-    """`[(left, right)]` of the page's text columns: one, or two split at an empty gutter."""
-    lo, hi = width * 0.3, width * 0.7
+    """`[(left, right)]` of the page's text columns: one, or two split at an empty gutter.
+
+    The gutter is the widest band (at least 6 pt) that no character crosses, centred between
+    35% and 65% of the page width, with at least a fifth of the characters on either side.
+    """
     step = 2.0
-    bins = int((hi - lo) / step) + 1
+    bins = int(width / step) + 1
     covered = [0] * bins
-    left_n = right_n = 0
     for c in chars:
-        x0, x1 = float(c["x0"]), float(c["x1"])
-        if x1 < lo:
-            left_n += 1
-            continue
-        if x0 > hi:
-            right_n += 1
-            continue
-        for b in range(max(0, int((x0 - lo) / step)), min(bins, int((x1 - lo) / step) + 1)):
+        for b in range(max(0, int(float(c["x0"]) / step)), min(bins, int(float(c["x1"]) / step) + 1)):
             covered[b] += 1
-    if left_n < 0.2 * len(chars) or right_n < 0.2 * len(chars):
-        return [(0.0, width)]
-    # the widest run of empty bins: a gutter at least 6 pt wide
-    best, run, best_end = 0, 0, 0
-    for b, n in enumerate(covered):
-        run = run + 1 if n == 0 else 0
-        if run > best:
-            best, best_end = run, b
+    lo, hi = int(width * 0.35 / step), int(width * 0.65 / step)
+    best, best_mid, run = 0, 0.0, 0
+    for b in range(bins):
+        run = run + 1 if covered[b] == 0 else 0
+        mid = (b - run / 2 + 0.5) * step
+        if run > best and lo * step <= mid <= hi * step:
+            best, best_mid = run, mid
     if best * step < 6:
         return [(0.0, width)]
-    mid = lo + (best_end - best / 2 + 0.5) * step
-    return [(0.0, mid), (mid, width)]
+    left = sum(1 for c in chars if float(c["x1"]) <= best_mid)
+    if min(left, len(chars) - left) < 0.2 * len(chars):
+        return [(0.0, width)]
+    return [(0.0, best_mid), (best_mid, width)]

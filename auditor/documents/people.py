@@ -21,6 +21,7 @@ _INITIALS_RE = re.compile(r"^(?:[A-Z\u00c0-\u00de](?:[a-z]?\.|\.?-[A-Z]\.?|\b)\s
 _VANCOUVER_RE = re.compile(
     r"^(?P<f>[\w'’\-\u00c0-\u024f][\w'’\-\s\u00c0-\u024f]*?)\s+(?P<i>[A-Z]{1,4})$"
 )
+_INITIAL_DOT_RE = re.compile(r"(?:^|[\s.\-])[A-Z\u00c0-\u00de]\.$")
 _HAN_RE = re.compile(r"[\u3400-\u9fff]")
 _DASHES_RE = re.compile(r"^[—–\-_]{2,}\.?$")
 
@@ -37,11 +38,13 @@ def _one_word(part: str) -> bool:
 
 def split_authors(text: str | None) -> tuple[list[str], bool]:
     """`(names as written, et-al flag)` of an author list; `([], False)` for nothing."""
-    t = (text or "").strip(" .,;:")
+    t = (text or "").strip(" ,;:")
+    # a final full stop ends the list, unless it closes an initial (`Bellemare, M. G.`)
+    t = t if _INITIAL_DOT_RE.search(t) else t.rstrip(" .")
     if not t or _DASHES_RE.match(t):
         return [], False
     et_al = bool(_ET_AL_RE.search(t))
-    t = _ET_AL_RE.sub("", t).strip(" .,;")
+    t = _ET_AL_RE.sub("", t).strip(" ,;")
     parts = [
         p.strip(" .,") if not _is_initials(p.strip(" ,")) else p.strip(" ,") for p in _parts(t)
     ]

@@ -63,7 +63,7 @@ FORMATS: dict[str, tuple[str, ...]] = {
     "endnote_xml": (".xml",),
     "csl_json": (".json",),
     "csv": (".csv", ".tsv"),
-    "text": (".txt", ".text"),
+    "text": (".txt", ".text", ".md", ".markdown"),
     "pdf": (".pdf",),
     "docx": (".docx",),
 }
@@ -147,6 +147,24 @@ def _loader(fmt: str, csv_map: Mapping[str, str] | None) -> Loader:
     raise InputError(f"unknown format {fmt!r} (choose {', '.join(FORMATS)})")
 
 
+_MD_MANUSCRIPT_RE = re.compile(r"^\s*bibliography\s*:|\[[^\]\n]{0,200}@[\w:.#$%&+?<>~/-]", re.M)
+
+
+def _is_manuscript(path: str) -> bool:
+    """A manuscript, except a Markdown file naming no bibliography and citing nothing: that is
+    a reference list (read by `auditor.documents`)."""
+    if not is_manuscript(path):
+        return False
+    if Path(path).suffix.lower() not in (".md", ".markdown"):
+        return True
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            head = f.read(256 * 1024)
+    except OSError:
+        return True  # the manuscript reader names the file
+    return bool(_MD_MANUSCRIPT_RE.search(head))
+
+
 def _read(path: str) -> bytes:
     try:
         return Path(path).read_bytes()
@@ -221,7 +239,7 @@ def _load_any(
 ) -> LoadOutcome:
     if any(is_table(p, fmt) for p in paths):  # Parquet / JSON Lines references tables
         return load_tables(paths, fmt=fmt, column_map=csv_map, closed_legs=closed_legs)
-    manuscripts = [read_manuscript(p) for p in paths if is_manuscript(p)]
+    manuscripts = [read_manuscript(p) for p in paths if _is_manuscript(p)]
     if not manuscripts:
         with _bulk_allocation():
             return _load_files(
@@ -229,7 +247,7 @@ def _load_any(
             )
     return _load_manuscripts(
         manuscripts,
-        [p for p in paths if not is_manuscript(p)],
+        [p for p in paths if not _is_manuscript(p)],
         fmt=fmt,
         encoding=encoding,
         csv_map=csv_map,

@@ -1,0 +1,113 @@
+"""The reference-string reader on the style families it names (strings written here)."""
+
+from __future__ import annotations
+
+import pytest
+
+from auditor.documents.refstring import parse
+
+
+def test_ieee_quoted_title_numbered() -> None:
+    ref = parse(
+        '[3] J. Smith, A. B. Jones, and C. Lee, "Deep nets for small data," '
+        "IEEE Trans. Neural Netw., vol. 12, no. 3, pp. 45-67, 2019, doi: 10.1109/TNN.2019.123."
+    )
+    assert ref.label == "3" and ref.style == "quoted"
+    assert ref.title == "Deep nets for small data"
+    assert ref.authors == ["J. Smith", "A. B. Jones", "C. Lee"]
+    assert (ref.year, ref.volume, ref.issue, ref.pages) == (2019, "12", "3", "45-67")
+    assert ref.ids.doi == "10.1109/TNN.2019.123"
+
+
+def test_apa_parenthesised_year_and_inverted_names() -> None:
+    ref = parse(
+        "Smith, J. A., & Jones, B. (2020). Learning to read references. "
+        "Journal of Parsing, 12(3), 45–67. https://doi.org/10.1000/jp.2020.7"
+    )
+    assert ref.style == "author_year" and ref.sure
+    assert ref.authors == ["Smith, J. A.", "Jones, B."]
+    assert ref.title == "Learning to read references"
+    assert ref.container_title == "Journal of Parsing"
+    assert (ref.year, ref.volume, ref.issue, ref.pages) == (2020, "12", "3", "45-67")
+    assert ref.ids.doi == "10.1000/jp.2020.7"
+    assert ref.entry_type == "article"
+
+
+def test_chicago_author_date_first_author_inverted() -> None:
+    ref = parse(
+        "Abbas, Momin, Quan Xiao, and Tianyi Chen. 2022. “Sharp Minds: A Study.” In KDD."
+    )
+    assert ref.authors == ["Abbas, Momin", "Quan Xiao", "Tianyi Chen"]
+    assert ref.title == "Sharp Minds: A Study" and ref.year == 2022
+    assert ref.container_title == "KDD" and ref.entry_type == "inproceedings"
+
+
+def test_acm_bare_year_after_authors() -> None:
+    ref = parse("Ann Lee and Bo Chan. 2021. Fast joins for all. In Proc. SIGMOD. 1–12.")
+    assert ref.authors == ["Ann Lee", "Bo Chan"] and ref.year == 2021
+    assert ref.title == "Fast joins for all"
+
+
+def test_vancouver_family_first_gets_a_comma() -> None:
+    ref = parse(
+        "1. Smith AB, Jones C, Lee DK. Effect of coffee on sleep. BMJ. 2019;364:l123. PMID: 3050001"
+    )
+    assert ref.authors == ["Smith, AB", "Jones, C", "Lee, DK"]
+    assert ref.title == "Effect of coffee on sleep"
+    assert ref.year == 2019 and ref.ids.pmid == "3050001"
+
+
+def test_plainnat_middle_initials_do_not_end_the_authors() -> None:
+    ref = parse(
+        "[7] Jacob D. Abernethy, Pranjal Awasthi, and Jason D. Lee. Active sampling for "
+        "fairness. In ICML, 2022."
+    )
+    assert ref.authors == ["Jacob D. Abernethy", "Pranjal Awasthi", "Jason D. Lee"]
+    assert ref.title == "Active sampling for fairness" and ref.year == 2022
+
+
+def test_gbt7714_type_tag() -> None:
+    ref = parse("[1] 张三, 李四, 王五. 深度学习研究[J]. 计算机学报, 2020, 43(5): 1-10.")
+    assert ref.style == "gbt7714"
+    assert ref.authors == ["张三", "李四", "王五"]
+    assert ref.title == "深度学习研究"
+    assert (ref.year, ref.volume, ref.issue, ref.pages) == (2020, "43", "5", "1-10")
+
+
+def test_labelled_author_year() -> None:
+    ref = parse(
+        "[Agarwal et al., 2021e] Agarwal, R., Schwarzer, M., and Bellemare, M. G. (2021e). "
+        "Deep reinforcement learning at the edge. In NeurIPS."
+    )
+    assert ref.label == "Agarwal et al., 2021e" and ref.year == 2021
+    assert ref.authors == ["Agarwal, R.", "Schwarzer, M.", "Bellemare, M. G."]
+
+
+@pytest.mark.parametrize(
+    ("text", "doi"),
+    [
+        ("A. B. Title here. J. X, 2020. doi: 10.1007/ S10994-020-05941-0.", "10.1007/S10994-020-05941-0"),
+        ("A. B. Title here. J. X, 2020. doi: 10. 1609/AAAI.V36I6.20625.", "10.1609/AAAI.V36I6.20625"),
+        ("A. B. Title here. J. X, 2020. https://doi.org/10.1000/xyz(12)3.", "10.1000/xyz(12)3"),
+    ],
+)
+def test_dois_broken_across_lines_are_joined(text: str, doi: str) -> None:
+    assert parse(text).ids.doi == doi
+
+
+def test_arxiv_and_url() -> None:
+    ref = parse("A. Smith. A thing. arXiv preprint arXiv:2101.00001v2, 2021.")
+    assert ref.ids.arxiv == "2101.00001v2" and ref.entry_type == "misc"
+    ref = parse("A. Smith. A page. 2021. URL https://example.org/a.")
+    assert ref.ids.url == "https://example.org/a"
+
+
+def test_what_the_string_does_not_say_is_not_claimed() -> None:
+    ref = parse("Some words without any structure at all")
+    assert ref.year is None and ref.volume is None and ref.pages is None
+    assert not ref.sure
+
+
+def test_html_entities_are_decoded_for_fields() -> None:
+    ref = parse("d&apos;Amore, Francesco. 2022. “Planning &amp; Acting.” In ICML.")
+    assert ref.authors == ["d'Amore, Francesco"] and ref.title == "Planning & Acting"
