@@ -41,6 +41,8 @@ _PAGE_NUMBER_RE = re.compile(
     r"^\s*(?:[-–—]\s*)?(?:page\s+)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?(?:\s*[-–—])?\s*$", re.I
 )
 _DIGITS_RE = re.compile(r"\d+")
+# a reference's own label (`[#]`, `#.`, `(#)`) at a page edge is content, never a running head
+_LABEL_RE = re.compile(r"^\s*(?:\[#\]|\(#\)|#\.\s)")
 
 
 def ligatures(s: str) -> str:
@@ -62,7 +64,11 @@ def drop_running(lines: Sequence[Line]) -> list[Line]:
             edges[i] = _DIGITS_RE.sub("#", lines[i].text.strip().lower())
     counts = Counter(edges.values())
     need = max(3, len(pages) // 2) if len(pages) > 2 else len(pages) + 1
-    drop = {i for i, shape in edges.items() if counts[shape] >= need and len(shape) < 120}
+    drop = {
+        i
+        for i, shape in edges.items()
+        if counts[shape] >= need and len(shape) < 120 and not _LABEL_RE.match(shape)
+    }
     for at in pages.values():
         for i in {*at[:2], *at[-2:]}:
             if _PAGE_NUMBER_RE.match(lines[i].text):

@@ -104,7 +104,9 @@ def _columns(chars: list[dict[str, Any]], width: float) -> list[tuple[float, flo
     bins = int(width / step) + 1
     covered = [0] * bins
     for c in chars:
-        for b in range(max(0, int(float(c["x0"]) / step)), min(bins, int(float(c["x1"]) / step) + 1)):
+        for b in range(
+            max(0, int(float(c["x0"]) / step)), min(bins, int(float(c["x1"]) / step) + 1)
+        ):
             covered[b] += 1
     lo, hi = int(width * 0.35 / step), int(width * 0.65 / step)
     best, best_mid, run = 0, 0.0, 0

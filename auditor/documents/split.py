@@ -67,7 +67,8 @@ def _numbered_starts(lines: Sequence[Line]) -> list[int] | None:
             if not m:
                 continue
             n = int(m.group(1))
-            if expected is None or n == expected:
+            # the next number, or one after a reference lost to the page layout
+            if expected is None or expected <= n <= expected + 1:
                 starts.append(i)
                 expected = n + 1
         if len(starts) > len(best):

@@ -31,7 +31,12 @@ def test_running_headers_and_page_numbers_are_dropped() -> None:
 
 def test_section_by_heading_variants_and_end() -> None:
     for heading in ("References", "7 Bibliography", "Literature Cited", "参考文献", "Références:"):
-        lines = [Line("Intro", 1), Line(heading, 2), Line("[1] A.", 3), Line("Appendix A", 4, para_break=True)]
+        lines = [
+            Line("Intro", 1),
+            Line(heading, 2),
+            Line("[1] A.", 3),
+            Line("Appendix A", 4, para_break=True),
+        ]
         section = references_section(lines)
         assert section is not None and [ln.text for ln in section] == ["[1] A."], heading
 

@@ -47,8 +47,13 @@ def test_numbered_pdf_rows_with_location(tmp_path: Path) -> None:
 
 
 def test_two_columns_are_read_left_then_right(tmp_path: Path) -> None:
-    left = [(72, 740 - 12 * i, t) for i, t in enumerate(["References", "[1] A. One. First. X, 2020."])]
-    right = [(330, 740 - 12 * i, t) for i, t in enumerate(["[2] B. Two. Second. Y, 2021.", "more words here"])]
+    left = [
+        (72, 740 - 12 * i, t) for i, t in enumerate(["References", "[1] A. One. First. X, 2020."])
+    ]
+    right = [
+        (330, 740 - 12 * i, t)
+        for i, t in enumerate(["[2] B. Two. Second. Y, 2021.", "more words here"])
+    ]
     body = [(72, 500 - 12 * i, "left column text line") for i in range(10)]
     body += [(330, 500 - 12 * i, "right column text line") for i in range(10)]
     table = load_files([_pdf(tmp_path, [left + right + body])]).table
@@ -114,7 +119,13 @@ def _docx(tmp_path: Path, paragraphs: list[str], fields: list[str] = ()) -> str:
     document = docx.Document()
     for instr in fields:
         p = document.add_paragraph("As shown ")
-        for kind, text in (("begin", None), (None, instr), ("separate", None), (None, None), ("end", None)):
+        for kind, text in (
+            ("begin", None),
+            (None, instr),
+            ("separate", None),
+            (None, None),
+            ("end", None),
+        ):
             run = OxmlElement("w:r")
             if kind:
                 mark = OxmlElement("w:fldChar")
@@ -163,7 +174,11 @@ def test_zotero_fields_are_the_exact_records(tmp_path: Path) -> None:
         "container-title": "ICML",
         "DOI": "10.1000/EXACT.1",
     }
-    citation = {"citationItems": [{"id": 7, "uris": ["http://zotero.org/users/1/items/AB"], "itemData": item}]}
+    citation = {
+        "citationItems": [
+            {"id": 7, "uris": ["http://zotero.org/users/1/items/AB"], "itemData": item}
+        ]
+    }
     instr = " ADDIN ZOTERO_ITEM CSL_CITATION " + json.dumps(citation) + " "
     path = _docx(
         tmp_path,
@@ -174,20 +189,32 @@ def test_zotero_fields_are_the_exact_records(tmp_path: Path) -> None:
     assert len(rows) == 1
     row = rows[0]
     assert row["key"] == "http://zotero.org/users/1/items/AB"
-    assert (row["title"], row["year"], row["doi"]) == ("Exact records beat parsing", 2021, "10.1000/exact.1")
+    assert (row["title"], row["year"], row["doi"]) == (
+        "Exact records beat parsing",
+        2021,
+        "10.1000/exact.1",
+    )
     assert row["authors"] == ["van der Berg, Anna"]
-    assert row["reference_text"] == "van der Berg, Anna. 2021. “Exact Records Beat Parsing.” In ICML."
+    assert (
+        row["reference_text"] == "van der Berg, Anna. 2021. “Exact Records Beat Parsing.” In ICML."
+    )
     assert row["cited_at"].endswith("paper.docx ¶1")
 
 
 def test_mendeley_and_endnote_fields(tmp_path: Path) -> None:
-    item = {"type": "article-journal", "title": "Mendeley item", "author": [{"family": "Lee", "given": "C"}]}
-    mendeley = " ADDIN CSL_CITATION " + json.dumps({"citationItems": [{"id": "m1", "itemData": item}]})
+    item = {
+        "type": "article-journal",
+        "title": "Mendeley item",
+        "author": [{"family": "Lee", "given": "C"}],
+    }
+    mendeley = " ADDIN CSL_CITATION " + json.dumps(
+        {"citationItems": [{"id": "m1", "itemData": item}]}
+    )
     rows = load_files([_docx(tmp_path, [], [mendeley])]).table.to_pylist()
     assert [(r["title"], r["key"]) for r in rows] == [("Mendeley item", "m1")]
     endnote = (
         " ADDIN EN.CITE <EndNote><Cite><Author>Roe</Author><Year>2019</Year><RecNum>4</RecNum>"
-        "<record><rec-number>4</rec-number><ref-type name=\"Journal Article\">17</ref-type>"
+        '<record><rec-number>4</rec-number><ref-type name="Journal Article">17</ref-type>'
         "<contributors><authors><author>Roe, Jane</author></authors></contributors>"
         "<titles><title>An EndNote record</title></titles><dates><year>2019</year></dates>"
         "</record></Cite></EndNote>"
@@ -198,13 +225,19 @@ def test_mendeley_and_endnote_fields(tmp_path: Path) -> None:
 
 def test_text_lists_numbered_paragraphs_and_lines(tmp_path: Path) -> None:
     numbered = tmp_path / "a.txt"
-    numbered.write_text("1. A. Smith. First. X, 2020.\n   continued.\n2. B. Jones. Second. Y, 2021.\n")
+    numbered.write_text(
+        "1. A. Smith. First. X, 2020.\n   continued.\n2. B. Jones. Second. Y, 2021.\n"
+    )
     assert load_files([str(numbered)]).table.column("source_label").to_pylist() == ["1", "2"]
     paragraphs = tmp_path / "b.txt"
-    paragraphs.write_text("Smith, A. (2020). First\nwork. In X.\n\nJones, B. (2021). Second. In Y.\n")
+    paragraphs.write_text(
+        "Smith, A. (2020). First\nwork. In X.\n\nJones, B. (2021). Second. In Y.\n"
+    )
     rows = load_files([str(paragraphs)]).table.to_pylist()
     assert [r["title"] for r in rows] == ["First work", "Second"]
     lines = tmp_path / "c.md"
-    lines.write_text("# References\n\n- Smith, A. (2020). First. In X.\n- Jones, B. (2021). Second. In Y.\n")
+    lines.write_text(
+        "# References\n\n- Smith, A. (2020). First. In X.\n- Jones, B. (2021). Second. In Y.\n"
+    )
     rows = load_files([str(lines)]).table.to_pylist()
     assert [(r["source_format"], r["source_line"]) for r in rows] == [("text", 3), ("text", 4)]

@@ -34,9 +34,7 @@ def test_apa_parenthesised_year_and_inverted_names() -> None:
 
 
 def test_chicago_author_date_first_author_inverted() -> None:
-    ref = parse(
-        "Abbas, Momin, Quan Xiao, and Tianyi Chen. 2022. “Sharp Minds: A Study.” In KDD."
-    )
+    ref = parse("Abbas, Momin, Quan Xiao, and Tianyi Chen. 2022. “Sharp Minds: A Study.” In KDD.")
     assert ref.authors == ["Abbas, Momin", "Quan Xiao", "Tianyi Chen"]
     assert ref.title == "Sharp Minds: A Study" and ref.year == 2022
     assert ref.container_title == "KDD" and ref.entry_type == "inproceedings"
@@ -86,8 +84,14 @@ def test_labelled_author_year() -> None:
 @pytest.mark.parametrize(
     ("text", "doi"),
     [
-        ("A. B. Title here. J. X, 2020. doi: 10.1007/ S10994-020-05941-0.", "10.1007/S10994-020-05941-0"),
-        ("A. B. Title here. J. X, 2020. doi: 10. 1609/AAAI.V36I6.20625.", "10.1609/AAAI.V36I6.20625"),
+        (
+            "A. B. Title here. J. X, 2020. doi: 10.1007/ S10994-020-05941-0.",
+            "10.1007/S10994-020-05941-0",
+        ),
+        (
+            "A. B. Title here. J. X, 2020. doi: 10. 1609/AAAI.V36I6.20625.",
+            "10.1609/AAAI.V36I6.20625",
+        ),
         ("A. B. Title here. J. X, 2020. https://doi.org/10.1000/xyz(12)3.", "10.1000/xyz(12)3"),
     ],
 )
