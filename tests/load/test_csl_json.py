@@ -115,7 +115,8 @@ def test_odd_values_are_read_or_left_empty() -> None:
         ("refs.txt", '\ufeff[{"title": "x", "issued": {}}]', "csl_json"),
         ("refs", '{"DOI": "10.1/x", "title": "x"}', "csl_json"),
         ("refs.bib", '[{"title": "x"}]', "bibtex"),
-        ("refs.txt", "[Fau86]\n    author: J.W. Goethe\n", "text"),  # a .txt with no bibliography signature: a reference list
+        # a .txt with no bibliography signature: a reference list
+        ("refs.txt", "[Fau86]\n    author: J.W. Goethe\n", "text"),
     ],
 )
 def test_detected_by_content(name: str, head: str, fmt: str) -> None:
