@@ -70,6 +70,7 @@ class Reason(StrEnum):
     MISSING_ENTRY = "missing_entry"
     LEG_CLOSED = "leg_closed"
     NOT_INDEXED_TYPE = "not_indexed_type"
+    UNSURE_REFERENCE = "unsure_reference"  # a document's string, its parts unmarked, not found
     # register answers
     NOT_FOUND = "not_found"
     NOT_IN_CROSSREF = "not_in_crossref"

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from auditor.documents.identifiers import Identifiers, find_identifiers
 from auditor.documents.people import split_authors
 
-__all__ = ["ParsedReference", "parse", "strip_label"]
+__all__ = ["ParsedReference", "parse", "strip_label", "venue_fields"]
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,7 @@ _VOL_ISSUE_PAGES_RE = re.compile(
 _VOL_PAGES_RE = re.compile(r"(?P<v>\d{1,5})\s*:\s*(?P<p>\w+(?:\s*[-–—]+\s*\w+)?)")
 _VOL_RE = re.compile(r"\b(?:vol(?:ume)?\.?)\s*(?P<v>\d{1,5})", re.I)
 _NO_RE = re.compile(r"\b(?:no\.|number|issue)\s*(?P<i>\d{1,5})", re.I)
-_PAGES_RE = re.compile(r"\b(?:pp?\.|pages?)\s*(?P<p>\w+(?:\s*[-–—]+\s*\w+)?)", re.I)
+_PAGES_RE = re.compile(r"\b(?:pp\.?|p\.|pages?)\s*(?P<p>\w+(?:\s*[-–—]+\s*\w+)?)", re.I)
 _APA_VOL_PAGES_RE = re.compile(r",\s*(?P<v>\d{1,5}),\s*(?P<p>\d+\s*[-–—]\s*\d+)")
 _SPACES_RE = re.compile(r"\s+")
 
@@ -118,7 +118,7 @@ def parse(text: str) -> ParsedReference:
             style, authors_part, title, venue_part, year, sure = got
             break
     authors, et_al = split_authors(authors_part)
-    fields = _venue_fields(venue_part)
+    fields = venue_fields(venue_part)
     if year is None:
         year = _last_year(venue_part)
     if label and style == "author_year" and year is None:
@@ -243,7 +243,7 @@ def _last_year(text: str | None) -> int | None:
     return int(years[-1]) if years else None
 
 
-def _venue_fields(venue: str) -> dict[str, str | None]:
+def venue_fields(venue: str) -> dict[str, str | None]:
     """Container title, volume, issue and pages read off the part after the title."""
     v = _IN_RE.sub("", venue.strip())
     v = _ED_RE.sub("", v) if re.search(r"\beds?\b", v[:220], re.I) else v

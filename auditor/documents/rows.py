@@ -4,6 +4,11 @@ Each piece is read by `refstring.parse`; its row keeps the string (`reference_te
 was printed (`source_line`: the line or paragraph, `source_page`, `source_label`: its number or
 label) and only the fields the string claims. The key is the printed label when there is one,
 else `ref<n>` (the piece's position in the list).
+
+A string whose parts could not be told apart carries the `UNSURE` warning, which sends it to
+the search by its whole string (`documents.settle`). When no title was read and the string
+prints no identifier, `title` holds the whole string (without its label and identifiers), so
+the row is searched rather than INVALID; the search reads the real title off the string.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import re
 from collections.abc import Sequence
 
 from auditor.documents.refstring import parse
+from auditor.documents.settle import string_query
 from auditor.documents.split import Piece
 from auditor.load.interface import Rows
 
@@ -35,6 +41,10 @@ def rows_from_pieces(pieces: Sequence[Piece]) -> Rows:
         if not authors and _SAME_AUTHORS_RE.match(ref.text):
             authors = previous  # `———.`: the authors of the entry before (Chicago, APA 6)
         previous = authors
+        ids = ref.ids
+        title = ref.title
+        if not ref.sure and not title and not (ids.doi or ids.pmid or ids.arxiv):
+            title = string_query(ref.text) or None
         key = ref.label or f"ref{n}"
         if key in seen:
             key = f"{key} ({n})"
@@ -50,7 +60,7 @@ def rows_from_pieces(pieces: Sequence[Piece]) -> Rows:
             pmid=ref.ids.pmid,
             arxiv=ref.ids.arxiv,
             url=ref.ids.url,
-            title=ref.title,
+            title=title,
             authors=authors,
             authors_et_al=ref.et_al,
             year=ref.year,

@@ -28,6 +28,8 @@ _REASONS: dict[str, str] = {
     "no_identifier": "the entry has no DOI, PMID or arXiv id",
     "leg_closed": "this register's leg is closed by configuration",
     "not_indexed_type": "a kind of work (book, thesis, report, web page, …) no index holds",
+    "unsure_reference": "a reference string whose title and authors could not be told apart, "
+    "and no search hit whose title, first author and year are in it",
     "no_index_match": "no index asked holds a work matching the title, authors and year",
     "not_found": "the register has no such record",
     "not_in_crossref": "Crossref has no such record",

@@ -18,6 +18,12 @@ RESOLVES-AND-MATCHES or RESOLVES-BUT-DIFFERS with `queried_by` `title`; with no 
 and every asked index answering, the row is NOT FOUND (`no_index_match`), with the indexes asked
 and the nearest candidates; if an index could not be consulted, UNCHECKED with its reason (a
 failure to look is never absence). `--offline` or no `Net`: only snapshot and cache answer.
+
+A reference read from a document whose parts the parse could not tell apart (warning
+`documents.rows.UNSURE`) is searched by its whole string instead (`documents.settle`): a
+candidate counts only when its title, first author and year are found in the string, and the
+claimed fields are then read off the string around its title; with none, the row stays NOT
+COVERED (`unsure_reference`).
 """
 
 from __future__ import annotations
@@ -33,6 +39,8 @@ import pyarrow.compute as pc
 
 from auditor import tables
 from auditor.compare.found import compare_found
+from auditor.documents import settle
+from auditor.documents.rows import UNSURE
 from auditor.dumps.title_index import index_candidates
 from auditor.errors import Reason
 from auditor.names import cited_surname
@@ -70,6 +78,9 @@ class _Row:
     note_only: bool = False
     """The row's identifier does not resolve: the search only says whether a work of this
     title exists (the verdict stays DOES-NOT-RESOLVE)."""
+    from_string: bool = False
+    """The query is the whole reference string (an unsure parse): candidates are validated
+    against the string and the claimed fields read off it (`documents.settle`)."""
 
     @property
     def closed(self) -> bool:
@@ -116,6 +127,11 @@ def _candidates(
         title = (ref.get("title") or "").strip()
         settles = state["verdict"] == Verdict.NOT_COVERED and state["reason"] in SEARCHABLE_REASONS
         notes = unresolved and state["verdict"] == Verdict.DOES_NOT_RESOLVE
+        text = ref.get("reference_text") or ""
+        if settles and text and UNSURE in (ref.get("warnings") or []) and not has_han(text):
+            query = TitleQuery(settle.string_query(text))
+            rows.append(_Row(at, ref, query, settle.STRING_ROUTE, from_string=True))
+            continue
         if not (settles or notes) or not title or has_han(title):
             continue
         order = route_reference(ref)
@@ -190,13 +206,30 @@ def _learn(row: _Row, index: str, answer: SearchAnswer, tier: str | None) -> Non
     if answer.reason is not None:
         row.failure = row.failure or answer.reason
         return
-    choices = ranked(row.ref, answer.candidates)
+    candidates = answer.candidates
+    if row.from_string:
+        candidates = _from_string(row, candidates)
+    choices = ranked(row.ref, candidates)
     seen = {_work(c.candidate) for c in row.near}
     fresh = [c for c in choices[:NEAREST] if _work(c.candidate) not in seen]
     row.near = sorted([*row.near, *fresh], key=lambda c: c.rank, reverse=True)[:NEAREST]
     top = choices[0] if choices else None
     if top is not None and top.strong and (row.best is None or top.rank > row.best.rank):
         row.best, row.tier = top, tier
+
+
+def _from_string(row: _Row, candidates: Sequence[RecordRow]) -> tuple[RecordRow, ...]:
+    """The first candidate found in the row's string, with the row's claimed fields read off
+    the string around it (`row.ref` updated); none when no candidate is in the string."""
+    text = str(row.ref.get("reference_text") or "")
+    for candidate in candidates:
+        if not settle.validated(text, candidate):
+            continue
+        fields = settle.fields_around(text, candidate)
+        if fields is not None:
+            row.ref.update(fields)
+            return (candidate,)
+    return ()
 
 
 async def _search(rows: list[_Row], tiers: _Tiers) -> None:
@@ -231,7 +264,8 @@ def _resolved(references: pa.Table, rows: list[_Row], criteria: str) -> list[dic
     the work found (its `id_type` and `identifier`)."""
     if not rows:
         return []
-    refs = references.take([r.at for r in rows])
+    # each row's own dict: a string-searched row's claimed fields were read off its string
+    refs = pa.Table.from_pylist([dict(r.ref) for r in rows], schema=references.schema)
     records = tables.from_rows([_record(r) for r in rows], RECORDS)
     compared: list[dict[str, Any]] = compare_found(refs, records, criteria).to_pylist()
     for verdict, row in zip(compared, rows, strict=True):
@@ -279,6 +313,8 @@ def _settle(v: dict[str, Any], row: _Row, found: dict[str, Any] | None) -> None:
         v.update({k: val for k, val in found.items() if k not in ("group_id",)})
     elif row.failure is not None:
         v["verdict"], v["reason"] = str(RowState.UNCHECKED), str(row.failure)
+    elif row.from_string:
+        v["reason"] = str(Reason.UNSURE_REFERENCE)  # a string query's miss proves nothing
     elif not miss_counts(row.query.title, row.query.year):
         v["reason"] = str(Reason.NOT_INDEXED_TYPE)  # stays NOT COVERED: a miss proves nothing
     else:
