@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from auditor.documents.identifiers import Identifiers, find_identifiers
 from auditor.documents.people import split_authors
 
-__all__ = ["ParsedReference", "parse", "strip_label", "venue_fields"]
+__all__ = ["ParsedReference", "parse", "string_query", "strip_label", "venue_fields"]
 
 
 @dataclass(frozen=True)
@@ -104,6 +104,14 @@ def strip_label(text: str) -> tuple[str | None, str]:
     if m.group("b") and _GBT_TAG_RE.fullmatch(f"[{label}]"):
         return None, text
     return label.strip(), text[m.end() :]
+
+
+def string_query(text: str) -> str:
+    """A reference string as a search query: without its label and identifiers, at most 600
+    characters (a longer string is not one reference)."""
+    _, rest = strip_label(" ".join(text.split()))
+    _, rest = find_identifiers(rest)
+    return rest.strip(" .")[:600]
 
 
 def parse(text: str) -> ParsedReference:

@@ -16,8 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from auditor.documents.refstring import parse
-from auditor.documents.settle import string_query
+from auditor.documents.refstring import parse, string_query
 from auditor.documents.split import Piece
 from auditor.load.interface import Rows
 

@@ -20,7 +20,7 @@ from typing import Any
 from auditor.compare.text import normalize_text
 from auditor.documents.identifiers import find_identifiers
 from auditor.documents.people import split_authors
-from auditor.documents.refstring import strip_label, venue_fields
+from auditor.documents.refstring import string_query, strip_label, venue_fields
 
 __all__ = ["STRING_ROUTE", "fields_around", "string_query", "validated"]
 
@@ -28,16 +28,7 @@ __all__ = ["STRING_ROUTE", "fields_around", "string_query", "validated"]
 STRING_ROUTE: tuple[str, ...] = ("crossref_search", "s2")
 
 _WORD_RE = re.compile(r"[^\W_]+")
-_MAX_QUERY = 600
 _YEAR_TAIL_RE = re.compile(r"[\s.,;:(]*(?:1[5-9]\d\d|20\d\d)[a-z]?[).,;:\s]*$")
-
-
-def string_query(text: str) -> str:
-    """The query for a reference string: without its label and identifiers, at most 600
-    characters (a longer string is not one reference)."""
-    _, rest = strip_label(" ".join(text.split()))
-    _, rest = find_identifiers(rest)
-    return rest.strip(" .")[:_MAX_QUERY]
 
 
 def _surname(candidate: Mapping[str, Any]) -> str:
