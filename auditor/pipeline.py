@@ -98,6 +98,7 @@ async def run_audit(
         encoding=settings.encoding,
         csv_map=csv_map,
         closed_legs=closed_legs(settings),
+        grobid_url=settings.grobid_url,
     )
     references = loaded.table
     async with _net_for(settings, net, progress) as net:

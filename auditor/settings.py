@@ -89,6 +89,7 @@ class Settings:
     journal_map: str | None = None
     # input
     encoding: str | None = None
+    grobid_url: str | None = None  # a GROBID server that reads PDFs (else the built-in reader)
     # comparison: which criteria document decides the verdicts (see `auditor criteria`)
     criteria: str = DEFAULT_CRITERIA
     # Worker processes (one per core beside this one) for the title rule of a large compare

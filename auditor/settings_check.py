@@ -126,6 +126,8 @@ RULES: dict[str, Rule] = {
     "client_queue": positive,
     "encoding": text_encoding,
     "out": out_folder,
+    # optional: no GROBID unless a URL is given
+    "grobid_url": lambda value: None if value is None else http_url(value),
 }
 
 

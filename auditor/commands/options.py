@@ -35,6 +35,12 @@ AUDIT_FLAGS: tuple[SettingFlag, ...] = (
     SettingFlag("out", str, "Report folder (default: reports/<stem>/)."),
     SettingFlag("encoding", str, "Input encoding (default: detect)."),
     SettingFlag(
+        "grobid_url",
+        str,
+        "GROBID server to read PDFs with (default: built-in reader).",
+        ("--grobid",),
+    ),
+    SettingFlag(
         "snapshots", list[str], "Snapshot Parquet of register records (repeat).", ("--snapshot",)
     ),
     SettingFlag("cache_dir", str, "Register response cache."),

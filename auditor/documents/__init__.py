@@ -43,10 +43,10 @@ def binary_kind(path: str, head: bytes) -> str | None:
     return BINARY_SUFFIXES.get(suffix)
 
 
-def binary_loader(kind: str) -> DocumentLoader:
-    """The loader of a kind `binary_kind` named."""
+def binary_loader(kind: str, grobid_url: str | None = None) -> DocumentLoader:
+    """The loader of a kind `binary_kind` named (a PDF one asking `grobid_url` when given)."""
     if kind == "pdf":
-        return PdfLoader()
+        return PdfLoader(grobid_url)
     if kind == "docx":
         return DocxLoader()
     raise ValueError(f"no document kind {kind!r}")

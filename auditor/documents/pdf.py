@@ -1,5 +1,7 @@
 """PDF documents: the references section of the text layer, cut and read into rows.
 
+With a `grobid_url`, the PDF is sent to that GROBID server first (`grobid`); if it cannot be
+asked, the built-in reader reads the file and a warning says why.
 Raises `InputError` naming the file for an unreadable, encrypted or scanned PDF (see
 `pdf_text`) and for one with no references section.
 """
@@ -9,6 +11,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from auditor.documents.clean import drop_running
+from auditor.documents.grobid import GrobidError, grobid_rows
 from auditor.documents.interface import DocumentLoader, no_section
 from auditor.documents.pdf_text import pdf_lines
 from auditor.documents.rows import rows_from_pieces
@@ -24,8 +27,22 @@ class PdfLoader(DocumentLoader):
 
     format: ClassVar[str] = "pdf"
 
+    def __init__(self, grobid_url: str | None = None) -> None:
+        self.grobid_url = grobid_url
+
     def load_bytes(self, data: bytes, path: str) -> tuple[Rows, list[Problem]]:
         """One row per reference of the PDF `data`; `InputError` when there are none."""
+        problems: list[Problem] = []
+        if self.grobid_url:
+            try:
+                return grobid_rows(data, path, self.grobid_url), []
+            except GrobidError as exc:
+                message = f"{exc}: read with the built-in reader instead"
+                problems.append(Problem(path, None, message, "warning", "grobid"))
+        rows, more = self._builtin(data, path)
+        return rows, [*problems, *more]
+
+    def _builtin(self, data: bytes, path: str) -> tuple[Rows, list[Problem]]:
         lines = drop_running(pdf_lines(data, path))
         section = references_section(lines)
         pieces = split_references(section) if section else []

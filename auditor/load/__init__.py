@@ -197,6 +197,7 @@ def load_files(
     encoding: str | None = None,
     csv_map: Mapping[str, str] | None = None,
     closed_legs: frozenset[str] = frozenset(),
+    grobid_url: str | None = None,
 ) -> LoadOutcome:
     """Load every entry of every file in `paths` into one classified `references` table.
 
@@ -204,7 +205,8 @@ def load_files(
     `fmt` forces a format for all files (else by extension/content); `encoding` forces a text
     encoding (else by BOM, then UTF-8 line by line with a Windows-1252/Latin-1 fallback per line
     that is named in a warning; CSV must be UTF-8); `csv_map` maps table fields to CSV column
-    names (`{"title": "Article Title"}`).
+    names (`{"title": "Article Title"}`); `grobid_url` a GROBID server that reads PDFs (else
+    the built-in reader).
     Raises `InputError` for a file that cannot be read or decoded; never for a bad entry.
 
     A manuscript in `paths` (`.tex`, `.aux`, `.bbl`, Markdown) stands for the bibliographies it
@@ -214,7 +216,14 @@ def load_files(
     bibliography is never a silent pass. A file with no entries among others that have some is
     a warning naming it.
     """
-    outcome = _load_any(paths, fmt=fmt, encoding=encoding, csv_map=csv_map, closed_legs=closed_legs)
+    outcome = _load_any(
+        paths,
+        fmt=fmt,
+        encoding=encoding,
+        csv_map=csv_map,
+        closed_legs=closed_legs,
+        grobid_url=grobid_url,
+    )
     if not outcome.table.num_rows:
         raise InputError(f"no references in {', '.join(paths)}")
     empty = [
@@ -236,6 +245,7 @@ def _load_any(
     encoding: str | None,
     csv_map: Mapping[str, str] | None,
     closed_legs: frozenset[str],
+    grobid_url: str | None = None,
 ) -> LoadOutcome:
     if any(is_table(p, fmt) for p in paths):  # Parquet / JSON Lines references tables
         return load_tables(paths, fmt=fmt, column_map=csv_map, closed_legs=closed_legs)
@@ -243,7 +253,12 @@ def _load_any(
     if not manuscripts:
         with _bulk_allocation():
             return _load_files(
-                paths, fmt=fmt, encoding=encoding, csv_map=csv_map, closed_legs=closed_legs
+                paths,
+                fmt=fmt,
+                encoding=encoding,
+                csv_map=csv_map,
+                closed_legs=closed_legs,
+                grobid_url=grobid_url,
             )
     return _load_manuscripts(
         manuscripts,
@@ -252,6 +267,7 @@ def _load_any(
         encoding=encoding,
         csv_map=csv_map,
         closed_legs=closed_legs,
+        grobid_url=grobid_url,
     )
 
 
@@ -263,6 +279,7 @@ def _load_manuscripts(
     encoding: str | None,
     csv_map: Mapping[str, str] | None,
     closed_legs: frozenset[str],
+    grobid_url: str | None = None,
 ) -> LoadOutcome:
     """The cited entries of `manuscripts`, from the bibliographies they name and `named` (the
     files given beside them: kept whole, unless no manuscript names a bibliography, in which case
@@ -282,6 +299,7 @@ def _load_manuscripts(
             csv_map=csv_map,
             closed_legs=closed_legs,
             embedded=embedded,
+            grobid_url=grobid_url,
         )
     keep_all = named if bibliographies else []
     table, problems = select_cited(outcome.table, manuscripts, keep_all=keep_all)
@@ -324,6 +342,7 @@ def _load_files(
     csv_map: Mapping[str, str] | None,
     closed_legs: frozenset[str],
     embedded: Mapping[str, bytes] | None = None,
+    grobid_url: str | None = None,
 ) -> LoadOutcome:
     columns: dict[str, list[object]] = {name: [] for name in ENTRY_COLUMNS}
     source_paths: list[str] = []
@@ -343,7 +362,7 @@ def _load_files(
         data = _read(path)
         kind = binary_kind(path, data[:16]) if fmt in (None, "pdf", "docx") else None
         if kind is not None:  # a PDF or Word file is read from its bytes
-            loaded[len(files)] = binary_loader(kind).load_bytes(data, path)
+            loaded[len(files)] = binary_loader(kind, grobid_url).load_bytes(data, path)
             files.append((path, kind, data, "", []))
             continue
         name, text, warnings = _decode(data, path, fmt, encoding)
