@@ -105,6 +105,15 @@ def _text(el: Element | None) -> str | None:
     return text or None
 
 
+def _parsed(pers: Element) -> dict[str, str | None] | None:
+    """The `author_names` value of one `persName`: GROBID's own surname and forenames."""
+    surname = _text(pers.find(f"{_TEI}surname"))
+    given = " ".join(filter(None, (_text(f) for f in pers.findall(f"{_TEI}forename"))))
+    if not surname:
+        return None
+    return {"family": surname, "given": given or None, "particle": None, "suffix": None}
+
+
 def _person(pers: Element) -> str | None:
     surname = _text(pers.find(f"{_TEI}surname"))
     given = " ".join(filter(None, (_text(f) for f in pers.findall(f"{_TEI}forename"))))
@@ -126,13 +135,9 @@ def _row(rows: Rows, bibl: Element, n: int) -> None:
     holder = (
         analytic if analytic is not None and analytic.find(f"{_TEI}author") is not None else monogr
     )
-    authors = [
-        a
-        for a in (
-            _person(p) for p in (holder.iter(f"{_TEI}persName") if holder is not None else ())
-        )
-        if a
-    ]
+    people = list(holder.iter(f"{_TEI}persName")) if holder is not None else []
+    authors = [a for a in map(_person, people) if a]
+    parsed_names = [_parsed(p) for p in people if _person(p)]
     date = bibl.find(f".//{_TEI}imprint/{_TEI}date")
     when = (date.get("when") or "") if date is not None else ""
     year = int(m.group(1)) if (m := _YEAR_RE.match(when)) else None
@@ -160,6 +165,7 @@ def _row(rows: Rows, bibl: Element, n: int) -> None:
         pmid=ids.get("pmid") or (parsed.ids.pmid if parsed else None),
         title=title or (parsed.title if parsed else None),
         authors=authors or (parsed.authors if parsed else []),
+        author_names=parsed_names or None,
         year=year or (parsed.year if parsed else None),
         container_title=venue or (parsed.container_title if parsed else None),
         volume=_text(scope.get("volume")),

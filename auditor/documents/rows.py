@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from auditor.documents.refstring import parse, string_query
 from auditor.documents.split import Piece
 from auditor.load.interface import Rows
+from auditor.names import parse as parse_name
 
 __all__ = ["UNSURE", "rows_from_pieces"]
 
@@ -27,6 +28,13 @@ UNSURE = "reference string read without a year, quotes or type tag to mark its p
 
 
 _SAME_AUTHORS_RE = re.compile(r"^(?:\[[^\]]*\]\s*|\d{1,4}[.)]?\s+)?[—–_-]{2,}")
+
+
+def author_names(authors: Sequence[str]) -> list[dict[str, str | None] | None] | None:
+    """The `author_names` value of names as printed: `Family, Given` or `Given Family`, read by
+    the one name parser (`auditor.names.parse`); `None` for no names."""
+    parsed = [p.as_row() if (p := parse_name(a)) is not None else None for a in authors]
+    return parsed or None
 
 
 def rows_from_pieces(pieces: Sequence[Piece]) -> Rows:
@@ -61,6 +69,7 @@ def rows_from_pieces(pieces: Sequence[Piece]) -> Rows:
             url=ref.ids.url,
             title=title,
             authors=authors,
+            author_names=author_names(authors),
             authors_et_al=ref.et_al,
             year=ref.year,
             container_title=ref.container_title,
