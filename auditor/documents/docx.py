@@ -13,12 +13,13 @@ import re
 from collections.abc import Sequence
 from typing import ClassVar
 
+from auditor.documents.cited import mark_cited
 from auditor.documents.docx_fields import read_fields
 from auditor.documents.docx_xml import DocxParts, read_docx
 from auditor.documents.interface import DocumentLoader, no_section
 from auditor.documents.lines import Line
 from auditor.documents.rows import rows_from_pieces
-from auditor.documents.sections import references_section
+from auditor.documents.sections import body_and_section, references_section
 from auditor.documents.split import split_references
 from auditor.load.interface import ENTRY_COLUMNS, Problem, Rows
 
@@ -39,11 +40,16 @@ class DocxLoader(DocumentLoader):
             rows, problems, cited = fields
             _annotate(rows, path, cited, _bibliography_texts(lines))
             return rows, problems
-        section = references_section(lines) or _styled_bibliography(parts, lines)
+        body, section = body_and_section(lines)
+        if section is None:
+            section = _styled_bibliography(parts, lines)
+            body = [ln for ln in lines if section is None or ln not in section]
         pieces = split_references(section) if section else []
         if not pieces:
             raise no_section(path)
-        return rows_from_pieces(pieces), []
+        rows = rows_from_pieces(pieces)
+        mark_cited(rows, body, path)
+        return rows, []
 
 
 def docx_lines(parts: DocxParts) -> list[Line]:

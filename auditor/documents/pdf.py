@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from auditor.documents.cited import mark_cited
 from auditor.documents.clean import drop_running
 from auditor.documents.grobid import GrobidError, grobid_rows
 from auditor.documents.interface import DocumentLoader, no_section
 from auditor.documents.pdf_text import pdf_lines
 from auditor.documents.rows import rows_from_pieces
-from auditor.documents.sections import references_section
+from auditor.documents.sections import body_and_section
 from auditor.documents.split import split_references
 from auditor.load.interface import Problem, Rows
 
@@ -44,8 +45,10 @@ class PdfLoader(DocumentLoader):
 
     def _builtin(self, data: bytes, path: str) -> tuple[Rows, list[Problem]]:
         lines = drop_running(pdf_lines(data, path))
-        section = references_section(lines)
+        body, section = body_and_section(lines)
         pieces = split_references(section) if section else []
         if not pieces:
             raise no_section(path)
-        return rows_from_pieces(pieces), []
+        rows = rows_from_pieces(pieces)
+        mark_cited(rows, body, path)
+        return rows, []

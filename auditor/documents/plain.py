@@ -11,10 +11,11 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
+from auditor.documents.cited import mark_cited
 from auditor.documents.interface import DocumentLoader, no_section
 from auditor.documents.lines import Line
 from auditor.documents.rows import rows_from_pieces
-from auditor.documents.sections import is_heading, references_section
+from auditor.documents.sections import body_and_section, is_heading
 from auditor.documents.split import split_references
 from auditor.load.encoding import decode_bytes
 from auditor.load.interface import Problem, Rows
@@ -43,11 +44,16 @@ class PlainTextLoader(DocumentLoader):
 
     def _with(self, text: str, path: str, problems: list[Problem]) -> tuple[Rows, list[Problem]]:
         lines = text_lines(text)
-        section = references_section(lines) if any(is_heading(ln) for ln in lines) else lines
+        body: list[Line] = []
+        section: list[Line] | None = lines
+        if any(is_heading(ln) for ln in lines):
+            body, section = body_and_section(lines)
         pieces = split_references(section or [])
         if not pieces:
             raise no_section(path)
-        return rows_from_pieces(pieces), problems
+        rows = rows_from_pieces(pieces)
+        mark_cited(rows, body, path)
+        return rows, problems
 
 
 def text_lines(text: str) -> list[Line]:

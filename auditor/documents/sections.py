@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from auditor.documents.lines import Line
 
-__all__ = ["references_section"]
+__all__ = ["body_and_section", "is_heading", "references_section"]
 
 _HEADING_RE = re.compile(
     r"^\s*(?:[#*_=]+\s*)?(?:(?:\d{1,2}|[IVX]{1,4}|[A-Z])[.)]?\s+)?"
@@ -47,15 +47,18 @@ def is_heading(line: Line) -> bool:
 
 def references_section(lines: Sequence[Line]) -> list[Line] | None:
     """The lines of the references section (heading excluded), or `None` if there is none."""
+    return body_and_section(lines)[1]
+
+
+def body_and_section(lines: Sequence[Line]) -> tuple[list[Line], list[Line] | None]:
+    """`(the lines before the references section, the section)`; `(lines, None)` without one."""
     start = next((i for i in range(len(lines) - 1, -1, -1) if is_heading(lines[i])), None)
     if start is not None:
-        body = list(lines[start + 1 :])
-        end = next(
-            (i for i, line in enumerate(body) if _is_end(line) and i > 0),
-            len(body),
-        )
-        return body[:end] or None
-    return _trailing_numbered(lines)
+        rest = list(lines[start + 1 :])
+        end = next((i for i, line in enumerate(rest) if _is_end(line) and i > 0), len(rest))
+        return list(lines[:start]), rest[:end] or None
+    section = _trailing_numbered(lines)
+    return list(lines[: len(lines) - len(section)] if section else lines), section
 
 
 def _is_end(line: Line) -> bool:

@@ -241,3 +241,33 @@ def test_text_lists_numbered_paragraphs_and_lines(tmp_path: Path) -> None:
     )
     rows = load_files([str(lines)]).table.to_pylist()
     assert [(r["source_format"], r["source_line"]) for r in rows] == [("text", 3), ("text", 4)]
+
+
+def test_body_citations_mark_cited_and_never_cited(tmp_path: Path) -> None:
+    numbered = tmp_path / "paper.txt"
+    numbered.write_text(
+        "Intro as shown in [1] and [3-4].\n\nReferences\n\n"
+        "[1] A. One. First. X, 2020.\n[2] B. Two. Second. Y, 2021.\n"
+        "[3] C. Three. Third. Z, 2022.\n[4] D. Four. Fourth. W, 2023.\n"
+    )
+    rows = load_files([str(numbered)]).table.to_pylist()
+    assert [r["cited_at"] for r in rows] == [
+        f"{numbered}:1",
+        None,
+        f"{numbered}:1",
+        f"{numbered}:1",
+    ]
+    assert [("not cited in the text" in r["warnings"]) for r in rows] == [False, True, False, False]
+    author_year = tmp_path / "ay.txt"
+    author_year.write_text(
+        "As Smith et al. (2020) and others (Lee and Park, 2019a) found.\n\nReferences\n\n"
+        "Smith, J., Doe, A., and Roe, B. (2020). A title. In X.\n\n"
+        "Lee, K. and Park, S. (2019a). Another. In Y.\n\n"
+        "Zhou, Q. (2018). Never cited. In Z.\n"
+    )
+    rows = load_files([str(author_year)]).table.to_pylist()
+    assert [r["cited_at"] is not None for r in rows] == [True, True, False]
+    assert rows[2]["warnings"] == ["not cited in the text"]
+    bare = tmp_path / "list.txt"  # a bare list claims nothing about citations
+    bare.write_text("[1] A. One. First. X, 2020.\n[2] B. Two. Second. Y, 2021.\n")
+    assert all(r["warnings"] == [] for r in load_files([str(bare)]).table.to_pylist())
