@@ -44,13 +44,14 @@ def rows_from_pieces(pieces: Sequence[Piece]) -> Rows:
     previous: list[str] = []
     for n, piece in enumerate(pieces, start=1):
         ref = parse(piece.text)
-        authors = ref.authors
+        authors, sure = ref.authors, ref.sure
         if not authors and _SAME_AUTHORS_RE.match(ref.text):
             authors = previous  # `———.`: the authors of the entry before (Chicago, APA 6)
+            sure = bool(authors and ref.title and ref.style != "plain")
         previous = authors
         ids = ref.ids
         title = ref.title
-        if not ref.sure and not title and not (ids.doi or ids.pmid or ids.arxiv):
+        if not sure and not title and not (ids.doi or ids.pmid or ids.arxiv):
             title = string_query(ref.text) or None
         key = ref.label or f"ref{n}"
         if key in seen:
@@ -76,6 +77,6 @@ def rows_from_pieces(pieces: Sequence[Piece]) -> Rows:
             volume=ref.volume,
             issue=ref.issue,
             pages=ref.pages,
-            warnings=[] if ref.sure else [UNSURE],
+            warnings=[] if sure else [UNSURE],
         )
     return rows

@@ -271,3 +271,15 @@ def test_body_citations_mark_cited_and_never_cited(tmp_path: Path) -> None:
     bare = tmp_path / "list.txt"  # a bare list claims nothing about citations
     bare.write_text("[1] A. One. First. X, 2020.\n[2] B. Two. Second. Y, 2021.\n")
     assert all(r["warnings"] == [] for r in load_files([str(bare)]).table.to_pylist())
+
+
+def test_a_dashed_repeat_is_as_sure_as_its_year_and_quotes(tmp_path: Path) -> None:
+    path = tmp_path / "c.txt"
+    path.write_text(
+        "Abbas, Momin. 2022. “Sharp Minds.” In KDD.\n\n———. 2023. “Sharper Minds.” In ICML.\n"
+    )
+    rows = load_files([str(path)]).table.to_pylist()
+    assert [(r["authors"], r["warnings"]) for r in rows] == [
+        (["Abbas, Momin"], []),
+        (["Abbas, Momin"], []),
+    ]
