@@ -283,3 +283,73 @@ def test_a_dashed_repeat_is_as_sure_as_its_year_and_quotes(tmp_path: Path) -> No
         (["Abbas, Momin"], []),
         (["Abbas, Momin"], []),
     ]
+
+
+SOURCES = """<?xml version="1.0"?>
+<b:Sources xmlns:b="http://schemas.openxmlformats.org/officeDocument/2006/bibliography"
+ SelectedStyle="\\APA.XSL">
+<b:Source><b:Tag>Smi20</b:Tag><b:SourceType>JournalArticle</b:SourceType>
+<b:Title>Word keeps its own sources</b:Title><b:Year>2020</b:Year>
+<b:Author><b:Author><b:NameList><b:Person><b:Last>Smith</b:Last><b:First>Ann</b:First>
+</b:Person></b:NameList></b:Author></b:Author><b:JournalName>J. Tests</b:JournalName>
+<b:Volume>4</b:Volume><b:Pages>1-9</b:Pages><b:DOI>10.1000/word.1</b:DOI></b:Source>
+<b:Source><b:Tag>Unused</b:Tag><b:Title>Not cited</b:Title></b:Source>
+</b:Sources>"""
+
+
+def test_word_citation_fields_name_their_sources(tmp_path: Path) -> None:
+    import zipfile
+
+    path = _docx(tmp_path, [], [" CITATION Smi20 \\l 1033 "])
+    with zipfile.ZipFile(path, "a") as z:
+        z.writestr("customXml/item9.xml", SOURCES)
+    rows = load_files([path]).table.to_pylist()
+    assert [(r["key"], r["title"], r["authors"], r["year"], r["doi"]) for r in rows] == [
+        ("Smi20", "Word keeps its own sources", ["Smith, Ann"], 2020, "10.1000/word.1")
+    ]
+    assert (rows[0]["container_title"], rows[0]["volume"], rows[0]["pages"]) == (
+        "J. Tests",
+        "4",
+        "1-9",
+    )
+
+
+def test_endnote_field_data_in_base64(tmp_path: Path) -> None:
+    import base64
+
+    docx = pytest.importorskip("docx")
+    from docx.oxml import OxmlElement
+    from docx.oxml.ns import qn
+
+    record = (
+        "<EndNote><Cite><record><rec-number>9</rec-number>"
+        "<titles><title>Hidden in field data</title></titles>"
+        "<dates><year>2018</year></dates></record></Cite></EndNote>"
+    )
+    document = docx.Document()
+    p = document.add_paragraph()
+    begin = OxmlElement("w:r")
+    mark = OxmlElement("w:fldChar")
+    mark.set(qn("w:fldCharType"), "begin")
+    data = OxmlElement("w:fldData")
+    data.text = base64.b64encode(record.encode()).decode()
+    mark.append(data)
+    begin.append(mark)
+    p._p.append(begin)
+    for kind, text in ((None, " ADDIN EN.CITE.DATA "), ("end", None)):
+        run = OxmlElement("w:r")
+        if kind:
+            m = OxmlElement("w:fldChar")
+            m.set(qn("w:fldCharType"), kind)
+            run.append(m)
+        else:
+            it = OxmlElement("w:instrText")
+            it.text = text
+            run.append(it)
+        p._p.append(run)
+    path = tmp_path / "en.docx"
+    document.save(str(path))
+    rows = load_files([str(path)]).table.to_pylist()
+    assert [(r["key"], r["title"], r["year"]) for r in rows] == [
+        ("9", "Hidden in field data", 2018)
+    ]
