@@ -126,10 +126,10 @@ def markdown(results: dict[str, tuple[dict[str, Any], float]], argv: list[str]) 
     return "\n".join([*lines, ""])
 
 
-def write_section(path: Path, section: str) -> None:
-    """Replace (or append) the `## documents` section of `path`."""
+def write_section(path: Path, section: str, heading: str = "## documents") -> None:
+    """Replace (or append) the `heading` section of `path`."""
     text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmark results\n"
-    head, sep, rest = text.partition("\n## documents\n")
+    head, sep, rest = text.partition(f"\n{heading}\n")
     tail = ""
     if sep:
         nxt = rest.find("\n## ")
