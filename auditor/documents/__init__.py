@@ -2,7 +2,8 @@
 
 A document family beside the bibliography loaders (`auditor.load`), one module per kind behind
 `DocumentLoader`: `pdf` (text with layout, `pdf_text`), `docx` (reference-manager fields first,
-`docx_fields`, then paragraphs) and `plain` (text). Each finds the references section
+`docx_fields`, then paragraphs), `odt` (LibreOffice: Zotero marks, then paragraphs) and `plain`
+(text). Each finds the references section
 (`sections`), cuts it (`split`, after `clean`) and reads every string with the one
 reference-string reader (`refstring`). `binary_kind` says which files are read from bytes.
 """
@@ -13,6 +14,7 @@ from pathlib import Path
 
 from auditor.documents.docx import DocxLoader
 from auditor.documents.interface import DocumentLoader
+from auditor.documents.odt import OdtLoader
 from auditor.documents.pdf import PdfLoader
 from auditor.documents.plain import PlainTextLoader
 from auditor.errors import InputError
@@ -20,13 +22,15 @@ from auditor.errors import InputError
 __all__ = ["BINARY_SUFFIXES", "DocumentLoader", "PlainTextLoader", "binary_kind", "binary_loader"]
 
 #: Extensions of the documents read from their bytes.
-BINARY_SUFFIXES: dict[str, str] = {".pdf": "pdf", ".docx": "docx"}
+BINARY_SUFFIXES: dict[str, str] = {".pdf": "pdf", ".docx": "docx", ".odt": "odt"}
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 
 
 def binary_kind(path: str, head: bytes) -> str | None:
-    """`pdf` or `docx` when the file is one (by its first bytes, else its extension), else `None`.
+    """`pdf`, `docx` or `odt` when the file is one (by its first bytes, else its extension), else `None`.
+    """`pdf`, `docx` or `odt` when the file is one (by its first bytes, else its extension).
 
+    `None` for any other file.
     Raises `InputError` for a Word 97-2003 `.doc` (or any OLE file named `.doc`), which has no
     reader here: the user is told to save it as `.docx`.
     """
@@ -49,4 +53,6 @@ def binary_loader(kind: str, grobid_url: str | None = None) -> DocumentLoader:
         return PdfLoader(grobid_url)
     if kind == "docx":
         return DocxLoader()
+    if kind == "odt":
+        return OdtLoader()
     raise ValueError(f"no document kind {kind!r}")

@@ -66,6 +66,7 @@ FORMATS: dict[str, tuple[str, ...]] = {
     "text": (".txt", ".text", ".md", ".markdown"),
     "pdf": (".pdf",),
     "docx": (".docx",),
+    "odt": (".odt",),
 }
 #: Extensions whose format is never second-guessed from the content.
 _TRUSTED = (".bib", ".bibtex", ".biblatex", ".csv", ".tsv")
@@ -139,7 +140,7 @@ def _loader(fmt: str, csv_map: Mapping[str, str] | None) -> Loader:
         return CslJsonLoader()
     if fmt == "csv":
         return CsvLoader(csv_map or {})
-    if fmt in ("text", "pdf", "docx"):
+    if fmt in ("text", "pdf", "docx", "odt"):
         # imported here: the document readers use this package's loaders (CSL-JSON, EndNote XML)
         from auditor.documents import PlainTextLoader, binary_loader
 
@@ -360,7 +361,7 @@ def _load_files(
             files.append((path, name, data, text, warnings))
             continue
         data = _read(path)
-        kind = binary_kind(path, data[:16]) if fmt in (None, "pdf", "docx") else None
+        kind = binary_kind(path, data[:16]) if fmt in (None, "pdf", "docx", "odt") else None
         if kind is not None:  # a PDF or Word file is read from its bytes
             loaded[len(files)] = binary_loader(kind, grobid_url).load_bytes(data, path)
             files.append((path, kind, data, "", []))

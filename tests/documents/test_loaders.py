@@ -353,3 +353,47 @@ def test_endnote_field_data_in_base64(tmp_path: Path) -> None:
     assert [(r["key"], r["title"], r["year"]) for r in rows] == [
         ("9", "Hidden in field data", 2018)
     ]
+
+
+def _odt(tmp_path: Path, body: str) -> str:
+    import zipfile
+
+    content = (
+        '<?xml version="1.0" encoding="UTF-8"?><office:document-content '
+        'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+        'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0">'
+        f"<office:body><office:text>{body}</office:text></office:body></office:document-content>"
+    )
+    path = tmp_path / "paper.odt"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("mimetype", "application/vnd.oasis.opendocument.text")
+        z.writestr("content.xml", content)
+    return str(path)
+
+
+def test_odt_paragraphs_and_zotero_marks(tmp_path: Path) -> None:
+    path = _odt(
+        tmp_path,
+        '<text:h text:outline-level="1">References</text:h>'
+        "<text:p>Smith, A. (2020). A first work. In X.</text:p>"
+        "<text:p>Jones, B. (2021). A second work. In Y.</text:p>",
+    )
+    rows = load_files([path]).table.to_pylist()
+    assert [(r["source_format"], r["title"]) for r in rows] == [
+        ("odt", "A first work"),
+        ("odt", "A second work"),
+    ]
+    item = {
+        "type": "article-journal",
+        "title": "From a reference mark",
+        "issued": {"date-parts": [[2019]]},
+    }
+    citation = json.dumps({"citationItems": [{"id": 1, "uris": ["u:1"], "itemData": item}]})
+    name = f"ZOTERO_ITEM CSL_CITATION {citation} RNDabc".replace('"', "&quot;")
+    path = _odt(
+        tmp_path, f'<text:p>As shown <text:reference-mark-start text:name="{name}"/>[1]</text:p>'
+    )
+    rows = load_files([path]).table.to_pylist()
+    assert [(r["key"], r["title"], r["year"]) for r in rows] == [
+        ("u:1", "From a reference mark", 2019)
+    ]

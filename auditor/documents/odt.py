@@ -1,0 +1,86 @@
+"""OpenDocument text (`.odt`, LibreOffice): Zotero reference marks first, then paragraphs.
+
+Zotero's LibreOffice plugin stores each citation in the name of a reference mark
+(`text:reference-mark-start text:name="ZOTERO_ITEM CSL_CITATION {json} RND…"`): read as the
+Word fields are (`docx_fields`). Without them, the paragraphs (`text:p`, headings `text:h`)
+under the references heading are read as text. Parts are size-capped and parsed with defusedxml.
+Raises `InputError` naming the file for a zip that is not OpenDocument text, or no references.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from typing import ClassVar
+from xml.etree.ElementTree import Element
+
+from defusedxml import ElementTree as SafeET
+from defusedxml.common import DefusedXmlException
+
+from auditor.documents.cited import mark_cited
+from auditor.documents.docx_fields import read_fields
+from auditor.documents.docx_xml import DocxParts
+from auditor.documents.interface import DocumentLoader, no_section
+from auditor.documents.lines import Line
+from auditor.documents.rows import rows_from_pieces
+from auditor.documents.sections import body_and_section
+from auditor.documents.split import split_references
+from auditor.errors import InputError
+from auditor.load.interface import Problem, Rows
+
+__all__ = ["OdtLoader"]
+
+_TEXT = "{urn:oasis:names:tc:opendocument:xmlns:text:1.0}"
+_MAX_PART = 64 * 1024 * 1024
+
+
+class OdtLoader(DocumentLoader):
+    """Reads the references of an OpenDocument text file."""
+
+    format: ClassVar[str] = "odt"
+
+    def load_bytes(self, data: bytes, path: str) -> tuple[Rows, list[Problem]]:
+        """Rows of the Zotero marks, else of the bibliography paragraphs."""
+        root = _content(data, path)
+        parts = DocxParts()
+        lines: list[Line] = []
+        for number, el in enumerate(_blocks(root), start=1):
+            for mark in el.iter(f"{_TEXT}reference-mark-start"):
+                name = mark.get(f"{_TEXT}name") or ""
+                if "CSL_CITATION" in name:
+                    parts.instructions.append((number, "ADDIN " + name, ""))
+            text = " ".join("".join(el.itertext()).split())
+            if text:
+                heading = el.tag == f"{_TEXT}h"
+                lines.append(Line(text, number, para_break=True, heading=heading))
+        fields = read_fields(parts, path)
+        if fields is not None and len(fields[0]):
+            return fields[0], fields[1]
+        body, section = body_and_section(lines)
+        pieces = split_references(section) if section else []
+        if not pieces:
+            raise no_section(path)
+        rows = rows_from_pieces(pieces)
+        mark_cited(rows, body, path)
+        return rows, []
+
+
+def _content(data: bytes, path: str) -> Element:
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            info = archive.getinfo("content.xml")
+            if info.file_size > _MAX_PART:
+                raise InputError(f"{path}: content.xml is larger than {_MAX_PART // 2**20} MiB")
+            root: Element = SafeET.fromstring(archive.read(info))
+    except KeyError as exc:
+        raise InputError(f"{path}: not OpenDocument text (no content.xml)") from exc
+    except (zipfile.BadZipFile, ValueError) as exc:
+        raise InputError(f"{path}: not OpenDocument text (not a zip archive)") from exc
+    except (SafeET.ParseError, DefusedXmlException) as exc:
+        raise InputError(f"{path}: content.xml is not well-formed XML ({exc})") from exc
+    return root
+
+
+def _blocks(root: Element) -> list[Element]:
+    """Paragraphs and headings in document order (a paragraph inside a list item included)."""
+    return [el for el in root.iter() if el.tag in (f"{_TEXT}p", f"{_TEXT}h")]
