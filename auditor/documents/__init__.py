@@ -29,8 +29,8 @@ _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 def binary_kind(path: str, head: bytes) -> str | None:
     """`pdf`, `docx` or `odt` when the file is one (by its first bytes, else its extension).
 
-    `None` for any other file. Raises `InputError` for a Word 97-2003 `.doc` (or any OLE file named `.doc`), which has no
-    reader here: the user is told to save it as `.docx`.
+    `None` for any other file. Raises `InputError` for a Word 97-2003 `.doc` (or any OLE file
+    named `.doc`), which has no reader here: the user is told to save it as `.docx`.
     """
     suffix = Path(path).suffix.lower()
     if head.startswith(b"%PDF-"):
