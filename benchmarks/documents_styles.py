@@ -107,13 +107,15 @@ def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="*", default=list(STYLES))
     parser.add_argument("--write-results", type=Path)
+    parser.add_argument("--keep", type=Path, help="keep the lists and reports in this folder")
     args = parser.parse_args(argv)
     bib = CORPUS / "dev_public.bib"
     rows = entries(bib)
     corpus = load_hallmark(CORPUS / "dev_public.corpus.json")
     results: dict[str, tuple[dict[str, Any], float]] = {}
     with tempfile.TemporaryDirectory() as tmp, run_emulator(corpus) as emu:
-        root = Path(tmp)
+        root = args.keep or Path(tmp)
+        root.mkdir(parents=True, exist_ok=True)
         shutil.copy(bib, root / "refs.bib")
         shutil.copy(CORPUS / "dev_public.labels.csv", root / "refs.labels.csv")
         shutil.copy(DEFAULT_SET / "score.py", root / "score.py")

@@ -42,7 +42,7 @@ _TRAILING = ".,;:)]}>'\""
 # `doi: 10.` at a line end and `1609/…` on the next: the break fell inside the prefix
 _BROKEN_PREFIX_RE = re.compile(r"((?:\bdoi\s*:?\s*|doi\.org/)10\.)\s+(\d{4,9})\s*/", re.IGNORECASE)
 _LABEL_WORDS_RE = re.compile(
-    r"(?:\b(?:doi|DOI|URL|Available(?: at| from)?|Retrieved from)\s*:?\s*)$"
+    r"(?:\b(?:doi|DOI|URL|Available(?: at| from)?|Retrieved from)\s*:?\s*|\barXiv\s*:\s*)$"
 )
 
 

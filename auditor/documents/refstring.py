@@ -65,7 +65,14 @@ _BARE_YEAR_RE = re.compile(rf"[.,]\s+(?P<y>{_YEAR})[a-z]?\.\s+")
 _N_D_RE = re.compile(r"\s*\((?:n\.\s?d\.|in press|forthcoming)\)\s*[.,]?\s*", re.I)
 _QUOTED_RE = re.compile(r"[“\"‘](?P<t>[^”\"]{4,600}?)[,.]?[”\"’]")
 _GBT_TAG_RE = re.compile(r"\[(?:J|C|M|D|R|P|S|N|A|Z|G|EB/OL|J/OL|M/OL|C/OL|DB/OL|CP/OL)\]")
-_TITLE_END_RE = re.compile(r"(?<=[^\s.])[.?!](?=\s+[\"“(\[A-Z0-9\u00c0-\u024f]|\s*$)")
+# a title ends at `.`, `?` or `!` (a run: `Divergences..`) before a capital, a digit, a quote,
+# a camel-cased name (`arXiv`, `bioRxiv`, `eLife`) or the end
+_TITLE_END_RE = re.compile(
+    r"(?<=[^\s.?!])[.?!]+(?=\s+(?:[\"“(\[A-Z0-9\u00c0-\u024f]|[a-z]+[A-Z])|\s*$)"
+)
+_VENUE_START_RE = re.compile(
+    r"^(?:In\b|Proc|Journal|J\.|Trans|Advances|arXiv|bioRxiv|medRxiv|Preprint|Nature|Science)"
+)
 _IN_RE = re.compile(r"^(?:In:?|in:?)\s+", re.UNICODE)
 _ED_RE = re.compile(r"^(?:[^.]{0,200}?\(eds?\.?\),?|[^.]{0,200}?\beds?\.,)\s*", re.I)
 _VOL_ISSUE_PAGES_RE = re.compile(
@@ -202,27 +209,42 @@ def _plain(rest: str) -> _Read:
 
 
 def _title_and_venue(body: str) -> tuple[str | None, str]:
-    m = _TITLE_END_RE.search(body)
-    if not m:
-        return (body.strip() or None), ""
-    end = m.end() if body[m.start()] in "?!" else m.start()
-    return body[:end].strip() or None, body[m.end() :].strip()
+    """The title and what follows it; a `?` or `!` ends the title unless a subtitle follows
+    (four words or more, no digit, not opening like a venue: `Power up! Robust graphs.`)."""
+    stops = list(_TITLE_END_RE.finditer(body))
+    for i, m in enumerate(stops):
+        mark = body[m.start()]
+        if mark in "?!" and i + 1 < len(stops):
+            following = body[m.end() : stops[i + 1].start()].strip()
+            words = following.split()
+            if len(words) >= 4 and not re.search(r"\d", following):
+                if not _VENUE_START_RE.match(following):
+                    continue
+        end = m.end() if mark in "?!" else m.start()
+        return body[:end].strip() or None, body[m.end() :].strip()
+    return (body.strip() or None), ""
 
 
 _INITIAL_END_RE = re.compile(r"(?:^|[\s.,\-‐])(?:[A-Z]{1,3}|[A-Z][a-z]|Jr|Sr)$")
 _NAME_NEXT_RE = re.compile(
     r"^(?:[A-Z]\.|(?:(?:van|von|de|der|den|la|le|du|di|da|del|dos)\s)*"
     r"[A-Z\u00c0-\u024f][\w'’\-\u00c0-\u024f]*(?:,|\s+and\b|\s*&|\.\s|\.$|\s+[A-Z]\.|"
-    r"(?:\s+[A-Z\u00c0-\u024f][\w'’\-\u00c0-\u024f]*){1,2}(?:,|\.\s|\.$|\s+and\b)))"
+    r"(?:\s+[A-Z\u00c0-\u024f][\w'’\-\u00c0-\u024f]*){1,2}(?:,|\.\s|\.$)))"
 )
 _STOP_RE = re.compile(r"\.\s+(?=\S)")
+_VANCOUVER_LIST_RE = re.compile(
+    r"(?:^|,\s*)[\w'’\-\u00c0-\u024f]{2,}\s+[A-Z]{1,3},\s*\S[^,]*\s[A-Z]{1,3}$"
+)
 
 
 def _first_stop(text: str) -> int | None:
     """Where an author list ends: the first `. ` not after an initial that a name follows."""
     for m in _STOP_RE.finditer(text):
         before, after = text[: m.start()], text[m.end() :]
-        if _INITIAL_END_RE.search(before) and _NAME_NEXT_RE.match(after):
+        # `Jacob D. Abernethy`: a middle initial; but in a Vancouver list (`Wang J, Dai B.`)
+        # initials end each name, so their full stop ends the list
+        vancouver = _VANCOUVER_LIST_RE.search(before)
+        if _INITIAL_END_RE.search(before) and _NAME_NEXT_RE.match(after) and not vancouver:
             continue
         if not before.strip():
             continue

@@ -115,3 +115,21 @@ def test_what_the_string_does_not_say_is_not_claimed() -> None:
 def test_html_entities_are_decoded_for_fields() -> None:
     ref = parse("d&apos;Amore, Francesco. 2022. “Planning &amp; Acting.” In ICML.")
     assert ref.authors == ["d'Amore, Francesco"] and ref.title == "Planning & Acting"
+
+
+def test_title_ends_before_arxiv_and_keeps_a_subtitle_after_a_question() -> None:
+    ref = parse("[1] Ann Lee. 2026. A fast model. arXiv:10.48550/arXiv.2602.1")
+    assert ref.title == "A fast model" and ref.ids.doi == "10.48550/arXiv.2602.1"
+    ref = parse("[2] Ann Lee. 2021. Power up! Robust graph networks via powering. In AAAI.")
+    assert ref.title == "Power up! Robust graph networks via powering"
+    assert ref.container_title == "AAAI"
+    ref = parse("[3] Ann Lee. 2021. Can it help? In NeurIPS.")
+    assert ref.title == "Can it help?" and ref.container_title == "NeurIPS"
+    ref = parse("[4] Ann Lee. 2022. Forward and reverse divergences.. In J. Mach. Learn. Res.")
+    assert ref.title == "Forward and reverse divergences"
+
+
+def test_vancouver_initials_end_each_name_so_their_stop_ends_the_list() -> None:
+    ref = parse("6. Wang J, Lin D, Dai B. Towards Diverse and Natural Motion. CVPR. 2022.")
+    assert ref.authors == ["Wang, J", "Lin, D", "Dai, B"]
+    assert ref.title == "Towards Diverse and Natural Motion"
