@@ -216,10 +216,9 @@ def _title_and_venue(body: str) -> tuple[str | None, str]:
         mark = body[m.start()]
         if mark in "?!" and i + 1 < len(stops):
             following = body[m.end() : stops[i + 1].start()].strip()
-            words = following.split()
-            if len(words) >= 4 and not re.search(r"\d", following):
-                if not _VENUE_START_RE.match(following):
-                    continue
+            subtitle = len(following.split()) >= 4 and not re.search(r"\d", following)
+            if subtitle and not _VENUE_START_RE.match(following):
+                continue
         end = m.end() if mark in "?!" else m.start()
         return body[:end].strip() or None, body[m.end() :].strip()
     return (body.strip() or None), ""
