@@ -17,11 +17,15 @@ __all__ = ["split_authors"]
 
 _AND_RE = re.compile(r"\s*(?:,?\s+(?:and|und|AND)\s+|,?\s*&\s*|;\s*)")
 _ET_AL_RE = re.compile(r"(?:,?\s*(?:et\s*al\.?|and\s+others|others|等|等人)\s*)$", re.IGNORECASE)
-_INITIALS_RE = re.compile(r"^(?:[A-Z\u00c0-\u00de](?:[a-z]?\.|\.?-[A-Z]\.?|\b)\s*){1,5}$")
+# `J. A.`, `P.-Y.`, `JA`, and BibTeX's initials of a particle after them (`J. W. v. d.`, as
+# `apalike` prints `van der Meent`)
+_INITIALS_RE = re.compile(
+    r"^(?:[A-Z\u00c0-\u00de](?:[a-z]?\.|\.?-[A-Z]\.?|\b)\s*){1,5}(?:[a-z]\.\s*){0,3}$"
+)
 _VANCOUVER_RE = re.compile(
     r"^(?P<f>[\w'’\-\u00c0-\u024f][\w'’\-\s\u00c0-\u024f]*?)\s+(?P<i>[A-Z]{1,4})$"
 )
-_INITIAL_DOT_RE = re.compile(r"(?:^|[\s.\-])[A-Z\u00c0-\u00de]\.$")
+_INITIAL_DOT_RE = re.compile(r"(?:^|[\s.\-])[A-Za-z\u00c0-\u00de]\.$")
 _HAN_RE = re.compile(r"[\u3400-\u9fff]")
 _DASHES_RE = re.compile(r"^[—–\-_]{2,}\.?$")
 

@@ -133,3 +133,8 @@ def test_vancouver_initials_end_each_name_so_their_stop_ends_the_list() -> None:
     ref = parse("6. Wang J, Lin D, Dai B. Towards Diverse and Natural Motion. CVPR. 2022.")
     assert ref.authors == ["Wang, J", "Lin, D", "Dai, B"]
     assert ref.title == "Towards Diverse and Natural Motion"
+
+
+def test_particle_initials_stay_with_their_name() -> None:
+    ref = parse("Wu, H., Tristan, J. B., & Meent, J. W. v. d. (2021). Conjugate models. In UAI.")
+    assert ref.authors == ["Wu, H.", "Tristan, J. B.", "Meent, J. W. v. d."]
