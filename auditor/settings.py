@@ -196,7 +196,7 @@ SECTIONS: dict[str, frozenset[str]] = {
         {"timeout", "max_retries", "retry_budget", "max_body_bytes", "batching"}
     ),
     "chinese": frozenset({"chinese_waterfall", "journal_map"}),
-    "input": frozenset({"encoding"}),
+    "input": frozenset({"encoding", "grobid_url"}),
     "compare": frozenset({"criteria", "title_workers"}),
     "policy": frozenset({"fail_on", "fail_on_unchecked"}),
     "output": frozenset({"out"}),
