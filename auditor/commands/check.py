@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -17,7 +17,7 @@ from auditor.commands.options import CHECK_FLAGS, given, settings_flags
 from auditor.errors import ConfigError
 from auditor.exitcodes import ExitCode
 from auditor.report.terminal import json_for_terminal, printable
-from auditor.settings import load_settings
+from auditor.settings import Settings, load_settings
 
 __all__ = ["check", "register"]
 
@@ -58,44 +58,21 @@ def check(
     With `--id` alone, the record is looked up and printed: what is this record?
     """
     from auditor.commands import check_steps as steps  # the comparison stack, only when run
-    from auditor.pipeline import closed_legs
-    from auditor.registers import registry
 
-    try:
-        settings = load_settings(
-            given(flags), config=config, registers=registry.settings_defaults()
-        )
-    except ConfigError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(ExitCode.USAGE) from None
+    settings = _settings(config, flags)
     if ident is None and record is not None:
-        typer.echo(
-            "error: --record needs --id (without --id the title search finds the record)", err=True
-        )
-        raise typer.Exit(ExitCode.USAGE)
+        _usage("--record needs --id (without --id the title search finds the record)")
     if ident is None and title is None:
-        typer.echo("error: give --id (what is this record?), --title, or both", err=True)
-        raise typer.Exit(ExitCode.USAGE)
+        _usage("give --id (what is this record?), --title, or both")
     if title is None:
         _print_record(steps, ident or "", id_type, record, settings, as_json)
-    if ident is None:
-        references = steps.title_reference(title or "", list(author or []), year, venue)
-    else:
-        references = steps.reference_table(
-            ident,
-            id_type,
-            title,
-            list(author or []),
-            year,
-            venue=venue,
-            closed_legs=closed_legs(settings),
-        )
+    claimed = (title, list(author or []), year, venue)
+    references = steps.claimed_reference(ident, id_type, claimed, settings)
     source = steps.load_record(record) if record is not None else None
     try:
         report = steps.check_reference(references, settings, source)
     except ValueError as exc:
-        typer.echo(f"error: --record {record}: {exc}", err=True)
-        raise typer.Exit(ExitCode.USAGE) from None
+        _usage(f"--record {record}: {exc}")
     if as_json:
         typer.echo(json_for_terminal(json.dumps(report, indent=2, ensure_ascii=False)))
     else:
@@ -105,7 +82,7 @@ def check(
 
 def _print_record(
     steps: Any, ident: str, id_type: str | None, record: Path | None, settings: Any, as_json: bool
-) -> None:
+) -> NoReturn:
     """`--id` alone: print the record the identifier resolves to, then exit (see
     `auditor.commands.check_record`)."""
     from auditor.commands.check_record import (
@@ -123,6 +100,22 @@ def _print_record(
     else:
         typer.echo(printable(render_record(report)))
     raise typer.Exit(lookup_exit_code(report))
+
+
+def _usage(message: str) -> NoReturn:
+    """Stop with `message` on stderr and the usage exit code."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(ExitCode.USAGE)
+
+
+def _settings(config: str | None, flags: dict[str, Any]) -> Settings:
+    """The run's settings, or `typer.Exit` (usage) naming what is wrong with them."""
+    from auditor.registers import registry
+
+    try:
+        return load_settings(given(flags), config=config, registers=registry.settings_defaults())
+    except ConfigError as exc:
+        _usage(str(exc))
 
 
 def register(app: typer.Typer) -> None:
