@@ -8,6 +8,7 @@ pyarrow nor the registers.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -60,10 +61,7 @@ def check(
     from auditor.commands import check_steps as steps  # the comparison stack, only when run
 
     settings = _settings(config, flags)
-    if ident is None and record is not None:
-        _usage("--record needs --id (without --id the title search finds the record)")
-    if ident is None and title is None:
-        _usage("give --id (what is this record?), --title, or both")
+    _refuse_usage(ident, title, record)
     if title is None:
         _print_record(steps, ident or "", id_type, record, settings, as_json)
     claimed = (title, list(author or []), year, venue)
@@ -73,10 +71,7 @@ def check(
         report = steps.check_reference(references, settings, source)
     except ValueError as exc:
         _usage(f"--record {record}: {exc}")
-    if as_json:
-        typer.echo(json_for_terminal(json.dumps(report, indent=2, ensure_ascii=False)))
-    else:
-        typer.echo(printable(steps.render_text(report)))
+    _print(report, as_json, steps.render_text)
     raise typer.Exit(steps.exit_code(report["verdict"], report.get("updates")))
 
 
@@ -95,11 +90,24 @@ def _print_record(
     source = steps.load_record(record) if record is not None else steps.resolver_source(settings)
     references = lookable(steps.reference_table(ident, id_type, None, [], None))
     report = record_report(references, source(references))
+    _print(report, as_json, render_record)
+    raise typer.Exit(lookup_exit_code(report))
+
+
+def _print(report: dict[str, Any], as_json: bool, render: Callable[[Any], str]) -> None:
+    """`report` as JSON, or in words by `render`, escaped for the terminal."""
     if as_json:
         typer.echo(json_for_terminal(json.dumps(report, indent=2, ensure_ascii=False)))
     else:
-        typer.echo(printable(render_record(report)))
-    raise typer.Exit(lookup_exit_code(report))
+        typer.echo(printable(render(report)))
+
+
+def _refuse_usage(ident: str | None, title: str | None, record: Path | None) -> None:
+    """Stop (usage) on flags that ask for nothing a check can do."""
+    if ident is None and record is not None:
+        _usage("--record needs --id (without --id the title search finds the record)")
+    if ident is None and title is None:
+        _usage("give --id (what is this record?), --title, or both")
 
 
 def _usage(message: str) -> NoReturn:

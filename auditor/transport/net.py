@@ -182,16 +182,23 @@ class Net:
         request = _Request("POST", url, None, headers, accept, form, True)
         return await self._send(register, request, retries)
 
+    def _params_and_headers(
+        self, host: Host[Any], request: _Request
+    ) -> tuple[dict[str, str], dict[str, str]]:
+        """The query parameters (the host's own first) and headers every try of `request` sends."""
+        params = {**host.identify(self.settings), **(request.params or {})}
+        hdrs = {"User-Agent": user_agent(self.settings, host), **(request.headers or {})}
+        if request.accept:
+            hdrs["Accept"] = request.accept
+        return params, hdrs
+
     async def _send(self, register: str, request: _Request, retries: int | None) -> Response:
         if self.settings.offline or self.session is None:
             raise Unreachable(f"{register}: offline", Reason.OFFLINE)
         host = self.hosts[register]
         throttle = self.throttles[register]
         self.policy.check(request.url)
-        params = {**host.identify(self.settings), **(request.params or {})}
-        hdrs = {"User-Agent": user_agent(self.settings, host), **(request.headers or {})}
-        if request.accept:
-            hdrs["Accept"] = request.accept
+        params, hdrs = self._params_and_headers(host, request)
         batch = _BATCH_LOST.get()
         lost = self.lost if batch is None else batch
         down = _BATCH_DOWN.get()
