@@ -14,6 +14,19 @@ from auditor.errors import Reason
 __all__ = ["duplicate_items"]
 
 
+def _members_and_leaders(duplicates: pa.Table) -> tuple[pa.Array, pa.Array]:
+    """Positions in `duplicates` of every group member after its group's first (members in
+    input order, groups in the order of their first member), and of that first member."""
+    order = np.argsort(duplicates["row_id"].to_numpy(), kind="stable")
+    group = np.unique(duplicates["group_id"].to_numpy()[order], return_inverse=True)[1]
+    position = np.arange(len(order))
+    first = np.full(group.max() + 1, len(order))
+    np.minimum.at(first, group, position)
+    later = position != first[group]
+    sequence = np.lexsort((position[later], first[group][later]))
+    return pa.array(order[later][sequence]), pa.array(order[first[group][later][sequence]])
+
+
 def duplicate_items(duplicates: pa.Table, references: pa.Table) -> pa.Table:
     """P3 CHECKLIST items for references that repeat a work cited earlier under another key.
 
@@ -22,16 +35,7 @@ def duplicate_items(duplicates: pa.Table, references: pa.Table) -> pa.Table:
     """
     if duplicates.num_rows == 0:
         return tables.empty(tables.CHECKLIST)
-    # Members in input order (stably), groups in the order of their first member.
-    order = np.argsort(duplicates["row_id"].to_numpy(), kind="stable")
-    group = np.unique(duplicates["group_id"].to_numpy()[order], return_inverse=True)[1]
-    position = np.arange(len(order))
-    first = np.full(group.max() + 1, len(order))
-    np.minimum.at(first, group, position)
-    later = position != first[group]
-    sequence = np.lexsort((position[later], first[group][later]))
-    member = pa.array(order[later][sequence])
-    leader = pa.array(order[first[group][later][sequence]])
+    member, leader = _members_and_leaders(duplicates)
     refs = rows_of(only(references, tables.REFERENCES, REFERENCE_COLUMNS), duplicates["row_id"])
     key = column_idioms.first_truthy(
         duplicates["key"].combine_chunks(), refs["key"].combine_chunks()

@@ -52,6 +52,18 @@ class WaterfallResult:
     """The verdict patch (`auditor.patches`) that made `verdicts` from the verdicts given."""
 
 
+def _outcome_for(
+    ref: dict[str, Any], known_agencies: Mapping[int, str] | None
+) -> tuple[dict[str, Any], RowOutcome]:
+    """The gated reference `ref` with its undecided outcome: its cited DOI (the DOI branch)
+    or none (the coordinate branch), and an agency the caller already knows."""
+    doi = ref.get("doi") or (ref.get("identifier") if ref.get("id_type") == "doi" else None)
+    out = RowOutcome(row_id=ref["row_id"], doi=doi)
+    if known_agencies and ref["row_id"] in known_agencies:
+        out.agency = known_agencies[ref["row_id"]]
+    return ref, out
+
+
 async def run_waterfall(
     references: pa.Table,
     verdicts: pa.Table,
@@ -80,16 +92,9 @@ async def run_waterfall(
     known = known_facts(records)
     cache = net.cache if net is not None else None
     run = Run(settings, net, bridge, known, cache=cache)
-    with_doi: list[tuple[dict[str, Any], RowOutcome]] = []
-    coord_rows: list[tuple[dict[str, Any], RowOutcome]] = []
-    outcomes: list[tuple[dict[str, Any], RowOutcome]] = []
-    for ref in gated:
-        doi = ref.get("doi") or (ref.get("identifier") if ref.get("id_type") == "doi" else None)
-        out = RowOutcome(row_id=ref["row_id"], doi=doi)
-        if known_agencies and ref["row_id"] in known_agencies:
-            out.agency = known_agencies[ref["row_id"]]
-        outcomes.append((ref, out))
-        (with_doi if doi else coord_rows).append((ref, out))
+    outcomes = [_outcome_for(ref, known_agencies) for ref in gated]
+    with_doi = [(ref, out) for ref, out in outcomes if out.doi]
+    coord_rows = [(ref, out) for ref, out in outcomes if not out.doi]
     if with_doi and not settings.doi_leg:
         for _, out in with_doi:
             out.give_up(Reason.LEG_CLOSED.value, "the DOI leg is closed")

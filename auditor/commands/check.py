@@ -8,8 +8,9 @@ pyarrow nor the registers.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -17,7 +18,7 @@ from auditor.commands.options import CHECK_FLAGS, given, settings_flags
 from auditor.errors import ConfigError
 from auditor.exitcodes import ExitCode
 from auditor.report.terminal import json_for_terminal, printable
-from auditor.settings import load_settings
+from auditor.settings import Settings, load_settings
 
 __all__ = ["check", "register"]
 
@@ -58,54 +59,25 @@ def check(
     With `--id` alone, the record is looked up and printed: what is this record?
     """
     from auditor.commands import check_steps as steps  # the comparison stack, only when run
-    from auditor.pipeline import closed_legs
-    from auditor.registers import registry
 
-    try:
-        settings = load_settings(
-            given(flags), config=config, registers=registry.settings_defaults()
-        )
-    except ConfigError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(ExitCode.USAGE) from None
-    if ident is None and record is not None:
-        typer.echo(
-            "error: --record needs --id (without --id the title search finds the record)", err=True
-        )
-        raise typer.Exit(ExitCode.USAGE)
-    if ident is None and title is None:
-        typer.echo("error: give --id (what is this record?), --title, or both", err=True)
-        raise typer.Exit(ExitCode.USAGE)
+    settings = _settings(config, flags)
+    _refuse_usage(ident, title, record)
     if title is None:
         _print_record(steps, ident or "", id_type, record, settings, as_json)
-    if ident is None:
-        references = steps.title_reference(title or "", list(author or []), year, venue)
-    else:
-        references = steps.reference_table(
-            ident,
-            id_type,
-            title,
-            list(author or []),
-            year,
-            venue=venue,
-            closed_legs=closed_legs(settings),
-        )
+    claimed = (title, list(author or []), year, venue)
+    references = steps.claimed_reference(ident, id_type, claimed, settings)
     source = steps.load_record(record) if record is not None else None
     try:
         report = steps.check_reference(references, settings, source)
     except ValueError as exc:
-        typer.echo(f"error: --record {record}: {exc}", err=True)
-        raise typer.Exit(ExitCode.USAGE) from None
-    if as_json:
-        typer.echo(json_for_terminal(json.dumps(report, indent=2, ensure_ascii=False)))
-    else:
-        typer.echo(printable(steps.render_text(report)))
+        _usage(f"--record {record}: {exc}")
+    _print(report, as_json, steps.render_text)
     raise typer.Exit(steps.exit_code(report["verdict"], report.get("updates")))
 
 
 def _print_record(
     steps: Any, ident: str, id_type: str | None, record: Path | None, settings: Any, as_json: bool
-) -> None:
+) -> NoReturn:
     """`--id` alone: print the record the identifier resolves to, then exit (see
     `auditor.commands.check_record`)."""
     from auditor.commands.check_record import (
@@ -118,11 +90,40 @@ def _print_record(
     source = steps.load_record(record) if record is not None else steps.resolver_source(settings)
     references = lookable(steps.reference_table(ident, id_type, None, [], None))
     report = record_report(references, source(references))
+    _print(report, as_json, render_record)
+    raise typer.Exit(lookup_exit_code(report))
+
+
+def _print(report: dict[str, Any], as_json: bool, render: Callable[[Any], str]) -> None:
+    """`report` as JSON, or in words by `render`, escaped for the terminal."""
     if as_json:
         typer.echo(json_for_terminal(json.dumps(report, indent=2, ensure_ascii=False)))
     else:
-        typer.echo(printable(render_record(report)))
-    raise typer.Exit(lookup_exit_code(report))
+        typer.echo(printable(render(report)))
+
+
+def _refuse_usage(ident: str | None, title: str | None, record: Path | None) -> None:
+    """Stop (usage) on flags that ask for nothing a check can do."""
+    if ident is None and record is not None:
+        _usage("--record needs --id (without --id the title search finds the record)")
+    if ident is None and title is None:
+        _usage("give --id (what is this record?), --title, or both")
+
+
+def _usage(message: str) -> NoReturn:
+    """Stop with `message` on stderr and the usage exit code."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(ExitCode.USAGE)
+
+
+def _settings(config: str | None, flags: dict[str, Any]) -> Settings:
+    """The run's settings, or `typer.Exit` (usage) naming what is wrong with them."""
+    from auditor.registers import registry
+
+    try:
+        return load_settings(given(flags), config=config, registers=registry.settings_defaults())
+    except ConfigError as exc:
+        _usage(str(exc))
 
 
 def register(app: typer.Typer) -> None:

@@ -48,6 +48,7 @@ _MAX_RECORD_BYTES = 1 << 20
 
 __all__ = [
     "check_reference",
+    "claimed_reference",
     "exit_code",
     "load_record",
     "record_from_json",
@@ -210,6 +211,24 @@ def load_record(path: Path) -> RecordSource:
     except (OSError, ValueError) as exc:
         typer.echo(f"error: --record {path}: {exc}", err=True)
         raise typer.Exit(_USAGE) from None
+
+
+def claimed_reference(
+    ident: str | None,
+    id_type: str | None,
+    claimed: tuple[str, list[str], int | None, str | None],
+    settings: Settings,
+) -> pa.Table:
+    """The classified one-row `references` of the reference given on the command line:
+    `claimed` is (title, authors, year, venue); with `ident`, classified under the run's closed
+    legs as an audit classifies it, else looked for by title (`title_reference`)."""
+    from auditor.pipeline import closed_legs
+
+    title, authors, year, venue = claimed
+    if ident is None:
+        return title_reference(title, authors, year, venue)
+    legs = closed_legs(settings)
+    return reference_table(ident, id_type, title, authors, year, venue=venue, closed_legs=legs)
 
 
 def title_reference(

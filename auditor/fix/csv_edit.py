@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from auditor.fix.bibtex_edit import Applied
 from auditor.fix.changes import Change, Note
@@ -18,6 +19,18 @@ from auditor.load.csv import DEFAULT_COLUMNS
 __all__ = ["edit_csv"]
 
 _COLUMN_OF = {"author": "authors", "venue": "journal", "eprint": "arxiv"}
+
+
+def _records_by_line(reader: Any) -> tuple[list[list[str]], dict[int, int]]:
+    """The records after the header, and the position of each by the line it starts on."""
+    records: list[list[str]] = []
+    by_line: dict[int, int] = {}
+    line = reader.line_num + 1
+    for record in reader:
+        by_line[line] = len(records)
+        records.append(record)
+        line = reader.line_num + 1
+    return records, by_line
 
 
 def edit_csv(
@@ -39,13 +52,7 @@ def edit_csv(
     header = next(reader, None)
     if header is None:
         return Applied(text, (), tuple((c, "no header row") for c in changes))
-    records: list[list[str]] = []
-    by_line: dict[int, int] = {}
-    line = reader.line_num + 1
-    for record in reader:
-        by_line[line] = len(records)
-        records.append(record)
-        line = reader.line_num + 1
+    records, by_line = _records_by_line(reader)
     columns = {**DEFAULT_COLUMNS, **(column_map or {})}
     index = {h.strip().lower(): i for i, h in enumerate(header)}
     made: list[Change] = []

@@ -198,6 +198,43 @@ def _from_zotero(item: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _found_ids(item: dict[str, Any], url: str | None) -> dict[str, str]:
+    """Identifiers an item names outside its `DOI`/`PMID`: in its URL, its note, and the
+    `number` of an arXiv item (id type: value, the first place winning)."""
+    found: dict[str, str] = {}
+    if url:
+        hit = ids_in_url(url)
+        if hit and (hit[0] != "doi" or "10." in hit[1]):  # a shortDOI URL is not a DOI
+            found[hit[0]] = hit[1]
+    for kind, value in ids_in_text(_text(item.get("note")) or "").items():
+        found.setdefault(kind, value)
+    number = _text(item.get("number"))
+    source = " ".join(
+        filter(None, map(_text, map(item.get, ("publisher", "archive", "container-title"))))
+    )
+    if number and "arxiv" in source.lower():
+        arxiv = ids_in_text("arXiv:" + number.removeprefix("arXiv:").strip()).get("arxiv")
+        if arxiv:
+            found.setdefault("arxiv", arxiv)
+    return found
+
+
+def _shape_warnings(item: dict[str, Any], usable: bool) -> list[str]:
+    """Warnings about an item not shaped like CSL: a references table's column names, or
+    (`usable` false) none of the fields a check needs."""
+    out = []
+    table_names = [k for k in ("authors", "year", "doi", "journal", "pmid") if k in item]
+    if table_names:  # a references table saved as a JSON array: CSL names differ
+        names = ", ".join(map(repr, table_names))
+        out.append(
+            f"not CSL names: {names} ignored (CSL writes `author`, `issued`, `DOI`, "
+            "`container-title`, `PMID`); save a references table as JSON Lines (.jsonl)"
+        )
+    if not usable:
+        out.append("item has no CSL title, author, issued date or DOI")
+    return out
+
+
 def _row(rows: Rows, item: dict[str, Any], line: int, warnings: list[str]) -> None:
     if "itemType" in item or "creators" in item:
         item = _from_zotero(item)
@@ -216,31 +253,9 @@ def _row(rows: Rows, item: dict[str, Any], line: int, warnings: list[str]) -> No
     if dated and year is None:
         warnings.append(f"issued date {json.dumps(item.get('issued'))[:60]} holds no year")
     url = _text(item.get("URL"))
-    found: dict[str, str] = {}
-    if url:
-        hit = ids_in_url(url)
-        if hit and (hit[0] != "doi" or "10." in hit[1]):  # a shortDOI URL is not a DOI
-            found[hit[0]] = hit[1]
-    for kind, value in ids_in_text(_text(item.get("note")) or "").items():
-        found.setdefault(kind, value)
-    number = _text(item.get("number"))
-    source = " ".join(
-        filter(None, map(_text, map(item.get, ("publisher", "archive", "container-title"))))
-    )
-    if number and "arxiv" in source.lower():
-        arxiv = ids_in_text("arXiv:" + number.removeprefix("arXiv:").strip()).get("arxiv")
-        if arxiv:
-            found.setdefault("arxiv", arxiv)
+    found = _found_ids(item, url)
     title = _title(item.get("title"))
-    table_names = [k for k in ("authors", "year", "doi", "journal", "pmid") if k in item]
-    if table_names:  # a references table saved as a JSON array: CSL names differ
-        names = ", ".join(map(repr, table_names))
-        warnings.append(
-            f"not CSL names: {names} ignored (CSL writes `author`, `issued`, `DOI`, "
-            "`container-title`, `PMID`); save a references table as JSON Lines (.jsonl)"
-        )
-    if not (title or authors or dated or item.get("DOI")):
-        warnings.append("item has no CSL title, author, issued date or DOI")
+    warnings.extend(_shape_warnings(item, bool(title or authors or dated or item.get("DOI"))))
     rows.add(
         source_line=line,
         key=_text(item.get("citation-key")) or _text(item.get("id")),

@@ -125,6 +125,29 @@ class EndnoteXmlLoader(Loader):
         problems.append(Problem(path, line, message, "error", "unreadable EndNote XML record"))
 
 
+def _found_ids(record: Element, urls: list[str]) -> dict[str, str]:
+    """Identifiers a record names in its URLs and notes (id type: value, the first winning)."""
+    found: dict[str, str] = {}
+    for url in urls:
+        hit = ids_in_url(url)
+        if hit and (hit[0] != "doi" or "10." in hit[1]):
+            found.setdefault(*hit)
+    for kind, value in ids_in_text(_first(record, "notes") or "").items():
+        found.setdefault(kind, value)
+    return found
+
+
+def _pubmed_accession(record: Element) -> str | None:
+    """The PMID a PubMed/MEDLINE export puts in the accession number, else `None`."""
+    accession = _first(record, "accession-num")
+    source = " ".join(
+        t for t in map(_text, (record.find("remote-database-name"),
+                               record.find("remote-database-provider"))) if t
+    ).lower()  # fmt: skip
+    pubmed = accession and accession.isdigit() and any(s in source for s in _PUBMED)
+    return accession if pubmed else None
+
+
 def _row(rows: Rows, record: Element, line: int, warnings: list[str]) -> None:
     names = [t for n in record.iterfind("contributors/authors/author") if (t := _text(n))]
     if not names:
@@ -140,21 +163,9 @@ def _row(rows: Rows, record: Element, line: int, warnings: list[str]) -> None:
         doi = ids_in_text(resource).get("doi")
         if doi is None:
             warnings.append(f"electronic-resource-num {resource[:60]!r} is not a DOI (ignored)")
-    found: dict[str, str] = {}
     urls = [t for n in record.iterfind("urls//url") if (t := _text(n))]
-    for url in urls:
-        hit = ids_in_url(url)
-        if hit and (hit[0] != "doi" or "10." in hit[1]):
-            found.setdefault(*hit)
-    for kind, value in ids_in_text(_first(record, "notes") or "").items():
-        found.setdefault(kind, value)
-    accession = _first(record, "accession-num")
-    source = " ".join(
-        t for t in map(_text, (record.find("remote-database-name"),
-                               record.find("remote-database-provider"))) if t
-    ).lower()  # fmt: skip
-    pubmed = accession and accession.isdigit() and any(s in source for s in _PUBMED)
-    pmid = accession if pubmed else None
+    found = _found_ids(record, urls)
+    pmid = _pubmed_accession(record)
     date = _first(record, "dates/year", "dates/pub-dates/date")
     year = year_in(date)
     if date and year is None:

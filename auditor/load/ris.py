@@ -82,35 +82,9 @@ class RisLoader(Loader):
         m = _YEAR_RE.search(year_text or "")
         if year_text and not m:
             warnings.append(f"year {year_text!r} is not a year")
-        doi = _first(rec, "doi")
-        pmid = None
-        arxiv = None
-        source = " ".join(str(rec.get(k) or "") for k in ("database_provider", "name_of_database"))
-        accession = _first(rec, "accession_number")
-        if accession and accession.isdigit() and any(s in source.lower() for s in _PUBMED_SOURCES):
-            pmid = accession  # PubMed/MEDLINE exports put the PMID in AN
         urls = [u for u in rec.get("urls") or [] if isinstance(u, str)]
-        for url in urls:
-            hit = ids_in_url(url)
-            if hit and hit[0] == "doi":
-                doi = doi or hit[1]
-            elif hit and hit[0] == "pmid":
-                pmid = pmid or hit[1]
-            elif hit:
-                arxiv = arxiv or hit[1]
-        notes = " ".join(
-            v if isinstance(v, str) else " ".join(map(str, v))
-            # `RN` research notes are the user's commentary (BibTeX's `annote`): never searched
-            for k in ("notes", "note", "custom1", "custom2")
-            if (v := rec.get(k))
-        )
-        if notes:
-            found = ids_in_text(notes)
-            doi, pmid, arxiv = (
-                doi or found.get("doi"),
-                pmid or found.get("pmid"),
-                arxiv or found.get("arxiv"),
-            )
+        accession = _first(rec, "accession_number")
+        doi, pmid, arxiv = _identifiers(rec, urls, accession)
         start, end = _first(rec, "start_page"), _first(rec, "end_page")
         pages = f"{start}-{end}" if start and end and end != start else start or end
         rows.add(
@@ -143,3 +117,38 @@ class RisLoader(Loader):
             url=urls[0] if urls else None,
             warnings=warnings,
         )
+
+
+def _identifiers(
+    rec: dict[str, Any], urls: list[str], accession: str | None
+) -> tuple[str | None, str | None, str | None]:
+    """The DOI, PMID and arXiv id of a record: its `DO`, a PubMed export's `AN`, then its URLs,
+    then its notes (each found id kept where an earlier place gave none)."""
+    doi = _first(rec, "doi")
+    pmid = None
+    arxiv = None
+    source = " ".join(str(rec.get(k) or "") for k in ("database_provider", "name_of_database"))
+    if accession and accession.isdigit() and any(s in source.lower() for s in _PUBMED_SOURCES):
+        pmid = accession  # PubMed/MEDLINE exports put the PMID in AN
+    for url in urls:
+        hit = ids_in_url(url)
+        if hit and hit[0] == "doi":
+            doi = doi or hit[1]
+        elif hit and hit[0] == "pmid":
+            pmid = pmid or hit[1]
+        elif hit:
+            arxiv = arxiv or hit[1]
+    notes = " ".join(
+        v if isinstance(v, str) else " ".join(map(str, v))
+        # `RN` research notes are the user's commentary (BibTeX's `annote`): never searched
+        for k in ("notes", "note", "custom1", "custom2")
+        if (v := rec.get(k))
+    )
+    if notes:
+        found = ids_in_text(notes)
+        doi, pmid, arxiv = (
+            doi or found.get("doi"),
+            pmid or found.get("pmid"),
+            arxiv or found.get("arxiv"),
+        )
+    return doi, pmid, arxiv

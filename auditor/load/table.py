@@ -29,6 +29,7 @@ from auditor.errors import InputError
 from auditor.load.caps import cap_references
 from auditor.load.csv import DEFAULT_COLUMNS
 from auditor.load.interface import ENTRY_COLUMNS, LoadOutcome, Problem
+from auditor.load.table_cells import clean_authors, strings, years
 from auditor.result import InputFile
 
 # pyarrow.compute is imported in the functions that use it: `auditor load x.bib` imports this
@@ -47,8 +48,6 @@ TABLE_SUFFIXES: dict[str, str] = {
 #: CSV names that stand for a `references` column.
 _CSV_NAMES = {"journal": "container_title", "type": "declared_type", "id": "id_raw"}
 _FIELDS = frozenset(ENTRY_COLUMNS) | frozenset(DEFAULT_COLUMNS) | {"author"}
-_ET_AL = ["others", "et al", "et al.", "et. al.", "etal", "et al..", "and others"]
-_ET_AL_TAIL = r"(?i),? et al\.?$"
 #: Runs of whitespace a title collapses to one space (as `" ".join(title.split())` does): two
 #: or more, or a single one other than the space itself.
 _OTHER_SPACE = (
@@ -95,86 +94,6 @@ def _columns_for(names: Sequence[str], column_map: Mapping[str, str]) -> dict[st
     return chosen
 
 
-def _strings(column: pa.ChunkedArray) -> pa.ChunkedArray:
-    """A column as trimmed strings, blanks null."""
-    import pyarrow.compute as pc
-
-    if not pa.types.is_string(column.type) and not pa.types.is_large_string(column.type):
-        try:
-            column = column.cast(pa.string())
-        except pa.ArrowInvalid:
-            column = pa.chunked_array(
-                [pa.array([_text(v) for v in column.to_pylist()], pa.string())]
-            )
-    trimmed = pc.utf8_trim_whitespace(column.cast(pa.string()))
-    return pc.if_else(pc.equal(trimmed, ""), pa.scalar(None, pa.string()), trimmed)
-
-
-def _text(value: object) -> str | None:
-    """A cell Arrow could not cast as text: bytes decoded (bad bytes replaced), else JSON."""
-    if value is None:
-        return None
-    if isinstance(value, bytes):
-        return value.decode("utf-8", "replace")
-    return json.dumps(value, default=str)
-
-
-def clean_authors(column: pa.ChunkedArray) -> tuple[pa.Array, pa.Array]:
-    """`(authors, authors_et_al)` of a list or `;`-separated column, as `clean_author_list`
-    does per row: names trimmed (and trailing `,;`), empty names and `et al.`/`others` dropped
-    (the flag set), `Smith J, et al.` cut to `Smith J`."""
-    import pyarrow.compute as pc
-
-    if pa.types.is_list(column.type) or pa.types.is_large_list(column.type):
-        lists = column.combine_chunks().cast(pa.list_(pa.string()))
-    else:
-        lists = pc.split_pattern(_strings(column).combine_chunks(), ";")
-    n = len(lists)
-    lists = pc.if_else(pc.is_null(lists), pa.scalar([], pa.list_(pa.string())), lists)
-    names = pc.list_flatten(lists)
-    rows = pc.list_parent_indices(lists).to_numpy()
-    names = pc.utf8_trim_whitespace(pc.utf8_rtrim(pc.utf8_trim_whitespace(names), ",;"))
-    # Only a name holding `et` or `others` can be a marker: the rest skip the finer tests.
-    maybe = pc.fill_null(pc.match_substring_regex(names, "(?i)et|others"), False)
-    at = np.flatnonzero(maybe.to_numpy(zero_copy_only=False))
-    flagged = np.zeros(len(names), bool)
-    if at.size:
-        few = names.take(pa.array(at))
-        bare = pc.utf8_lower(pc.utf8_trim_whitespace(pc.utf8_trim(few, "{}")))
-        marker = pc.is_in(bare, pa.array(_ET_AL))
-        tail = pc.match_substring_regex(few, _ET_AL_TAIL)
-        cut = pc.utf8_rtrim(pc.replace_substring_regex(few, _ET_AL_TAIL, ""), " ,")
-        few = pc.if_else(marker, pa.scalar("", pa.string()), pc.if_else(tail, cut, few))
-        mask = np.zeros(len(names), bool)
-        mask[at] = True
-        names = pc.replace_with_mask(names, pa.array(mask), few)
-        flagged[at] = pc.or_(marker, tail).to_numpy(zero_copy_only=False)
-    keep = pc.not_equal(names, "").to_numpy(zero_copy_only=False)
-    et_al = np.zeros(n, bool)
-    et_al[rows[flagged]] = True
-    sizes = np.zeros(n + 1, np.int32)
-    sizes[1:] = np.bincount(rows[keep], minlength=n)
-    offsets = pa.array(np.cumsum(sizes, dtype=np.int32))
-    # `list_flatten` keeps row order, so the kept names are already grouped by row.
-    authors = pa.ListArray.from_arrays(offsets, pc.filter(names, pa.array(keep)))
-    return authors, pa.array(et_al)
-
-
-def _years(column: pa.ChunkedArray) -> tuple[pa.Array, pa.Array]:
-    """`(year, bad)`: an int32 year and a mask of cells that held something else."""
-    import pyarrow.compute as pc
-
-    if pa.types.is_integer(column.type) or pa.types.is_floating(column.type):
-        values = column.combine_chunks()
-        ok = pc.and_(pc.greater_equal(values, 0), pc.less_equal(values, 9999))
-        year = pc.if_else(ok, values, pa.scalar(None, values.type)).cast(pa.int32())
-        return year, pc.and_(pc.invert(ok), pc.is_valid(values)).fill_null(False)
-    text = _strings(column).combine_chunks()
-    found = pc.extract_regex(text, r"(?:^|\D)(?P<y>\d{4})(?:\D|$)")
-    digits = pc.struct_field(found, "y")
-    return digits.cast(pa.int32()), pc.and_(pc.is_valid(text), pc.is_null(digits))
-
-
 def _check_types(raw: pa.Table, chosen: Mapping[str, str]) -> None:
     """`InputError` naming the first column whose type cannot fill its field (a `title` that is
     `list<string>`, an `authors` of structs): guessing a text from it would be a made-up value."""
@@ -217,11 +136,11 @@ def _entries(
             # Arrow kernels, which let go of the GIL: they overlap the rest and `classify`.
             authors = pool.submit(clean_authors, values)
         elif name == "year":
-            columns["year"], bad_year = _years(values)
+            columns["year"], bad_year = years(values)
         elif name == "authors_et_al":
             continue  # derived from the author list
         else:
-            columns[name] = _strings(values)
+            columns[name] = strings(values)
     if "title" in columns:
         columns["title"] = pc.replace_substring_regex(columns["title"], _SPACES, " ")
     arrays = []

@@ -95,6 +95,31 @@ def _is_error(entry: Element) -> bool:
     return "/api/errors" in (_text(entry.find(f"{_ATOM}id")) or "")
 
 
+def _found_row(identifier: str, entry: Element, body_digest: str) -> RecordRow:
+    """The `found` record of `identifier` from its Atom `entry`."""
+    names = [_text(a.find(f"{_ATOM}name")) or "" for a in entry.findall(f"{_ATOM}author")]
+    published = arxiv_year(_text(entry.find(f"{_ATOM}published")))
+    updated = arxiv_year(_text(entry.find(f"{_ATOM}updated")))
+    return row(
+        ArxivRegister.name,
+        IdType.ARXIV,
+        identifier,
+        RecordStatus.FOUND,
+        title=_text(entry.find(f"{_ATOM}title")),
+        authors=names,
+        surnames=arxiv_surnames(names),
+        year=published,
+        years=sorted({y for y in (published, updated) if y is not None}),
+        version=arxiv_version(_text(entry.find(f"{_ATOM}id"))),
+        work_type="preprint",
+        # The authors' note of where the work appeared (`Phys. Rev. B 85, 115117 (2012)`):
+        # the venue evidence auditor/v2's `journal_ref_rule` compares; none for a preprint.
+        container_title=_text(entry.find(f"{_ARXIV}journal_ref")),
+        doi=(_text(entry.find(f"{_ARXIV}doi")) or "").lower() or None,
+        body_digest=body_digest,
+    )
+
+
 def parse_feed(ids: Sequence[str], response: Response) -> dict[str, RecordRow]:
     """Rows for every asked id from a 200 feed; raises `MalformedBody` on an untrustworthy one."""
     feed = _parse_feed(response.body)
@@ -113,35 +138,7 @@ def parse_feed(ids: Sequence[str], response: Response) -> dict[str, RecordRow]:
         key = arxiv_key(_text(entry.find(f"{_ATOM}id")) or "")
         if key not in asked or asked[key] in out:
             raise MalformedBody(f"arxiv: unexpected entry {key!r}", Reason.WRONG_ECHO)
-        names = [_text(a.find(f"{_ATOM}name")) or "" for a in entry.findall(f"{_ATOM}author")]
-        identifier = asked[key]
-        out[identifier] = row(
-            ArxivRegister.name,
-            IdType.ARXIV,
-            identifier,
-            RecordStatus.FOUND,
-            title=_text(entry.find(f"{_ATOM}title")),
-            authors=names,
-            surnames=arxiv_surnames(names),
-            year=arxiv_year(_text(entry.find(f"{_ATOM}published"))),
-            years=sorted(
-                {
-                    y
-                    for y in (
-                        arxiv_year(_text(entry.find(f"{_ATOM}published"))),
-                        arxiv_year(_text(entry.find(f"{_ATOM}updated"))),
-                    )
-                    if y is not None
-                }
-            ),
-            version=arxiv_version(_text(entry.find(f"{_ATOM}id"))),
-            work_type="preprint",
-            # The authors' note of where the work appeared (`Phys. Rev. B 85, 115117 (2012)`):
-            # the venue evidence auditor/v2's `journal_ref_rule` compares; none for a preprint.
-            container_title=_text(entry.find(f"{_ARXIV}journal_ref")),
-            doi=(_text(entry.find(f"{_ARXIV}doi")) or "").lower() or None,
-            body_digest=body_digest,
-        )
+        out[asked[key]] = _found_row(asked[key], entry, body_digest)
     for identifier in ids:
         # A well-formed unknown id is silently dropped by the API: the register's "no".
         out.setdefault(

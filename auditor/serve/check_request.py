@@ -65,6 +65,42 @@ def _object(value: object, at: str, allowed: tuple[str, ...]) -> dict[str, Any]:
     return value
 
 
+def _claimed(claimed: dict[str, Any]) -> tuple[str, list[Any], int | None]:
+    """The claimed title, authors and year, or `BadRequest` naming the first that is wrong."""
+    title = claimed.get("title")
+    if not isinstance(title, str) or not title.strip():
+        raise BadRequest("reference.claimed.title", "is required (a non-empty string)")
+    authors = claimed.get("authors")
+    if authors is None:
+        authors = []
+    if not isinstance(authors, list):
+        raise BadRequest("reference.claimed.authors", "must be an array of strings")
+    for i, author in enumerate(authors):
+        if not isinstance(author, str):
+            raise BadRequest(f"reference.claimed.authors[{i}]", "must be a string")
+    year = claimed.get("year")
+    if year is not None and (
+        isinstance(year, bool) or not isinstance(year, int) or not -9999 <= year <= 9999
+    ):
+        raise BadRequest("reference.claimed.year", "must be an integer year")
+    return title, authors, year
+
+
+def _caller(caller: object, required: bool) -> str | None:
+    """The caller wallet (`None` on `/check` when empty or absent), or `BadRequest`."""
+    if caller is not None and not isinstance(caller, str):
+        raise BadRequest("caller", "must be a string")
+    if isinstance(caller, str) and not caller.strip():
+        if required:
+            raise BadRequest("caller", "must be a non-empty string")
+        caller = None  # /check keys nothing on the caller: an empty one is no caller
+    if caller is not None and len(caller) > MAX_CALLER_CHARS:
+        raise BadRequest("caller", f"must be at most {MAX_CALLER_CHARS} characters")
+    if required and caller is None:
+        raise BadRequest("caller", "is required on /precheck (it keys the free allowance)")
+    return caller
+
+
 def parse_request(body: bytes, *, caller_required: bool) -> CheckRequest:
     """The request in `body`, or `BadRequest` naming the first field that is wrong."""
     try:
@@ -90,34 +126,8 @@ def parse_request(body: bytes, *, caller_required: bool) -> CheckRequest:
         raise BadRequest("reference.type", "must be a string when given")
     if "claimed" not in ref:
         raise BadRequest("reference.claimed", "is required")
-    claimed = _object(ref["claimed"], "reference.claimed", _CLAIMED)
-    title = claimed.get("title")
-    if not isinstance(title, str) or not title.strip():
-        raise BadRequest("reference.claimed.title", "is required (a non-empty string)")
-    authors = claimed.get("authors")
-    if authors is None:
-        authors = []
-    if not isinstance(authors, list):
-        raise BadRequest("reference.claimed.authors", "must be an array of strings")
-    for i, author in enumerate(authors):
-        if not isinstance(author, str):
-            raise BadRequest(f"reference.claimed.authors[{i}]", "must be a string")
-    year = claimed.get("year")
-    if year is not None and (
-        isinstance(year, bool) or not isinstance(year, int) or not -9999 <= year <= 9999
-    ):
-        raise BadRequest("reference.claimed.year", "must be an integer year")
-    caller = top.get("caller")
-    if caller is not None and not isinstance(caller, str):
-        raise BadRequest("caller", "must be a string")
-    if isinstance(caller, str) and not caller.strip():
-        if caller_required:
-            raise BadRequest("caller", "must be a non-empty string")
-        caller = None  # /check keys nothing on the caller: an empty one is no caller
-    if caller is not None and len(caller) > MAX_CALLER_CHARS:
-        raise BadRequest("caller", f"must be at most {MAX_CALLER_CHARS} characters")
-    if caller_required and caller is None:
-        raise BadRequest("caller", "is required on /precheck (it keys the free allowance)")
+    title, authors, year = _claimed(_object(ref["claimed"], "reference.claimed", _CLAIMED))
+    caller = _caller(top.get("caller"), caller_required)
     strings = [("reference.id", ident), ("reference.type", declared or "")]
     strings += [("reference.claimed.title", title), ("caller", caller or "")]
     strings += [(f"reference.claimed.authors[{i}]", a) for i, a in enumerate(authors)]

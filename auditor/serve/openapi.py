@@ -225,6 +225,86 @@ def _overlap_schemas() -> dict[str, Any]:
     return schemas
 
 
+def _sources_operation(overlap: dict[str, Any]) -> dict[str, Any]:
+    """`POST /v1/sources/check`: the citation-overlap contract's one operation."""
+    return {
+        "post": {
+            "operationId": "checkSources",
+            "summary": "Find citation overlap before relying on corroboration",
+            "requestBody": {
+                "required": True,
+                "content": {"application/json": {"schema": overlap["request"]}},
+            },
+            "responses": {
+                "200": _json(overlap["response"], "Service result."),
+                "400": _json("Problem", "Invalid bundle; `detail` and `field` say why."),
+                "413": _json("Problem", "Request exceeds 262144 bytes."),
+                "415": _json("Problem", "application/json required."),
+            },
+        }
+    }
+
+
+def _audit_operation(html: dict[str, Any]) -> dict[str, Any]:
+    """`POST /audit`: the upload page's form, answered with the HTML report."""
+    return {
+        "post": {
+            "operationId": "auditUpload",
+            "summary": "Audit the uploaded files as one bibliography; the HTML report "
+            "with downloads",
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "multipart/form-data": {
+                        "schema": {
+                            "type": "object",
+                            "required": ["bibliography"],
+                            "properties": {
+                                "bibliography": {
+                                    "type": "array",
+                                    "items": {"type": "string", "format": "binary"},
+                                    "description": "One part per file.",
+                                }
+                            },
+                        }
+                    }
+                },
+            },
+            "responses": {
+                "200": {"description": "report.html with download links.", "content": html},
+                "400": {"description": "No usable file.", "content": html},
+                "413": {
+                    "description": "Files over upload_max_bytes together.",
+                    "content": html,
+                },
+            },
+        }
+    }
+
+
+def _components() -> dict[str, Any]:
+    """The security scheme and the schemas the operations name."""
+    return {
+        "securitySchemes": {
+            "bearer": {
+                "type": "http",
+                "scheme": "bearer",
+                "description": "Needed on every POST when the server has serve_tokens "
+                "(always when it binds beyond loopback); each token has its own allowance.",
+            }
+        },
+        "schemas": {
+            "CheckRequest": _CHECK_REQUEST,
+            "CheckReport": _REPORT,
+            "VerdictLine": _VERDICT_LINE,
+            "NotCovered": _NOT_COVERED,
+            "Signature": _SIGNATURE,
+            "Problem": _PROBLEM,
+            "Unavailable": _UNAVAILABLE,
+        },
+    }
+
+
 def document() -> dict[str, Any]:
     """The OpenAPI document (a fresh dict)."""
     overlap = _overlap_schemas()
@@ -255,22 +335,7 @@ def document() -> dict[str, Any]:
                 "VerdictLine",
                 200,
             ),
-            "/v1/sources/check": {
-                "post": {
-                    "operationId": "checkSources",
-                    "summary": "Find citation overlap before relying on corroboration",
-                    "requestBody": {
-                        "required": True,
-                        "content": {"application/json": {"schema": overlap["request"]}},
-                    },
-                    "responses": {
-                        "200": _json(overlap["response"], "Service result."),
-                        "400": _json("Problem", "Invalid bundle; `detail` and `field` say why."),
-                        "413": _json("Problem", "Request exceeds 262144 bytes."),
-                        "415": _json("Problem", "application/json required."),
-                    },
-                }
-            },
+            "/v1/sources/check": _sources_operation(overlap),
             "/": {
                 "get": {
                     "operationId": "uploadPage",
@@ -278,39 +343,7 @@ def document() -> dict[str, Any]:
                     "responses": {"200": {"description": "HTML form.", "content": html}},
                 }
             },
-            "/audit": {
-                "post": {
-                    "operationId": "auditUpload",
-                    "summary": "Audit the uploaded files as one bibliography; the HTML report "
-                    "with downloads",
-                    "requestBody": {
-                        "required": True,
-                        "content": {
-                            "multipart/form-data": {
-                                "schema": {
-                                    "type": "object",
-                                    "required": ["bibliography"],
-                                    "properties": {
-                                        "bibliography": {
-                                            "type": "array",
-                                            "items": {"type": "string", "format": "binary"},
-                                            "description": "One part per file.",
-                                        }
-                                    },
-                                }
-                            }
-                        },
-                    },
-                    "responses": {
-                        "200": {"description": "report.html with download links.", "content": html},
-                        "400": {"description": "No usable file.", "content": html},
-                        "413": {
-                            "description": "Files over upload_max_bytes together.",
-                            "content": html,
-                        },
-                    },
-                }
-            },
+            "/audit": _audit_operation(html),
             "/openapi.json": {
                 "get": {
                     "operationId": "openapi",
@@ -319,25 +352,7 @@ def document() -> dict[str, Any]:
                 }
             },
         },
-        "components": {
-            "securitySchemes": {
-                "bearer": {
-                    "type": "http",
-                    "scheme": "bearer",
-                    "description": "Needed on every POST when the server has serve_tokens "
-                    "(always when it binds beyond loopback); each token has its own allowance.",
-                }
-            },
-            "schemas": {
-                "CheckRequest": _CHECK_REQUEST,
-                "CheckReport": _REPORT,
-                "VerdictLine": _VERDICT_LINE,
-                "NotCovered": _NOT_COVERED,
-                "Signature": _SIGNATURE,
-                "Problem": _PROBLEM,
-                "Unavailable": _UNAVAILABLE,
-            },
-        },
+        "components": _components(),
     }
 
 

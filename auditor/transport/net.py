@@ -31,12 +31,13 @@ import aiohttp
 from yarl import URL
 
 from auditor import __version__
-from auditor.errors import MalformedBody, RateLimited, Reason, Unreachable
+from auditor.errors import RateLimited, Reason, Unreachable
 from auditor.settings import Settings
-from auditor.transport import retry, safejson
+from auditor.transport import retry
 from auditor.transport.cache import RecordCache
 from auditor.transport.host import Host
 from auditor.transport.redirects import DEFAULT_ALLOWED_HOSTS, REDIRECT_STATUSES, RedirectPolicy
+from auditor.transport.response import Response, read_capped
 from auditor.transport.throttle import Clock, Sleep, Throttle
 
 log = logging.getLogger("auditor.transport")
@@ -49,8 +50,6 @@ SLOWDOWN_ON_429 = 0.85
 #: Redirect hops followed at most.
 MAX_HOPS = 5
 
-_READ_CHUNK = 64 * 1024
-
 #: Seconds lost per host within the current register batch (`Net.retry_batch`); a context
 #: variable, so every task a stage starts shares its batch and concurrent batches (the server's
 #: requests) do not share one. `None` outside any batch.
@@ -58,31 +57,6 @@ _BATCH_LOST: ContextVar[dict[str, float] | None] = ContextVar("auditor_retry_bat
 #: Hosts that could not be connected to within the current register batch: their other
 #: requests of the batch fail at once instead of each trying again (`None` outside a batch).
 _BATCH_DOWN: ContextVar[set[str] | None] = ContextVar("auditor_hosts_down", default=None)
-
-
-@dataclass(frozen=True)
-class Response:
-    """One complete HTTP answer whose body was read within the cap."""
-
-    status: int
-    headers: Mapping[str, str]
-    """Response headers, names lower-cased."""
-    body: bytes
-    url: str
-    """The final URL after any followed redirects."""
-
-    @property
-    def content_type(self) -> str | None:
-        """The media type of the body (`application/json`), without parameters."""
-        value = self.headers.get("content-type")
-        return value.split(";")[0].strip().lower() if value else None
-
-    def json(self, max_bytes: int | None = None) -> Any:
-        """The body as bounded JSON (`safejson.loads`); raises `MalformedBody` when it is not.
-
-        `max_bytes` refuses a longer body (reason `body_too_large`) below the transport's cap.
-        """
-        return safejson.loads(self.body, self.url, max_bytes=max_bytes)
 
 
 def user_agent(settings: Settings, host: Host[Any] | None = None) -> str:
@@ -208,16 +182,23 @@ class Net:
         request = _Request("POST", url, None, headers, accept, form, True)
         return await self._send(register, request, retries)
 
+    def _params_and_headers(
+        self, host: Host[Any], request: _Request
+    ) -> tuple[dict[str, str], dict[str, str]]:
+        """The query parameters (the host's own first) and headers every try of `request` sends."""
+        params = {**host.identify(self.settings), **(request.params or {})}
+        hdrs = {"User-Agent": user_agent(self.settings, host), **(request.headers or {})}
+        if request.accept:
+            hdrs["Accept"] = request.accept
+        return params, hdrs
+
     async def _send(self, register: str, request: _Request, retries: int | None) -> Response:
         if self.settings.offline or self.session is None:
             raise Unreachable(f"{register}: offline", Reason.OFFLINE)
         host = self.hosts[register]
         throttle = self.throttles[register]
         self.policy.check(request.url)
-        params = {**host.identify(self.settings), **(request.params or {})}
-        hdrs = {"User-Agent": user_agent(self.settings, host), **(request.headers or {})}
-        if request.accept:
-            hdrs["Accept"] = request.accept
+        params, hdrs = self._params_and_headers(host, request)
         batch = _BATCH_LOST.get()
         lost = self.lost if batch is None else batch
         down = _BATCH_DOWN.get()
@@ -295,19 +276,7 @@ class Net:
                         if resp.status in (301, 302, 303):
                             method, data = "GET", None
                         continue
-                    if resp.status == 429 or retry.is_retryable(retry.Failure(resp.status)):
-                        return retry.Failure(
-                            status=resp.status,
-                            retry_after=retry.parse_retry_after(resp_headers),
-                        )
-                    self.policy.check(str(resp.url))
-                    body = await self._read_capped(resp, resp_headers)
-                    allowed = host.rate_from_headers and host.rate_from_headers(resp_headers)
-                    if allowed:
-                        # Never exceed what the host says it allows (Crossref's X-Rate-Limit-*);
-                        # the throttle clamps it to its floor, so `86400s` is not one a day.
-                        self.throttles[register].limit_to(allowed)
-                    return Response(resp.status, resp_headers, body, str(resp.url))
+                    return await self._answer(host, resp, resp_headers)
             except (aiohttp.ClientConnectorError, aiohttp.ConnectionTimeoutError):
                 # No connection could be opened (refused, no route, no such name, or none
                 # within the timeout): the host is not there for now; not retried.
@@ -324,25 +293,21 @@ class Net:
             f"{register}: more than {MAX_HOPS} redirects from {request.url}", Reason.HTTP_4XX
         )
 
-    async def _read_capped(self, resp: aiohttp.ClientResponse, headers: Mapping[str, str]) -> bytes:
-        cap = self.settings.max_body_bytes
-        declared = headers.get("content-length")
-        if declared is not None:
-            if not declared.strip().isdigit():
-                raise MalformedBody(f"bad Content-Length {declared!r}", Reason.MALFORMED_BODY)
-            if int(declared) > cap:
-                raise MalformedBody(f"body of {declared} bytes over cap", Reason.BODY_TOO_LARGE)
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            chunk = await resp.content.read(_READ_CHUNK)
-            if not chunk:
-                break
-            size += len(chunk)
-            if size > cap:
-                raise MalformedBody(f"body over {cap} bytes", Reason.BODY_TOO_LARGE)
-            chunks.append(chunk)
-        return b"".join(chunks)
+    async def _answer(
+        self, host: Host[Any], resp: aiohttp.ClientResponse, headers: Mapping[str, str]
+    ) -> Response | retry.Failure:
+        """The final (not redirected) answer of one try: a retryable status as `Failure`, else
+        the body read within the cap, the host's declared rate applied."""
+        if resp.status == 429 or retry.is_retryable(retry.Failure(resp.status)):
+            return retry.Failure(status=resp.status, retry_after=retry.parse_retry_after(headers))
+        self.policy.check(str(resp.url))
+        body = await read_capped(resp, headers, self.settings.max_body_bytes)
+        allowed = host.rate_from_headers and host.rate_from_headers(headers)
+        if allowed:
+            # Never exceed what the host says it allows (Crossref's X-Rate-Limit-*); the
+            # throttle clamps it to its floor, so `86400s` is not one a day.
+            self.throttles[host.name].limit_to(allowed)
+        return Response(resp.status, headers, body, str(resp.url))
 
 
 def trusted_bases(settings: Settings, hosts: Mapping[str, Host[Any]]) -> list[str]:

@@ -8,7 +8,7 @@ import pyarrow as pa
 import pytest
 
 from auditor import tables
-from auditor.compare import compare, verdicts
+from auditor.compare import compare, field_columns
 
 
 def _ref(i: int, **fields: Any) -> dict[str, Any]:
@@ -153,7 +153,7 @@ def test_batches_of_rows_give_the_same_verdicts(monkeypatch: pytest.MonkeyPatch)
     recs = [_rec(i) if i % 4 else _rec(i, status="not_found") for i in range(11)]
     whole = _run(refs, recs)
     # Batches of 3: runs of consecutive found rows are sliced, gapped ones are taken.
-    monkeypatch.setattr(verdicts, "CHUNK_ROWS", 3)
+    monkeypatch.setattr(field_columns, "CHUNK_ROWS", 3)
     assert _run(refs, recs) == whole
     assert {r["verdict"] for r in whole} == {
         "RESOLVES-AND-MATCHES",

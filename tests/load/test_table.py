@@ -15,7 +15,8 @@ from auditor import tables
 from auditor.errors import InputError
 from auditor.load import load_files
 from auditor.load.names import clean_author_list
-from auditor.load.table import _SPACES, clean_authors
+from auditor.load.table import _SPACES
+from auditor.load.table_cells import clean_authors
 
 ROWS = [
     {"key": "a", "doi": "10.1000/ABC", "title": "  Deep   learning ", "authors": ["LeCun, Y."],
