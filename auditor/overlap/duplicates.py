@@ -268,9 +268,8 @@ def cluster_links(references: pa.Table, records: pa.Table) -> pa.Table:
         cited = keys.filter(pc.equal(keys["basis"], kind)).select(["row_id", "value"])
         linked = cited.join(recs, keys="value", right_keys="identifier", join_type="inner")
         rows = linked["row_id"]
+        value = linked["record_doi"]
         frames.append(
-            pa.table(
-                {"row_id": rows, "basis": _constant(basis, len(rows)), "value": linked["record_doi"]}
-            )
+            pa.table({"row_id": rows, "basis": _constant(basis, len(rows)), "value": value})
         )
     return pa.concat_tables(frames)

@@ -78,7 +78,8 @@ def _load(piece: Piece, options: ReadOptions) -> LoadOutcome:
 
 def count_rows(piece: Piece, options: ReadOptions) -> int:
     """Rows the bibliography files of `piece` load to (the plan's counting step)."""
-    return _load(piece, options).table.num_rows
+    rows: int = _load(piece, options).table.num_rows
+    return rows
 
 
 def read_piece(piece: Piece, options: ReadOptions) -> LoadOutcome:

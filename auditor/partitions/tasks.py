@@ -46,7 +46,6 @@ class Staged:
 
 
 def _audit(references: pa.Table, settings: Settings, lookups: Any) -> Any:
-    from auditor.partitions.lookups import remote_net
     from auditor.stages import audit_tables
 
     # Never a title-worker pool inside a worker: the workers are the parallelism (#29 item 5).
@@ -56,6 +55,8 @@ def _audit(references: pa.Table, settings: Settings, lookups: Any) -> Any:
         if lookups is None:
             offline = dataclasses.replace(settings, offline=True)
             return await audit_tables(references, offline, None, duplicates=False)
+        from auditor.partitions.lookups import remote_net
+
         async with remote_net(settings, lookups) as net:
             return await audit_tables(references, settings, net, duplicates=False)
 
@@ -126,7 +127,9 @@ def _split_by_priority(root: Path, index: int, checklist: pa.Table) -> None:
     for name in (*PRIORITY_ORDER, layout.OTHER_PRIORITY):
         if name == layout.OTHER_PRIORITY:
             mine = checklist.filter(
-                pc.invert(pc.fill_null(pc.is_in(checklist["priority"], pa.array(PRIORITY_ORDER)), False))
+                pc.invert(
+                    pc.fill_null(pc.is_in(checklist["priority"], pa.array(PRIORITY_ORDER)), False)
+                )
             )
         else:
             mine = checklist.filter(pc.fill_null(pc.equal(checklist["priority"], name), False))
@@ -143,6 +146,7 @@ def finish_piece(
     from the staging folder.
     """
     from auditor.patches import merge
+    from auditor.report.view import build_view
     from auditor.stages import group_patch
 
     root = Path(out)
@@ -156,8 +160,24 @@ def finish_piece(
     patch, others = _unasked(root, verdicts)
     verdicts = merge(verdicts, patch, group_patch(mine))
     checklist = ordered_checklist(pa.concat_tables([checklist, items]))
-    result = AuditResult(refs, pa.concat_tables([records, others]), verdicts, checklist, mine)
-    report_rows = result.report_rows
-    layout.write_part(root / "verdicts" / layout.part_name(piece.index), report_rows)
+    result = AuditResult(refs, _with(records, others), verdicts, checklist, mine)
+    view = build_view(result)
+    layout.write_part(root / "verdicts" / layout.part_name(piece.index), view.rows)
     _split_by_priority(root, piece.index, checklist)
-    return piece_totals(result, settings, max_findings)
+    return piece_totals(result, view, settings, max_findings)
+
+
+def _with(records: pa.Table, others: pa.Table) -> pa.Table:
+    """`records` and the first of each record of `others` it lacks (by `record_key`)."""
+    from auditor.patches import record_keys
+
+    if others.num_rows == 0:
+        return records
+    own = record_keys(records["register"], records["id_type"], records["identifier"])
+    keys = record_keys(others["register"], others["id_type"], others["identifier"])
+    new = others.filter(pc.invert(pc.fill_null(pc.is_in(keys, value_set=own), False)))
+    new_keys = record_keys(new["register"], new["id_type"], new["identifier"])
+    first = pc.index_in(pc.unique(new_keys), value_set=new_keys)
+    return pa.concat_tables(
+        [records, new.take(first).select(records.column_names).cast(records.schema)]
+    )

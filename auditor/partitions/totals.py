@@ -18,6 +18,7 @@ import pyarrow.compute as pc
 
 from auditor.checklist.priority import PRIORITY_ORDER
 from auditor.report.findings import Finding
+from auditor.report.view import ReportView
 from auditor.result import AuditResult
 from auditor.settings import Settings
 from auditor.tables import OUTCOMES, RowState
@@ -63,11 +64,12 @@ class RunTotals:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def piece_totals(result: AuditResult, settings: Settings, max_findings: int) -> PieceTotals:
+def piece_totals(
+    result: AuditResult, view: ReportView, settings: Settings, max_findings: int
+) -> PieceTotals:
     """The totals of one finished piece under the run's `fail_on` policy."""
     from auditor import policy
     from auditor.report.findings import worst_findings
-    from auditor.report.rows import count_totals
 
     rules = policy.parse_fail_on(settings.fail_on, fail_on_unchecked=settings.fail_on_unchecked)
     shown, more = worst_findings(result, max_findings)
@@ -76,7 +78,7 @@ def piece_totals(result: AuditResult, settings: Settings, max_findings: int) -> 
         rules.unchecked
         and pc.any(pc.equal(result.verdicts["verdict"], RowState.UNCHECKED.value)).as_py()
     )
-    return PieceTotals(count_totals(result), shown, len(shown) + more, fails, unchecked)
+    return PieceTotals(dict(view.totals), shown, len(shown) + more, fails, unchecked)
 
 
 def _counts(parts: Sequence[dict[str, int]], order: tuple[str, ...]) -> dict[str, int]:
@@ -116,8 +118,7 @@ def combine(parts: Sequence[PieceTotals], max_findings: int, duplicate_groups: i
     counts: dict[str, Any] = {
         "rows": sum(p.counts["rows"] for p in parts),
         **{
-            name: _counts([p.counts[name] for p in parts], order)
-            for name, order in _ORDERS.items()
+            name: _counts([p.counts[name] for p in parts], order) for name, order in _ORDERS.items()
         },
         "checklist_items": sum(p.counts["checklist_items"] for p in parts),
         "duplicate_groups": duplicate_groups,
