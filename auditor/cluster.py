@@ -35,6 +35,7 @@ from auditor import tables
 from auditor.checklist import priority_rank
 from auditor.files import atomic_write_parquet
 from auditor.load import load_files
+from auditor.partitions.totals import RunTotals
 from auditor.pipeline import closed_legs, run_info
 from auditor.result import AuditResult
 from auditor.settings import Settings
@@ -167,3 +168,71 @@ def write_partitions(rows: pa.Table, out_dir: Path, partition_rows: int) -> list
     for n, part in enumerate(_partitions(rows, partition_rows)):
         written.append(atomic_write_parquet(out_dir / "verdicts" / f"part-{n:05d}.parquet", part))
     return written
+
+
+@contextmanager
+def cluster_client(settings: Settings) -> Iterator[Any]:
+    """A Dask client: `settings.scheduler`, else Dask's `scheduler-address` config, else a local
+    cluster of `settings.workers` processes (`settings.threads` threads each) on loopback with
+    no dashboard (its fixed port collides between runs)."""
+    import dask
+    from distributed import Client, LocalCluster
+
+    logging.getLogger("distributed").setLevel(logging.WARNING)
+    address = settings.scheduler or dask.config.get("scheduler-address", None)
+    if address:
+        with Client(address) as client:  # type: ignore[no-untyped-call]
+            yield client
+        return
+    with (
+        LocalCluster(  # type: ignore[no-untyped-call]
+            n_workers=settings.workers,
+            threads_per_worker=settings.threads,
+            host="127.0.0.1",
+            dashboard_address=None,
+        ) as cluster,
+        Client(cluster) as client,  # type: ignore[no-untyped-call]
+    ):
+        yield client
+
+
+def audit_on_cluster(
+    paths: Sequence[str],
+    settings: Settings,
+    out: Path,
+    *,
+    input_format: str | None = None,
+    csv_map: Mapping[str, str] | None = None,
+    max_findings: int = 20,
+) -> RunTotals:
+    """`auditor audit --engine dask`: every piece read, audited and written by a worker into
+    `out` (`partitions.run.run_partitioned`); offline (see `OFFLINE_NOTE`). Returns the run's
+    totals; raises `InputError`/`ConfigError`."""
+    from auditor.partitions.read import ReadOptions
+    from auditor.partitions.run import run_partitioned
+
+    settings = dataclasses.replace(settings, offline=True, title_workers=False)
+    options = ReadOptions(input_format, csv_map, settings.encoding, closed_legs(settings))
+    with cluster_client(settings) as client:
+        run = run_partitioned(
+            paths, settings, out, client, options=options,
+            partition_rows=settings.partition_rows, max_findings=max_findings,
+        )  # fmt: skip
+    return run.totals
+
+
+def print_totals(totals: RunTotals, out: Path, err: Any, stdout: Any) -> None:
+    """The cluster run's summary on `err`, its worst findings on `stdout` (escaped)."""
+    from auditor.report.findings import safe_text
+
+    err.print(OFFLINE_NOTE, markup=False)
+    verdicts = ", ".join(f"{k} {v}" for k, v in totals.counts["by_verdict"].items() if v)
+    err.print(f"{totals.counts['rows']} rows: {verdicts}", markup=False, highlight=False)
+    for f in totals.findings:
+        where = f"{f.path}:{f.line}" if f.line is not None else f.path
+        stdout.print(
+            f"{safe_text(where)}  {safe_text(f.key)}  {f.verdict}  {safe_text(f.reason)}",
+            markup=False, highlight=False, soft_wrap=True,
+        )  # fmt: skip
+    if totals.more:
+        stdout.print(f"… {totals.more} more in {safe_text(out / 'verdicts')}", markup=False)

@@ -110,6 +110,11 @@ def out_folder(value: Any) -> str | None:
 
 
 #: Every checked setting and its rule; a setting not named here has no constraint beyond its type.
+def engine_name(value: Any) -> str | None:
+    """`local` or `dask` (`auditor audit`'s engines)."""
+    return None if value in ("local", "dask") else "must be local or dask"
+
+
 RULES: dict[str, Rule] = {
     "timeout": timeout,
     "max_retries": non_negative,
@@ -126,6 +131,10 @@ RULES: dict[str, Rule] = {
     "client_queue": positive,
     "encoding": text_encoding,
     "out": out_folder,
+    "engine": engine_name,
+    "partition_rows": positive,
+    "workers": positive,
+    "threads": positive,
 }
 
 

@@ -90,10 +90,6 @@ def audit(
     sign: Annotated[
         bool, typer.Option("--sign", help="Sign report.json with the local Ed25519 key.")
     ] = False,
-    engine: Annotated[
-        Engine,
-        typer.Option(help="local, or dask (scheduler: DASK_SCHEDULER_ADDRESS; always offline)."),
-    ] = Engine.LOCAL,
     **settings: Any,
 ) -> None:
     """Audit bibliographies against the registers and write verdicts, checklist and reports."""
@@ -121,6 +117,7 @@ def audit(
         )
         policy.parse_fail_on(run.fail_on, fail_on_unchecked=run.fail_on_unchecked)
         fmt = input_format.value if input_format else None
+        engine = Engine(run.engine)
         match engine:
             case Engine.LOCAL:
                 with _progress(err, quiet or json_) as progress:
@@ -134,13 +131,18 @@ def audit(
                         )
                     )
             case Engine.DASK:
-                from auditor.cluster import OFFLINE_NOTE, run_audit_on_dask
+                from auditor.cluster import audit_on_cluster, print_totals
 
-                if not quiet:
-                    err.print(OFFLINE_NOTE, markup=False)
-                result = run_audit_on_dask(
-                    paths, run, input_format=fmt, csv_map=parse_map(map_ or [])
-                )
+                out = Path(run.out) if run.out else default_out(paths)
+                totals = audit_on_cluster(
+                    paths, run, out, input_format=fmt, csv_map=parse_map(map_ or []),
+                    max_findings=max_findings,
+                )  # fmt: skip
+                if json_:
+                    console().print_json(data=totals.counts)
+                elif not quiet:
+                    print_totals(totals, out, err, console())
+                raise typer.Exit(totals.exit_code)
             case _:
                 assert_never(engine)
         out_dir = Path(run.out) if run.out else default_out(named)
@@ -148,10 +150,6 @@ def audit(
         view = build_view(result)  # once, for every format
         try:
             write_reports(view, out_dir, finish=finish, sign_manifest=sign_manifest)
-            if engine is Engine.DASK:
-                from auditor.cluster import PARTITION_ROWS, write_partitions
-
-                write_partitions(view.rows, out_dir, PARTITION_ROWS)
         except OSError as exc:
             fail(err, exc, target=f"--out {out_dir}")
         from auditor.commands.reach import unreachable_note

@@ -27,7 +27,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import scaledata  # noqa: E402
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_bibs"
-BIBS = [str(SAMPLES / "thesis.bib"), str(SAMPLES / "screening.ris"), str(SAMPLES / "submissions.csv")]
+BIBS = [
+    str(SAMPLES / "thesis.bib"),
+    str(SAMPLES / "screening.ris"),
+    str(SAMPLES / "submissions.csv"),
+]
 
 
 @pytest.fixture(scope="module")
