@@ -206,12 +206,13 @@ def audit_on_cluster(
     max_findings: int = 20,
 ) -> RunTotals:
     """`auditor audit --engine dask`: every piece read, audited and written by a worker into
-    `out` (`partitions.run.run_partitioned`); offline (see `OFFLINE_NOTE`). Returns the run's
+    `out` (`partitions.run.run_partitioned`); live lookups through one service for the cluster
+    (`partitions.lookups`) unless `settings.offline`. Returns the run's
     totals; raises `InputError`/`ConfigError`."""
     from auditor.partitions.read import ReadOptions
     from auditor.partitions.run import run_partitioned
 
-    settings = dataclasses.replace(settings, offline=True, title_workers=False)
+    settings = dataclasses.replace(settings, title_workers=False)
     options = ReadOptions(input_format, csv_map, settings.encoding, closed_legs(settings))
     with cluster_client(settings) as client:
         run = run_partitioned(
@@ -225,7 +226,6 @@ def print_totals(totals: RunTotals, out: Path, err: Any, stdout: Any) -> None:
     """The cluster run's summary on `err`, its worst findings on `stdout` (escaped)."""
     from auditor.report.findings import safe_text
 
-    err.print(OFFLINE_NOTE, markup=False)
     verdicts = ", ".join(f"{k} {v}" for k, v in totals.counts["by_verdict"].items() if v)
     err.print(f"{totals.counts['rows']} rows: {verdicts}", markup=False, highlight=False)
     for f in totals.findings:

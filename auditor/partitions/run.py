@@ -126,14 +126,34 @@ def run_partitioned(
     options: ReadOptions,
     partition_rows: int,
     max_findings: int = 20,
-    lookups: Any = None,
 ) -> ClusterRun:
     """Audit `inputs` on `client`'s cluster, every piece read and written by its worker.
 
-    `lookups` is the cluster's lookup service (`lookups.start_lookups`), `None` for offline.
-    Raises `InputError` (an input that names nothing or cannot be read).
+    Unless `settings.offline`, one `lookups.LookupService` actor asks the live registers for
+    every worker (one pace per host, each identifier once). Raises `InputError` (an input that
+    names nothing or cannot be read).
     """
+    from auditor.partitions.lookups import start_lookups
+
     out.mkdir(parents=True, exist_ok=True)
+    lookups = None if settings.offline else start_lookups(client, settings)
+    try:
+        return _run(inputs, settings, out, client, options, partition_rows, max_findings, lookups)
+    finally:
+        if lookups is not None:
+            lookups.close().result()
+
+
+def _run(
+    inputs: Sequence[str],
+    settings: Settings,
+    out: Path,
+    client: Any,
+    options: ReadOptions,
+    partition_rows: int,
+    max_findings: int,
+    lookups: Any,
+) -> ClusterRun:
     pieces = plan_pieces(inputs, partition_rows, partition_rows * BYTES_PER_ROW)
     if pieces and not pieces[0].is_table:
         counted = client.map(count_rows, pieces, options=options, pure=False)
