@@ -7,7 +7,7 @@ Usage:
 
 Generates the data once (`benchmarks/scaledata.py`, kept in `--data`; the references written
 with row groups of `--partition-rows / 4`), then runs `run_partitioned` on a `LocalCluster` of
-`--workers` processes (one thread each, `--memory-limit` each, loopback, no dashboard) and
+`--workers` processes (one thread each, `--memory-limit` each, loopback, HTTP on a free port) and
 prints, as Markdown: wall time, the driver's peak RSS, each worker's peak RSS, and whether any
 worker was restarted (the scheduler's worker names are compared before and after).
 """
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import resource
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -44,6 +45,11 @@ def _data(folder: Path, references: int, records: int, group: int) -> tuple[Path
 
 
 def _peak_kib() -> int:
+    """This process's peak resident memory (KiB): `VmHWM`, which a spawned worker does not
+    inherit from its parent."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
@@ -56,7 +62,13 @@ def main() -> None:
     parser.add_argument("--memory-limit", default="2GiB")
     parser.add_argument("--partition-rows", type=int, default=100_000)
     parser.add_argument("--data", default="/tmp/auditor-cluster")
+    parser.add_argument("--generate-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.generate_only:
+        _data(Path(args.data), args.references, args.records, args.partition_rows // 4)
+        return
+    # Generated in a process of its own: the driver's peak memory is the run's, not the data's.
+    subprocess.run([sys.executable, __file__, *sys.argv[1:], "--generate-only"], check=True)
     snap, refs = _data(Path(args.data), args.references, args.records, args.partition_rows // 4)
     import distributed
 
@@ -71,7 +83,7 @@ def main() -> None:
     with (
         distributed.LocalCluster(
             n_workers=args.workers, threads_per_worker=1, host="127.0.0.1",
-            dashboard_address=None, memory_limit=args.memory_limit,
+            dashboard_address="127.0.0.1:0", memory_limit=args.memory_limit,
         ) as cluster,
         distributed.Client(cluster) as client,
     ):  # fmt: skip
@@ -83,7 +95,7 @@ def main() -> None:
             partition_rows=args.partition_rows,
         )  # fmt: skip
         wall = time.perf_counter() - started
-        peaks = client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+        peaks = client.run(_peak_kib)
         restarted = names != set(client.scheduler_info()["workers"])
     print(
         "| references | records | pieces | wall s | driver peak MB | worker peaks MB | restarted |"

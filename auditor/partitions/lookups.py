@@ -185,12 +185,12 @@ class RemoteLookups:
 class RemoteNet(Net):
     """A worker's `Net`: requests go to the cluster's `LookupService`, never to a socket here."""
 
-    async def get(self, register: str, url: str, **options: Any) -> Response:  # type: ignore[override]
+    async def get(self, register: str, url: str, **options: Any) -> Response:
         """`Net.get`, sent through the lookup service (its throttle, its retries)."""
         lookups: RemoteLookups = self.lookups
         return await lookups.request("GET", register, url, options)
 
-    async def post(self, register: str, url: str, **options: Any) -> Response:  # type: ignore[override]
+    async def post(self, register: str, url: str, **options: Any) -> Response:
         """`Net.post`, sent through the lookup service."""
         lookups: RemoteLookups = self.lookups
         return await lookups.request("POST", register, url, options)

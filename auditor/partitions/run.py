@@ -136,6 +136,10 @@ def run_partitioned(
     from auditor.partitions.lookups import start_lookups
 
     out.mkdir(parents=True, exist_ok=True)
+    # A run before may have written more pieces: its parts must not pass for this run's.
+    for name in ("verdicts", "checklist", layout.STAGING):
+        shutil.rmtree(out / name, ignore_errors=True)
+    (out / "duplicates.parquet").unlink(missing_ok=True)
     lookups = None if settings.offline else start_lookups(client, settings)
     try:
         return _run(inputs, settings, out, client, options, partition_rows, max_findings, lookups)

@@ -36,14 +36,14 @@ BIBS = [
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[Any]:
-    # Worker processes on loopback, no dashboard (its port collides between concurrent runs).
+    # Worker processes on loopback; HTTP on any free port (8787 collides between runs).
     with (
         distributed.LocalCluster(
             n_workers=2,
             threads_per_worker=1,
             processes=True,
             host="127.0.0.1",
-            dashboard_address=None,
+            dashboard_address="127.0.0.1:0",
             memory_limit="1GiB",
         ) as cluster,
         distributed.Client(cluster) as client,
