@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from auditor.partitions.run import ClusterRun
 from auditor.partitions.totals import RunTotals
 from auditor.pipeline import closed_legs
 from auditor.settings import Settings
@@ -61,11 +62,11 @@ def audit_on_cluster(
     input_format: str | None = None,
     csv_map: Mapping[str, str] | None = None,
     max_findings: int = 20,
-) -> RunTotals:
+) -> ClusterRun:
     """`auditor audit --engine dask`: every piece read, audited and written by a worker into
     `out` (`partitions.run.run_partitioned`); live lookups through one service for the cluster
-    (`partitions.lookups`) unless `settings.offline`. Returns the run's
-    totals; raises `InputError`/`ConfigError`."""
+    (`partitions.lookups`) unless `settings.offline`. Returns the run (its totals; the whole
+    result when it is small); raises `InputError`/`ConfigError`."""
     from auditor.partitions.read import ReadOptions
     from auditor.partitions.run import run_partitioned
 
@@ -76,7 +77,7 @@ def audit_on_cluster(
             paths, settings, out, client, options=options,
             partition_rows=settings.partition_rows, max_findings=max_findings,
         )  # fmt: skip
-    return run.totals
+    return run
 
 
 def print_totals(totals: RunTotals, out: Path, err: Any, stdout: Any) -> None:

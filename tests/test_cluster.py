@@ -51,6 +51,10 @@ def test_engine_and_scheduler_from_the_environment(scheduler: str, tmp_path: Pat
     assert [r["verdict"] for r in rows] == [
         r["verdict"] for r in pq.read_table(tmp_path / "local" / "verdicts.parquet").to_pylist()
     ]
+    # A small run is read back whole: the same report set as one process writes.
+    for name in ("report.html", "report.json", "verdicts.parquet", "checklist.csv"):
+        assert (tmp_path / "spread" / name).exists(), name
+    assert pq.read_table(tmp_path / "spread" / "verdicts.parquet").to_pylist() == rows
     manifest = json.loads((tmp_path / "spread" / "parts.json").read_text())
     assert manifest["complete"] and manifest["exit_code"] == 1
     assert manifest["totals"]["rows"] == len(rows)

@@ -34,6 +34,7 @@ from auditor.settings import Settings, load_settings
 
 if TYPE_CHECKING:
     from auditor.report.interface import ReportFormat
+    from auditor.result import AuditResult
 
 
 class OutputStyle(StrEnum):
@@ -131,18 +132,10 @@ def audit(
                         )
                     )
             case Engine.DASK:
-                from auditor.cluster import audit_on_cluster, print_totals
-
-                out = Path(run.out) if run.out else default_out(paths)
-                totals = audit_on_cluster(
-                    paths, run, out, input_format=fmt, csv_map=parse_map(map_ or []),
-                    max_findings=max_findings,
+                result = _on_cluster(
+                    paths, run, fmt, parse_map(map_ or []), max_findings, err,
+                    quiet=quiet, json_=json_,
                 )  # fmt: skip
-                if json_:
-                    console().print_json(data=totals.counts)
-                elif not quiet:
-                    print_totals(totals, out, err, console())
-                raise typer.Exit(totals.exit_code)
             case _:
                 assert_never(engine)
         out_dir = Path(run.out) if run.out else default_out(named)
@@ -169,6 +162,34 @@ def audit(
     code = policy.exit_code(result.verdicts, result.checklist, run.fail_on, run.fail_on_unchecked)
     # Nothing reached: the run could not do its job, whatever the policy counts (never exit 0).
     raise typer.Exit(ExitCode.INCOMPLETE if note and code == ExitCode.OK else code)
+
+
+def _on_cluster(
+    paths: list[str],
+    run: Settings,
+    fmt: str | None,
+    csv_map: dict[str, str],
+    max_findings: int,
+    err: Console,
+    *,
+    quiet: bool = False,
+    json_: bool = False,
+) -> AuditResult:
+    """`--engine dask`: the run's whole result when it is small enough to read back; else the
+    parts and `parts.json` are its output, its summary is printed here and the command exits."""
+    from auditor.cluster import audit_on_cluster, print_totals
+
+    out = Path(run.out) if run.out else default_out(paths)
+    spread = audit_on_cluster(
+        paths, run, out, input_format=fmt, csv_map=csv_map, max_findings=max_findings
+    )
+    if spread.result is not None:
+        return spread.result
+    if json_:
+        console().print_json(data=spread.totals.counts)
+    elif not quiet:
+        print_totals(spread.totals, out, err, console())
+    raise typer.Exit(spread.totals.exit_code)
 
 
 def _outputs(

@@ -17,6 +17,7 @@ import json
 import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -29,8 +30,10 @@ from auditor.partitions import layout
 from auditor.partitions.dupes import candidates, groups
 from auditor.partitions.plan import Piece, plan_pieces, with_counts
 from auditor.partitions.read import ReadOptions, count_rows
+from auditor.partitions.small import read_back
 from auditor.partitions.tasks import Staged, finish_piece, stage_piece
 from auditor.partitions.totals import RunTotals, combine
+from auditor.result import AuditResult
 from auditor.settings import Settings
 
 __all__ = ["BYTES_PER_ROW", "MANIFEST", "ClusterRun", "run_partitioned"]
@@ -50,6 +53,8 @@ class ClusterRun:
     staged: tuple[Staged, ...]
     totals: RunTotals
     out: Path
+    result: AuditResult | None = None
+    """The whole run read back, for a run of at most `report.LISTED_ROWS` rows (else `None`)."""
 
 
 def bucket_candidates(bucket: int, out: str) -> pa.Array:
@@ -158,6 +163,9 @@ def _run(
     max_findings: int,
     lookups: Any,
 ) -> ClusterRun:
+    from auditor.report import LISTED_ROWS
+
+    started = datetime.now(UTC).isoformat(timespec="seconds")
     pieces = plan_pieces(inputs, partition_rows, partition_rows * BYTES_PER_ROW)
     if pieces and not pieces[0].is_table:
         counted = client.map(count_rows, pieces, options=options, pure=False)
@@ -190,7 +198,10 @@ def _run(
     )
     groups_count = client.submit(_group_count, duplicates).result()
     totals = combine(parts, max_findings, groups_count)
-    run = ClusterRun(tuple(pieces), tuple(staged), totals, out)
+    result = None
+    if totals.counts["rows"] <= LISTED_ROWS:
+        result = read_back(out, staged, settings, started)
+    run = ClusterRun(tuple(pieces), tuple(staged), totals, out, result)
     atomic_write_text(out / MANIFEST, _manifest(run))
     shutil.rmtree(out / layout.STAGING, ignore_errors=True)
     return run

@@ -163,6 +163,9 @@ def finish_piece(
     result = AuditResult(refs, _with(records, others), verdicts, checklist, mine)
     view = build_view(result)
     layout.write_part(root / "verdicts" / layout.part_name(piece.index), view.rows)
+    # Kept until the run ends: a small run is read back whole for its report set (`small`).
+    layout.write_part(layout.staged(root, "final", piece.index), verdicts)
+    layout.write_part(layout.staged(root, "final_checklist", piece.index), checklist)
     _split_by_priority(root, piece.index, checklist)
     return piece_totals(result, view, settings, max_findings)
 

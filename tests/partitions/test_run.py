@@ -90,6 +90,14 @@ def test_bibliography_files_in_small_pieces(client: Any, tmp_path: Path) -> None
     assert single.duplicates.num_rows and single.checklist.num_rows  # both really compared
     _compare(single, tmp_path / "out")
     assert run.totals.counts == dict(build_view(single).totals)
+    assert run.result is not None  # small: read back whole for the report set
+    assert _stamped_now(build_view(run.result).rows.to_pylist()) == _stamped_now(
+        build_view(single).rows.to_pylist()
+    )
+    assert run.result.run is not None
+    assert [(i.path, i.rows, i.sha256) for i in run.result.run.inputs] == [
+        (i.path, i.rows, i.sha256) for i in single.run.inputs
+    ]
     assert (tmp_path / "out" / MANIFEST).exists()
     assert not (tmp_path / "out" / "_parts").exists()
 
