@@ -64,3 +64,22 @@ def test_an_unknown_engine_is_a_config_error(tmp_path: Path) -> None:
     result = _audit(["--engine", "spark", "--out", str(tmp_path)], {})
     assert result.exit_code == 2
     assert "engine" in result.output
+
+
+def test_a_parquet_dataset_folder_is_read_by_the_cluster(scheduler: str, tmp_path: Path) -> None:
+    folder = tmp_path / "refs"
+    folder.mkdir()
+    rows = [{"key": f"k{i}", "doi": f"10.5555/ds.{i}", "title": f"Work {i}"} for i in range(30)]
+    pq.write_table(pa.Table.from_pylist(rows[:20]), folder / "a.parquet", row_group_size=10)
+    pq.write_table(pa.Table.from_pylist(rows[20:]), folder / "b.parquet")
+    env = {"AUDITOR_CACHE_DIR": str(tmp_path / "cache"), "AUDITOR_OFFLINE": "1"}
+    args = [str(folder), "--out", str(tmp_path / "out"), "-q", "--partition-rows", "10"]
+    local = CliRunner().invoke(app, ["audit", *args], env=env)
+    assert local.exit_code == 2 and "--engine dask" in local.output
+    spread = CliRunner().invoke(
+        app, ["audit", *args, "--engine", "dask", "--scheduler", scheduler], env=env
+    )
+    assert spread.exit_code in (0, 3), spread.output
+    manifest = json.loads((tmp_path / "out" / "parts.json").read_text())
+    assert [p["rows"] for p in manifest["pieces"]] == [10, 10, 10]
+    assert manifest["totals"]["rows"] == 30

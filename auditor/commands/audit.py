@@ -95,7 +95,6 @@ def audit(
 ) -> None:
     """Audit bibliographies against the registers and write verdicts, checklist and reports."""
     from auditor import policy
-    from auditor.load.inputs import expand_paths
     from auditor.pipeline import run_audit
     from auditor.report import write_reports
     from auditor.report.junit import JunitReport
@@ -108,7 +107,7 @@ def audit(
     try:
         from auditor.registers import registry
 
-        paths = expand_paths(named, recursive=recursive)
+        paths = _expand(named, recursive)
         run = load_settings(
             given(settings),
             config=config,
@@ -119,6 +118,9 @@ def audit(
         policy.parse_fail_on(run.fail_on, fail_on_unchecked=run.fail_on_unchecked)
         fmt = input_format.value if input_format else None
         engine = Engine(run.engine)
+        dataset = next((p for p in paths if Path(p).is_dir()), None)
+        if dataset is not None and engine is not Engine.DASK:
+            raise ConfigError(f"{dataset}: a Parquet dataset folder is read with --engine dask")
         match engine:
             case Engine.LOCAL:
                 with _progress(err, quiet or json_) as progress:
@@ -132,8 +134,9 @@ def audit(
                         )
                     )
             case Engine.DASK:
+                out = Path(run.out) if run.out else default_out(named)
                 result = _on_cluster(
-                    paths, run, fmt, parse_map(map_ or []), max_findings, err,
+                    paths, run, out, fmt, parse_map(map_ or []), max_findings, err,
                     quiet=quiet, json_=json_,
                 )  # fmt: skip
             case _:
@@ -164,9 +167,25 @@ def audit(
     raise typer.Exit(ExitCode.INCOMPLETE if note and code == ExitCode.OK else code)
 
 
+def _expand(named: list[str], recursive: bool) -> list[str]:
+    """The inputs with each bibliography folder expanded (`expand_paths`); a folder of Parquet
+    files (a references dataset) stays a folder, for `--engine dask` to cut into pieces."""
+    from auditor.load.inputs import expand_paths
+
+    out: list[str] = []
+    for path in named:
+        folder = Path(path)
+        if folder.is_dir() and any(folder.rglob("*.parquet")):
+            out.append(path)
+        else:
+            out.extend(expand_paths([path], recursive=recursive))
+    return list(dict.fromkeys(out))
+
+
 def _on_cluster(
     paths: list[str],
     run: Settings,
+    out: Path,
     fmt: str | None,
     csv_map: dict[str, str],
     max_findings: int,
@@ -179,7 +198,6 @@ def _on_cluster(
     parts and `parts.json` are its output, its summary is printed here and the command exits."""
     from auditor.cluster import audit_on_cluster, print_totals
 
-    out = Path(run.out) if run.out else default_out(paths)
     spread = audit_on_cluster(
         paths, run, out, input_format=fmt, csv_map=csv_map, max_findings=max_findings
     )
