@@ -41,6 +41,9 @@ __all__ = ["BYTES_PER_ROW", "MANIFEST", "ClusterRun", "run_partitioned"]
 #: Bibliography bytes that stand for one row when files are grouped by size (a BibTeX entry
 #: is 300–800 bytes): a piece of files is about `partition_rows` entries.
 BYTES_PER_ROW = 500
+#: Value buckets of the duplicate step: each piece writes up to this many link files, and
+#: each bucket task reads one share of all links (a few values a row).
+MAX_BUCKETS = 64
 #: The dataset manifest inside `--out` (`manifest.json` is the report set's own).
 MANIFEST = "parts.json"
 
@@ -170,7 +173,7 @@ def _run(
     if pieces and not pieces[0].is_table:
         counted = client.map(count_rows, pieces, options=options, pure=False)
         pieces = with_counts(pieces, client.gather(counted))
-    buckets = max(1, len(pieces))
+    buckets = max(1, min(len(pieces), MAX_BUCKETS))
     staged = client.gather(
         client.map(
             stage_piece,
