@@ -212,7 +212,7 @@ def _route(target: Target, book: AgencyBook) -> type[Register]:
     return kind if kind is not None else target.register
 
 
-async def _live(
+async def ask_live(
     pending: Sequence[Target], net: Net, cache: RecordCache
 ) -> dict[tuple[str, str], RecordRow]:
     """Ask the registers for `pending`, all concurrently; keyed by `(claimant, asked)`."""
@@ -353,7 +353,10 @@ async def _resolve(
             answers[target] = _as(target, missing, None)
     elif pending and net is not None:
         with net.retry_batch():  # each register host: one retry budget for this stage
-            live = await _live(pending, net, cache)
+            if net.lookups is not None:  # a cluster: one service asks for every worker
+                live = await net.lookups.live(pending)
+            else:
+                live = await ask_live(pending, net, cache)
         for target in pending:
             live_row = live[(target.register.name, target.asked)]
             answers[target] = _as(target, live_row, Tier.LIVE)

@@ -95,6 +95,14 @@ class Settings:
     # Worker processes (one per core beside this one) for the title rule of a large compare
     # (100k rows or more): opt-in, since they compete with everything else on the machine.
     title_workers: bool = False
+    # where the stages run (`auditor audit`): "local" (this process) or "dask" (partitions on a
+    # Dask cluster: `scheduler`'s address, else a local cluster of `workers` processes of
+    # `threads` threads each; Dask's own `scheduler-address` config still counts)
+    engine: str = "local"
+    scheduler: str = ""  # empty: none
+    partition_rows: int = 100_000  # rows of one cluster task (Parquet: whole row groups)
+    workers: int = 2
+    threads: int = 1
     # policy and output
     fail_on: tuple[str, ...] = ()
     fail_on_unchecked: bool = False
@@ -198,6 +206,7 @@ SECTIONS: dict[str, frozenset[str]] = {
     "chinese": frozenset({"chinese_waterfall", "journal_map"}),
     "input": frozenset({"encoding", "grobid_url"}),
     "compare": frozenset({"criteria", "title_workers"}),
+    "cluster": frozenset({"engine", "scheduler", "partition_rows", "workers", "threads"}),
     "policy": frozenset({"fail_on", "fail_on_unchecked"}),
     "output": frozenset({"out"}),
     "serve": frozenset(

@@ -110,6 +110,11 @@ def out_folder(value: Any) -> str | None:
 
 
 #: Every checked setting and its rule; a setting not named here has no constraint beyond its type.
+def engine_name(value: Any) -> str | None:
+    """`local` or `dask` (`auditor audit`'s engines)."""
+    return None if value in ("local", "dask") else "must be local or dask"
+
+
 RULES: dict[str, Rule] = {
     "timeout": timeout,
     "max_retries": non_negative,
@@ -128,6 +133,10 @@ RULES: dict[str, Rule] = {
     "out": out_folder,
     # optional: no GROBID unless a URL is given
     "grobid_url": lambda value: None if value is None else http_url(value),
+    "engine": engine_name,
+    "partition_rows": positive,
+    "workers": positive,
+    "threads": positive,
 }
 
 

@@ -1,56 +1,85 @@
-"""The cluster path (`--engine dask`) gives the single-process run's verdicts, row for row."""
+"""`auditor audit --engine dask`: the settings choose the cluster, the workers write the parts,
+and the exit code and rows are the single-process run's."""
 
 from __future__ import annotations
 
-import asyncio
-import dataclasses
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import distributed
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
+from typer.testing import CliRunner
 
-from auditor.cluster import run_audit_on_dask
-from auditor.pipeline import run_audit
-from auditor.registers import registry
-from auditor.settings import load_settings
+from auditor.cli import app
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_bibs"
-INPUTS = [
-    str(SAMPLES / "thesis.bib"),
-    str(SAMPLES / "screening.ris"),
-    str(SAMPLES / "submissions.csv"),
-]
 
 
 @pytest.fixture(scope="module")
-def client() -> Iterator[Any]:
-    with (
-        # The scheduler always serves HTTP (metrics) and would ask for port 8787; another
-        # cluster on the machine then draws a warning (an error here): any free loopback port.
-        distributed.LocalCluster(
-            n_workers=2,
-            threads_per_worker=1,
-            processes=False,
-            dashboard_address="127.0.0.1:0",
-        ) as cluster,
-        distributed.Client(cluster) as client,
-    ):
-        yield client
+def scheduler() -> Iterator[str]:
+    # The scheduler always serves HTTP (metrics) and would ask for port 8787; another cluster
+    # on the machine then draws a warning (an error here): any free loopback port.
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address="127.0.0.1:0"
+    ) as cluster:
+        yield str(cluster.scheduler_address)
 
 
-def test_two_workers_give_the_single_process_verdicts_row_for_row(
-    client: Any, tmp_path: Path
-) -> None:
-    settings = load_settings({}, inputs=INPUTS, registers=registry.settings_defaults())
-    settings = dataclasses.replace(settings, offline=True, cache_dir=str(tmp_path / "cache"))
-    single = asyncio.run(run_audit(INPUTS, settings))
-    # Partitions of 7 rows: duplicate groups and the checklist order cross partitions.
-    spread = run_audit_on_dask(INPUTS, settings, partition_rows=7, client=client)
-    assert single.verdicts.num_rows > 14  # several partitions
-    assert spread.verdicts.to_pylist() == single.verdicts.to_pylist()
-    assert spread.checklist.to_pylist() == single.checklist.to_pylist()
-    assert spread.duplicates.to_pylist() == single.duplicates.to_pylist()
-    assert spread.run is not None and spread.run.offline
-    assert spread.duplicates.num_rows and spread.checklist.num_rows  # both really compared
+def _audit(args: list[str], env: dict[str, str]) -> Any:
+    return CliRunner().invoke(app, ["audit", str(SAMPLES / "thesis.bib"), *args], env=env)
+
+
+def test_engine_and_scheduler_from_the_environment(scheduler: str, tmp_path: Path) -> None:
+    # The sample's own auditor.toml fails nothing: this run fails on its one DOES-NOT-RESOLVE.
+    env = {
+        "AUDITOR_CACHE_DIR": str(tmp_path / "cache"),
+        "AUDITOR_OFFLINE": "1",
+        "AUDITOR_FAIL_ON": "DOES-NOT-RESOLVE",
+    }
+    local = _audit(["--out", str(tmp_path / "local"), "-q"], env)
+    spread = _audit(
+        ["--out", str(tmp_path / "spread"), "-q"],
+        {**env, "AUDITOR_ENGINE": "dask", "AUDITOR_SCHEDULER": scheduler},
+    )
+    assert spread.exit_code == local.exit_code == 1, spread.output
+    parts = sorted((tmp_path / "spread" / "verdicts").glob("part-*.parquet"))
+    rows = pa.concat_tables([pq.read_table(p) for p in parts]).to_pylist()
+    assert [r["verdict"] for r in rows] == [
+        r["verdict"] for r in pq.read_table(tmp_path / "local" / "verdicts.parquet").to_pylist()
+    ]
+    # A small run is read back whole: the same report set as one process writes.
+    for name in ("report.html", "report.json", "verdicts.parquet", "checklist.csv"):
+        assert (tmp_path / "spread" / name).exists(), name
+    assert pq.read_table(tmp_path / "spread" / "verdicts.parquet").to_pylist() == rows
+    manifest = json.loads((tmp_path / "spread" / "parts.json").read_text())
+    assert manifest["complete"] and manifest["exit_code"] == 1
+    assert manifest["totals"]["rows"] == len(rows)
+
+
+def test_an_unknown_engine_is_a_config_error(tmp_path: Path) -> None:
+    result = _audit(["--engine", "spark", "--out", str(tmp_path)], {})
+    assert result.exit_code == 2
+    assert "engine" in result.output
+
+
+def test_a_parquet_dataset_folder_is_read_by_the_cluster(scheduler: str, tmp_path: Path) -> None:
+    folder = tmp_path / "refs"
+    folder.mkdir()
+    rows = [{"key": f"k{i}", "doi": f"10.5555/ds.{i}", "title": f"Work {i}"} for i in range(30)]
+    pq.write_table(pa.Table.from_pylist(rows[:20]), folder / "a.parquet", row_group_size=10)
+    pq.write_table(pa.Table.from_pylist(rows[20:]), folder / "b.parquet")
+    env = {"AUDITOR_CACHE_DIR": str(tmp_path / "cache"), "AUDITOR_OFFLINE": "1"}
+    args = [str(folder), "--out", str(tmp_path / "out"), "-q", "--partition-rows", "10"]
+    local = CliRunner().invoke(app, ["audit", *args], env=env)
+    assert local.exit_code == 2 and "--engine dask" in local.output
+    spread = CliRunner().invoke(
+        app, ["audit", *args, "--engine", "dask", "--scheduler", scheduler], env=env
+    )
+    assert spread.exit_code in (0, 3), spread.output
+    manifest = json.loads((tmp_path / "out" / "parts.json").read_text())
+    assert [p["rows"] for p in manifest["pieces"]] == [10, 10, 10]
+    assert manifest["totals"]["rows"] == 30

@@ -34,6 +34,7 @@ from auditor.settings import Settings, load_settings
 
 if TYPE_CHECKING:
     from auditor.report.interface import ReportFormat
+    from auditor.result import AuditResult
 
 
 class OutputStyle(StrEnum):
@@ -90,15 +91,10 @@ def audit(
     sign: Annotated[
         bool, typer.Option("--sign", help="Sign report.json with the local Ed25519 key.")
     ] = False,
-    engine: Annotated[
-        Engine,
-        typer.Option(help="local, or dask (scheduler: DASK_SCHEDULER_ADDRESS; always offline)."),
-    ] = Engine.LOCAL,
     **settings: Any,
 ) -> None:
     """Audit bibliographies against the registers and write verdicts, checklist and reports."""
     from auditor import policy
-    from auditor.load.inputs import expand_paths
     from auditor.pipeline import run_audit
     from auditor.report import write_reports
     from auditor.report.junit import JunitReport
@@ -111,7 +107,7 @@ def audit(
     try:
         from auditor.registers import registry
 
-        paths = expand_paths(named, recursive=recursive)
+        paths = _expand(named, recursive)
         run = load_settings(
             given(settings),
             config=config,
@@ -121,6 +117,10 @@ def audit(
         )
         policy.parse_fail_on(run.fail_on, fail_on_unchecked=run.fail_on_unchecked)
         fmt = input_format.value if input_format else None
+        engine = Engine(run.engine)
+        dataset = next((p for p in paths if Path(p).is_dir()), None)
+        if dataset is not None and engine is not Engine.DASK:
+            raise ConfigError(f"{dataset}: a Parquet dataset folder is read with --engine dask")
         match engine:
             case Engine.LOCAL:
                 with _progress(err, quiet or json_) as progress:
@@ -134,13 +134,11 @@ def audit(
                         )
                     )
             case Engine.DASK:
-                from auditor.cluster import OFFLINE_NOTE, run_audit_on_dask
-
-                if not quiet:
-                    err.print(OFFLINE_NOTE, markup=False)
-                result = run_audit_on_dask(
-                    paths, run, input_format=fmt, csv_map=parse_map(map_ or [])
-                )
+                out = Path(run.out) if run.out else default_out(named)
+                result = _on_cluster(
+                    paths, run, out, fmt, parse_map(map_ or []), max_findings, err,
+                    quiet=quiet, json_=json_,
+                )  # fmt: skip
             case _:
                 assert_never(engine)
         out_dir = Path(run.out) if run.out else default_out(named)
@@ -148,10 +146,6 @@ def audit(
         view = build_view(result)  # once, for every format
         try:
             write_reports(view, out_dir, finish=finish, sign_manifest=sign_manifest)
-            if engine is Engine.DASK:
-                from auditor.cluster import PARTITION_ROWS, write_partitions
-
-                write_partitions(view.rows, out_dir, PARTITION_ROWS)
         except OSError as exc:
             fail(err, exc, target=f"--out {out_dir}")
         from auditor.commands.reach import unreachable_note
@@ -171,6 +165,49 @@ def audit(
     code = policy.exit_code(result.verdicts, result.checklist, run.fail_on, run.fail_on_unchecked)
     # Nothing reached: the run could not do its job, whatever the policy counts (never exit 0).
     raise typer.Exit(ExitCode.INCOMPLETE if note and code == ExitCode.OK else code)
+
+
+def _expand(named: list[str], recursive: bool) -> list[str]:
+    """The inputs with each bibliography folder expanded (`expand_paths`); a folder of Parquet
+    files (a references dataset) stays a folder, for `--engine dask` to cut into pieces."""
+    from auditor.load.inputs import expand_paths
+
+    out: list[str] = []
+    for path in named:
+        folder = Path(path)
+        if folder.is_dir() and any(folder.rglob("*.parquet")):
+            out.append(path)
+        else:
+            out.extend(expand_paths([path], recursive=recursive))
+    return list(dict.fromkeys(out))
+
+
+def _on_cluster(
+    paths: list[str],
+    run: Settings,
+    out: Path,
+    fmt: str | None,
+    csv_map: dict[str, str],
+    max_findings: int,
+    err: Console,
+    *,
+    quiet: bool = False,
+    json_: bool = False,
+) -> AuditResult:
+    """`--engine dask`: the run's whole result when it is small enough to read back; else the
+    parts and `parts.json` are its output, its summary is printed here and the command exits."""
+    from auditor.cluster import audit_on_cluster, print_totals
+
+    spread = audit_on_cluster(
+        paths, run, out, input_format=fmt, csv_map=csv_map, max_findings=max_findings
+    )
+    if spread.result is not None:
+        return spread.result
+    if json_:
+        console().print_json(data=spread.totals.counts)
+    elif not quiet:
+        print_totals(spread.totals, out, err, console())
+    raise typer.Exit(spread.totals.exit_code)
 
 
 def _outputs(

@@ -93,6 +93,11 @@ AUDIT_FLAGS: tuple[SettingFlag, ...] = (
     ),
     SettingFlag("journal_map", str, "Extra Chinese journal bridge rows (CSV)."),
     SettingFlag("signing_key", str, "Ed25519 private key for --sign (made on first use)."),
+    SettingFlag("engine", str, "local, or dask: partitions on a Dask cluster."),
+    SettingFlag("scheduler", str, "Dask scheduler address (default: a local cluster)."),
+    SettingFlag("partition_rows", int, "Rows of one cluster task."),
+    SettingFlag("workers", int, "Worker processes of a local Dask cluster."),
+    SettingFlag("threads", int, "Threads per worker of a local Dask cluster."),
 )
 
 

@@ -35,7 +35,7 @@ from auditor.result import InputFile
 # pyarrow.compute is imported in the functions that use it: `auditor load x.bib` imports this
 # module (for `is_table`) and never needs it (0.03 s of start-up).
 
-__all__ = ["TABLE_SUFFIXES", "is_table", "load_tables", "clean_authors"]
+__all__ = ["TABLE_SUFFIXES", "clean_authors", "is_table", "load_table_piece", "load_tables"]
 
 #: Extension → table format.
 TABLE_SUFFIXES: dict[str, str] = {
@@ -241,8 +241,6 @@ def load_tables(
     `InputError` naming a file that cannot be read, an unknown `--map` field, or a mapped column
     the table lacks; never for a bad row.
     """
-    import pyarrow.compute as pc
-
     others = [p for p in paths if not is_table(p, fmt)]
     if others:
         raise InputError(
@@ -257,33 +255,80 @@ def load_tables(
         for path in paths:
             name = fmt or TABLE_SUFFIXES.get(Path(path).suffix.lower(), "parquet")
             raw, lines, file_problems = _read(path, name)
-            try:
-                entries, bad_year, job = _entries(raw, column_map or {}, pool)
-            except InputError as exc:
-                raise InputError(f"{path}: {exc}") from None
+            part, job, part_problems = _part(raw, lines, path, name, offset, column_map, pool)
+            parts.append(part)
             jobs.append(job)
-            parts.append(_stamped(entries, raw, lines, bad_year, path, name, offset))
-            problems.extend(file_problems)
-            bad = pc.indices_nonzero(bad_year).to_pylist()
-            problems.extend(
-                Problem(path, int(lines[j]), "year is not a year", "warning") for j in bad[:5]
-            )
-            inputs.append(InputFile(path, _digest(path), name, entries.num_rows))
-            offset += entries.num_rows
-        table = pa.concat_tables(parts) if parts else pa.table({})
-        table = pa.Table.from_arrays(
-            [
-                table.column(f.name).cast(f.type)
-                if f.name in table.column_names
-                else pa.nulls(table.num_rows, f.type)
-                for f in tables.REFERENCES
-            ],
-            schema=tables.REFERENCES,
-        )
-        classified = classify(table, closed_legs=closed_legs)
-        classified = _with_authors(classified, parts, jobs)
+            problems.extend([*file_problems, *part_problems])
+            inputs.append(InputFile(path, _digest(path), name, part.num_rows))
+            offset += part.num_rows
+        classified = _assemble(parts, jobs, closed_legs)
     classified, over = cap_references(classified)
     return LoadOutcome(classified, (*problems, *over[:5]), tuple(inputs))
+
+
+def load_table_piece(
+    path: str,
+    raw: pa.Table,
+    *,
+    first_line: int,
+    offset: int,
+    column_map: Mapping[str, str] | None = None,
+    closed_legs: frozenset[str] = frozenset(),
+) -> LoadOutcome:
+    """Row groups of one Parquet references table (`raw`, read by the caller) as `load_tables`
+    would load them inside the whole file: `source_line` counts from `first_line`, `row_id`
+    from `offset`. `inputs` is empty (the file's digest is its first piece's business).
+
+    What a cluster worker calls on its own row groups (`auditor.partitions.read`).
+    """
+    lines = np.arange(first_line, first_line + raw.num_rows, dtype=np.int32)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        part, job, problems = _part(raw, lines, path, "parquet", offset, column_map, pool)
+        classified = _assemble([part], [job], closed_legs)
+    classified, over = cap_references(classified)
+    return LoadOutcome(classified, (*problems, *over[:5]), ())
+
+
+def _part(
+    raw: pa.Table,
+    lines: np.ndarray,
+    path: str,
+    name: str,
+    offset: int,
+    column_map: Mapping[str, str] | None,
+    pool: ThreadPoolExecutor,
+) -> tuple[pa.Table, Future[tuple[pa.Array, pa.Array]] | None, list[Problem]]:
+    """One file's (or piece's) stamped entries, its author job and its year warnings."""
+    import pyarrow.compute as pc
+
+    try:
+        entries, bad_year, job = _entries(raw, column_map or {}, pool)
+    except InputError as exc:
+        raise InputError(f"{path}: {exc}") from None
+    part = _stamped(entries, raw, lines, bad_year, path, name, offset)
+    bad = pc.indices_nonzero(bad_year).to_pylist()
+    problems = [Problem(path, int(lines[j]), "year is not a year", "warning") for j in bad[:5]]
+    return part, job, problems
+
+
+def _assemble(
+    parts: list[pa.Table],
+    jobs: list[Future[tuple[pa.Array, pa.Array]] | None],
+    closed_legs: frozenset[str],
+) -> pa.Table:
+    """The stamped parts as one classified `REFERENCES` table with their cleaned authors."""
+    table = pa.concat_tables(parts) if parts else pa.table({})
+    table = pa.Table.from_arrays(
+        [
+            table.column(f.name).cast(f.type)
+            if f.name in table.column_names
+            else pa.nulls(table.num_rows, f.type)
+            for f in tables.REFERENCES
+        ],
+        schema=tables.REFERENCES,
+    )
+    classified = classify(table, closed_legs=closed_legs)
+    return _with_authors(classified, parts, jobs)
 
 
 def _stamped(

@@ -238,3 +238,38 @@ def attach_group_ids(verdicts: pa.Table, duplicates: pa.Table) -> pa.Table:
     ids = [group_of.get(r) for r in verdicts.column("row_id").to_pylist()]
     index = verdicts.schema.get_field_index("group_id")
     return verdicts.set_column(index, "group_id", pa.array(ids, type=pa.int32()))
+
+
+def cluster_links(references: pa.Table, records: pa.Table) -> pa.Table:
+    """(row_id, basis, value) of every value `find_duplicates` could link `references` by, for
+    hash-partitioning a cluster run by value (`auditor.partitions.dupes`).
+
+    The reference's own normalized values, plus the record DOIs of its found arXiv records
+    (basis `published_version`) and PubMed records (basis `doi`: the DOI citations' own).
+    Two rows can share a group only if they share a `(basis, value)` here, or one's
+    `published_version` value is another's `doi` value.
+    """
+    keys = _keys(references)
+    found = records.select(["id_type", "identifier", "status", "doi"])
+    is_found = pc.fill_null(pc.equal(found["status"], tables.RecordStatus.FOUND.value), False)
+    found = found.filter(pc.and_(is_found, pc.is_valid(found["doi"])))
+    frames = [keys]
+    for kind, basis in (("arxiv", "published_version"), ("pmid", "doi")):
+        recs = found.filter(pc.equal(found["id_type"], kind))
+        if recs.num_rows == 0:
+            continue
+        identifier = recs["identifier"].combine_chunks()
+        recs = pa.table(
+            {
+                "identifier": _arxiv(identifier) if kind == "arxiv" else identifier,
+                "record_doi": _doi(recs["doi"].combine_chunks()),
+            }
+        )
+        cited = keys.filter(pc.equal(keys["basis"], kind)).select(["row_id", "value"])
+        linked = cited.join(recs, keys="value", right_keys="identifier", join_type="inner")
+        rows = linked["row_id"]
+        value = linked["record_doi"]
+        frames.append(
+            pa.table({"row_id": rows, "basis": _constant(basis, len(rows)), "value": value})
+        )
+    return pa.concat_tables(frames)

@@ -120,6 +120,10 @@ class Net:
     (`settings.retry_budget` when `None`); past it, that host's requests are not retried."""
     lost: dict[str, float] = field(default_factory=dict)
     """Seconds lost per host outside any `retry_batch` (a request made directly on the `Net`)."""
+    lookups: Any = None
+    """A cluster's shared lookup service (`auditor.partitions.lookups.RemoteLookups`): when set,
+    the resolve stage hands it the identifiers to ask live, and it asks each at most once for
+    the whole cluster, at one pace per host. `None`: resolve asks the registers itself."""
 
     @contextmanager
     def retry_batch(self) -> Iterator[None]:

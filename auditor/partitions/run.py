@@ -1,0 +1,214 @@
+"""A cluster run, driven: plan, then tasks that read, audit and write their own pieces.
+
+The driver reads only file metadata (Parquet footers, file sizes) and small answers (row
+counts, candidate row ids, the duplicate groups, each piece's totals); the references, records
+and verdicts stay on the workers and in `out`, which every worker must reach (a local folder for
+a local cluster; a shared file system on many machines, see `docs/cluster.md`).
+
+Steps: (1) plan the pieces (`plan.plan_pieces`; bibliography files counted on the workers);
+(2) `tasks.stage_piece` per piece; (3) one task per value bucket (`dupes.candidates`);
+(4) one task for the groups (`dupes.groups`) on the candidates alone; (5) `tasks.finish_piece`
+per piece; (6) the totals combined here (`totals.combine`) and `parts.json` written.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from auditor import tables
+from auditor.files import atomic_write_text
+from auditor.partitions import layout
+from auditor.partitions.dupes import candidates, groups
+from auditor.partitions.plan import Piece, plan_pieces, with_counts
+from auditor.partitions.read import ReadOptions, count_rows
+from auditor.partitions.small import read_back
+from auditor.partitions.tasks import Staged, finish_piece, stage_piece
+from auditor.partitions.totals import RunTotals, combine
+from auditor.result import AuditResult
+from auditor.settings import Settings
+
+__all__ = ["BYTES_PER_ROW", "MANIFEST", "ClusterRun", "run_partitioned"]
+
+#: Bibliography bytes that stand for one row when files are grouped by size (a BibTeX entry
+#: is 300–800 bytes): a piece of files is about `partition_rows` entries.
+BYTES_PER_ROW = 500
+#: Value buckets of the duplicate step: each piece writes up to this many link files, and
+#: each bucket task reads one share of all links (a few values a row).
+MAX_BUCKETS = 64
+#: The dataset manifest inside `--out` (`manifest.json` is the report set's own).
+MANIFEST = "parts.json"
+
+
+@dataclass(frozen=True)
+class ClusterRun:
+    """What a cluster run hands back to the command: small, whatever the run's size."""
+
+    pieces: tuple[Piece, ...]
+    staged: tuple[Staged, ...]
+    totals: RunTotals
+    out: Path
+    result: AuditResult | None = None
+    """The whole run read back, for a run of at most `report.LISTED_ROWS` rows (else `None`)."""
+
+
+def bucket_candidates(bucket: int, out: str) -> pa.Array:
+    """The candidate row ids of one value bucket (every piece's links of it)."""
+    import pyarrow.dataset as ds
+
+    folder = Path(out) / layout.STAGING / "links" / f"bucket-{bucket:04d}"
+    files = sorted(str(p) for p in folder.glob("part-*.parquet"))
+    if not files:
+        return pa.array([], pa.int64())
+    return candidates(ds.dataset(files, format="parquet").to_table())
+
+
+def group_task(found: Sequence[pa.Array], out: str) -> pa.Table:
+    """The run's `DUPLICATES` from the candidate rows; writes `duplicates.parquet` (when any)
+    and the staged duplicate items."""
+    import pyarrow.dataset as ds
+
+    root = Path(out)
+    rows = pc.unique(pa.chunked_array([*found, pa.array([], pa.int64())], pa.int64()))
+    refs = tables.empty(tables.REFERENCES)
+    records = tables.empty(tables.RECORDS)
+    if len(rows):
+        refs_files = sorted(str(p) for p in (root / layout.STAGING / "refs").glob("*.parquet"))
+        refs = ds.dataset(refs_files, format="parquet").to_table(
+            filter=pc.field("row_id").isin(rows)
+        )
+        refs = refs.take(pc.sort_indices(refs["row_id"]))
+        rec_files = sorted(str(p) for p in (root / layout.STAGING / "records").glob("*.parquet"))
+        ids = pc.unique(refs["identifier"].drop_null())
+        records = ds.dataset(rec_files, format="parquet").to_table(
+            filter=pc.field("identifier").isin(ids)
+        )
+    duplicates, items = groups(refs, records)
+    layout.write_part(root / layout.STAGING / "dup_items.parquet", items)
+    if duplicates.num_rows:
+        layout.write_part(root / "duplicates.parquet", duplicates)
+    return duplicates
+
+
+def _manifest(run: ClusterRun) -> str:
+    root = run.out
+    files = sorted(
+        str(p.relative_to(root))
+        for folder in ("verdicts", "checklist")
+        for p in (root / folder).rglob("part-*.parquet")
+    )
+    doc = {
+        "schema_version": 1,
+        "complete": True,
+        "pieces": [
+            {
+                "index": p.index,
+                "paths": list(p.paths),
+                "row_groups": list(p.row_groups),
+                "rows": s.rows,
+                "first_row_id": p.offset,
+            }
+            for p, s in zip(run.pieces, run.staged, strict=True)
+        ],  # fmt: skip
+        "files": files,
+        "totals": run.totals.counts,
+        "exit_code": run.totals.exit_code,
+    }
+    return json.dumps(doc, indent=2) + "\n"
+
+
+def run_partitioned(
+    inputs: Sequence[str],
+    settings: Settings,
+    out: Path,
+    client: Any,
+    *,
+    options: ReadOptions,
+    partition_rows: int,
+    max_findings: int = 20,
+) -> ClusterRun:
+    """Audit `inputs` on `client`'s cluster, every piece read and written by its worker.
+
+    Unless `settings.offline`, one `lookups.LookupService` actor asks the live registers for
+    every worker (one pace per host, each identifier once). Raises `InputError` (an input that
+    names nothing or cannot be read).
+    """
+    from auditor.partitions.lookups import start_lookups
+
+    out.mkdir(parents=True, exist_ok=True)
+    # A run before may have written more pieces: its parts must not pass for this run's.
+    for name in ("verdicts", "checklist", layout.STAGING):
+        shutil.rmtree(out / name, ignore_errors=True)
+    (out / "duplicates.parquet").unlink(missing_ok=True)
+    lookups = None if settings.offline else start_lookups(client, settings)
+    try:
+        return _run(inputs, settings, out, client, options, partition_rows, max_findings, lookups)
+    finally:
+        if lookups is not None:
+            lookups.close().result()
+
+
+def _run(
+    inputs: Sequence[str],
+    settings: Settings,
+    out: Path,
+    client: Any,
+    options: ReadOptions,
+    partition_rows: int,
+    max_findings: int,
+    lookups: Any,
+) -> ClusterRun:
+    from auditor.report import LISTED_ROWS
+
+    started = datetime.now(UTC).isoformat(timespec="seconds")
+    pieces = plan_pieces(inputs, partition_rows, partition_rows * BYTES_PER_ROW)
+    if pieces and not pieces[0].is_table:
+        counted = client.map(count_rows, pieces, options=options, pure=False)
+        pieces = with_counts(pieces, client.gather(counted))
+    buckets = max(1, min(len(pieces), MAX_BUCKETS))
+    staged = client.gather(
+        client.map(
+            stage_piece,
+            pieces,
+            settings=settings,
+            options=options,
+            out=str(out),
+            buckets=buckets,
+            lookups=lookups,
+            pure=False,
+        )  # fmt: skip
+    )
+    found = client.map(bucket_candidates, range(buckets), out=str(out), pure=False)
+    duplicates = client.submit(group_task, found, out=str(out), pure=False)
+    parts = client.gather(
+        client.map(
+            finish_piece,
+            pieces,
+            out=str(out),
+            settings=settings,
+            max_findings=max_findings,
+            duplicates=duplicates,
+            pure=False,
+        )  # fmt: skip
+    )
+    groups_count = client.submit(_group_count, duplicates).result()
+    totals = combine(parts, max_findings, groups_count)
+    result = None
+    if totals.counts["rows"] <= LISTED_ROWS:
+        result = read_back(out, staged, settings, started)
+    run = ClusterRun(tuple(pieces), tuple(staged), totals, out, result)
+    atomic_write_text(out / MANIFEST, _manifest(run))
+    shutil.rmtree(out / layout.STAGING, ignore_errors=True)
+    return run
+
+
+def _group_count(duplicates: pa.Table) -> int:
+    return len(pc.unique(duplicates["group_id"])) if duplicates.num_rows else 0
