@@ -36,6 +36,8 @@ class FakeNet:
     cache: RecordCache | None = None
     calls: list[Call] = field(default_factory=list)
     progress: list[tuple[str, int, int]] = field(default_factory=list)
+    lookups: Any = None
+    """`Net.lookups`: no cluster lookup service here, so the resolve stage asks itself."""
 
     def report(self, register: str, done: int, total: int) -> None:
         self.progress.append((register, done, total))
