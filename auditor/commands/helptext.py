@@ -38,8 +38,9 @@ PANELS: dict[str, tuple[str, ...]] = {
         "max_retries",
         "retry_budget",
     ),
-    "Output": ("out", "quiet", "json_", "max_findings", "sign", "signing_key", "engine"),
+    "Output": ("out", "quiet", "json_", "max_findings", "sign", "signing_key"),
     "CI": ("output_format", "junit", "fail_on", "fail_on_unchecked"),
+    "Cluster": ("engine", "scheduler", "partition_rows", "workers", "threads"),
     "Service": (
         "host",
         "port",
