@@ -28,7 +28,8 @@ from auditor.load.cited import select_cited
 from auditor.load.encoding import decode_bytes
 from auditor.load.formats import FORMATS, detect_format, is_manuscript_file, loader_for
 from auditor.load.interface import ENTRY_COLUMNS, Loader, LoadOutcome, Problem, Rows
-from auditor.load.manuscript import Manuscript, read_manuscript
+from auditor.load.manuscript import Manuscript
+from auditor.load.manuscript_reader import read_manuscript
 from auditor.load.table import is_table, load_tables
 from auditor.result import InputFile
 

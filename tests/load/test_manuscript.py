@@ -9,7 +9,7 @@ import pytest
 
 from auditor.errors import InputError
 from auditor.load import load_files
-from auditor.load.manuscript import read_manuscript
+from auditor.load.manuscript_reader import read_manuscript
 from auditor.policy import DEFAULT_FAIL_ON, parse_fail_on
 
 FIXTURES = Path(__file__).parent / "fixtures" / "manuscript"

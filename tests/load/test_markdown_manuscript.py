@@ -8,7 +8,8 @@ import pytest
 
 from auditor.errors import InputError
 from auditor.load import load_files
-from auditor.load.manuscript import is_manuscript, read_manuscript
+from auditor.load.manuscript import is_manuscript
+from auditor.load.manuscript_reader import read_manuscript
 
 BIB = "".join(
     f"@article{{{key},\n  title = {{{key.title()}}},\n  author = {{A. Author}},\n"

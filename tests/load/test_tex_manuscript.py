@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from auditor.load import load_files
-from auditor.load.manuscript import read_manuscript
+from auditor.load.manuscript_reader import read_manuscript
 from auditor.load.tex_source import TexSource
 
 BIB = """@article{alpha2019,
