@@ -81,7 +81,7 @@ def harvard(n: int, e: Entry) -> str:
 
 
 def acm(n: int, e: Entry) -> str:
-    names = [a for a in e["authors"]]
+    names = list(e["authors"])
     who = ", ".join(names[:-1]) + ", and " + names[-1] if len(names) > 1 else "".join(names)
     venue = f" In {e['container_title']}." if e.get("container_title") else ""
     return f"[{n}] {who}. {e['year']}. {e['title']}.{venue}" + _doi(e)
@@ -150,7 +150,8 @@ def main(argv: list[str]) -> None:
             "| style | rows | extracted | DR | FPR | tp | fp |",
             "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
             *(
-                f"| {k} | {r['rows']} | {r['extracted']} | {r['DR']} | {r['FPR']} | {r['tp']} | {r['fp']} |"
+                f"| {k} | {r['rows']} | {r['extracted']} | {r['DR']} | {r['FPR']} "
+                f"| {r['tp']} | {r['fp']} |"
                 for k, (r, _) in results.items()
             ),
             "",
