@@ -75,6 +75,7 @@ class Reason(StrEnum):
     NOT_FOUND = "not_found"
     NOT_IN_CROSSREF = "not_in_crossref"
     NOT_IN_DATACITE = "not_in_datacite"
+    NOT_IN_OPENALEX = "not_in_openalex"
     NO_CSL = "no_csl"  # the agency serves no CSL-JSON for the DOI (a landing page, 406)
     REGISTERED_WITH_DATACITE = "registered_with_datacite"
     REGISTERED_WITH_ISTIC = "registered_with_istic"

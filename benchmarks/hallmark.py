@@ -46,6 +46,7 @@ FAST_RATES: dict[str, str] = {
     "AUDITOR_HANDLE_RATE": "200",
     "AUDITOR_DBLP_RATE": "200",
     "AUDITOR_S2_RATE": "200",
+    "AUDITOR_OPENALEX_RATE": "200",
 }
 
 

@@ -1,6 +1,6 @@
 """`auditor snapshot import KIND PATH... --out DIR`: register dumps into a snapshot dataset.
 
-KIND is one of `auditor.dumps.KINDS` (crossref, pubmed, arxiv, datacite, dblp). The import
+KIND is one of `auditor.dumps.KINDS` (crossref, pubmed, arxiv, datacite, dblp, openalex). The import
 streams (constant memory), shows a progress bar over the bytes read, and resumes where an
 interrupted run stopped; `DIR` is then a snapshot (`--snapshot DIR`) with a title index.
 """
@@ -18,7 +18,7 @@ from auditor.exitcodes import ExitCode
 
 #: The names of `auditor.dumps.KINDS` (a test keeps them equal), so that the help needs neither
 #: the readers nor pyarrow.
-KIND_NAMES: tuple[str, ...] = ("crossref", "pubmed", "arxiv", "datacite", "dblp")
+KIND_NAMES: tuple[str, ...] = ("crossref", "pubmed", "arxiv", "datacite", "dblp", "openalex")
 
 snapshot_app = typer.Typer(
     name="snapshot",

@@ -12,11 +12,20 @@ from auditor.dumps.crossref import CrossrefDump
 from auditor.dumps.datacite import DataciteDump
 from auditor.dumps.dblp import DblpDump
 from auditor.dumps.interface import DumpReader, Skipped
+from auditor.dumps.openalex import OpenalexDump
 from auditor.dumps.pubmed import PubmedDump
 
 __all__ = ["KINDS", "DumpReader", "Skipped"]
 
 #: `KIND` → its reader. A new dump format is one module plus one line here.
 KINDS: dict[str, type[DumpReader]] = {
-    reader.kind: reader for reader in (CrossrefDump, PubmedDump, ArxivDump, DataciteDump, DblpDump)
+    reader.kind: reader
+    for reader in (
+        CrossrefDump,
+        PubmedDump,
+        ArxivDump,
+        DataciteDump,
+        DblpDump,
+        OpenalexDump,
+    )
 }

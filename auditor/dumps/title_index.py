@@ -217,6 +217,7 @@ SEARCH_KINDS: dict[str, str] = {
     "pubmed_search": "pubmed",
     "arxiv_search": "arxiv",
     "dblp": "dblp",
+    "openalex_search": "openalex",
 }
 
 

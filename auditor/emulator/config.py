@@ -15,6 +15,7 @@ SERVICES: tuple[str, ...] = (
     "arxiv",
     "dblp",
     "s2",
+    "openalex",
     "doi",
     "csl",
     "handle",
@@ -52,6 +53,7 @@ PUBLISHED_LIMITS: dict[str, tuple[int, float]] = {
     "arxiv": (1, 3.0),
     "dblp": (1, 1.0),
     "s2": (1, 1.0),
+    "openalex": (10, 1.0),  # OpenAlex polite pool
 }
 
 

@@ -14,6 +14,7 @@ from auditor.emulator.doi import CslService, DoiService
 from auditor.emulator.eutils import EutilsService
 from auditor.emulator.handle import HandleService
 from auditor.emulator.interface import EmulatedService
+from auditor.emulator.openalex import OpenalexService
 from auditor.emulator.s2 import S2Service
 
 SERVICES: tuple[EmulatedService, ...] = (
@@ -23,6 +24,7 @@ SERVICES: tuple[EmulatedService, ...] = (
     ArxivService(),
     DblpService(),
     S2Service(),
+    OpenalexService(),
     DoiService(),
     CslService(),
     HandleService(),

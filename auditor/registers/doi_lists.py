@@ -76,6 +76,8 @@ class DoiListRegister(Register):
     """The `not_found` reason of a 404: a referral to the DOI system, not an answer."""
     max_batch: ClassVar[int]
     """The most DOIs one list request may carry."""
+    unlistable: ClassVar[str] = ","
+    """Characters that separate values in the list request: a DOI holding one is asked alone."""
 
     def __init__(self, sink: Sink | None = None) -> None:
         super().__init__(sink)
@@ -154,7 +156,9 @@ class DoiListRegister(Register):
     async def fetch(self, ids: Sequence[str], net: Net) -> dict[str, RecordRow]:
         """Rows for `ids` (lower-cased DOIs); a 404 is `not_found` with `absent_reason`."""
         size = min(self.batch_size(net), self.max_batch) if net.settings.batching else 1
-        loners = [d for d in ids if "," in d or len(d) > _MAX_LISTED_DOI_LEN]
+        loners = [
+            d for d in ids if any(c in d for c in self.unlistable) or len(d) > _MAX_LISTED_DOI_LEN
+        ]
         alone = set(loners)
         groups = chunks([d for d in ids if d not in alone], size) + [[d] for d in loners]
         return await fetch_groups(

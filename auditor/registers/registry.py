@@ -19,6 +19,8 @@ from auditor.registers.dblp import DblpRegister
 from auditor.registers.doi import DoiSystemRegister
 from auditor.registers.handle import HandleRegister
 from auditor.registers.interface import Register, SearchRegister
+from auditor.registers.openalex import OpenalexRegister
+from auditor.registers.openalex_search import OpenalexSearchRegister
 from auditor.registers.pubmed import PubmedRegister
 from auditor.registers.pubmed_search import PubmedSearchRegister
 from auditor.registers.s2 import SemanticScholarRegister
@@ -35,11 +37,13 @@ REGISTERS: tuple[type[Register], ...] = (
     HandleRegister,
     DataciteRegister,
     CslRegister,
+    OpenalexRegister,
 )
 
 #: Title-search registers (the title-search stage, `auditor/search/`, routes rows to them).
 SEARCH_REGISTERS: tuple[type[SearchRegister], ...] = (
     CrossrefSearchRegister,
+    OpenalexSearchRegister,
     DblpRegister,
     ArxivSearchRegister,
     SemanticScholarRegister,

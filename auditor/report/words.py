@@ -34,6 +34,7 @@ _REASONS: dict[str, str] = {
     "not_found": "the register has no such record",
     "not_in_crossref": "Crossref has no such record",
     "not_in_datacite": "DataCite has no such record",
+    "not_in_openalex": "OpenAlex has no such record",
     "no_csl": "the agency serves no CSL-JSON metadata for it",
     "timeout": "the register timed out",
     "connection_error": "the register could not be reached",

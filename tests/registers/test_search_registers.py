@@ -14,6 +14,7 @@ from auditor.registers.arxiv_search import ArxivSearchRegister
 from auditor.registers.crossref_search import CrossrefSearchRegister, bibliographic
 from auditor.registers.dblp import DblpRegister
 from auditor.registers.interface import SearchRegister, TitleQuery
+from auditor.registers.openalex_search import OpenalexSearchRegister
 from auditor.registers.pubmed_search import PubmedSearchRegister, title_term
 from auditor.registers.s2 import SemanticScholarRegister
 from auditor.settings import Settings
@@ -23,6 +24,7 @@ from tests.registers.test_emulator import InstantClock
 
 ALL: list[type[SearchRegister]] = [
     CrossrefSearchRegister,
+    OpenalexSearchRegister,
     DblpRegister,
     ArxivSearchRegister,
     SemanticScholarRegister,
@@ -63,6 +65,7 @@ async def test_top_candidate_is_the_work(cls: type[SearchRegister], emu: Emulato
         or cls.name
         in (
             "crossref_search",  # the test corpus' Crossref records carry another author and year
+            "openalex_search",  # OpenAlex holds those Crossref records too
             "pubmed_search",
         )
     )
@@ -74,7 +77,12 @@ async def test_top_candidate_is_the_work(cls: type[SearchRegister], emu: Emulato
 async def test_a_down_index_is_a_reason_never_an_empty_answer(
     cls: type[SearchRegister], emu: Emulator, tmp_path
 ):
-    service = {"crossref_search": "crossref", "arxiv_search": "arxiv", "pubmed_search": "eutils"}
+    service = {
+        "crossref_search": "crossref",
+        "openalex_search": "openalex",
+        "arxiv_search": "arxiv",
+        "pubmed_search": "eutils",
+    }
     emu.config = EmulatorConfig(down={service.get(cls.name, cls.name)})
     answers = await ask(cls(), settings(emu, tmp_path), ATTENTION)
     assert answers[ATTENTION].candidates == ()
@@ -100,6 +108,7 @@ async def test_requests_carry_the_real_parameters(emu: Emulator, tmp_path) -> No
     assert by["dblp_search"].params == {"q": TITLE, "format": "json", "h": "5"}
     assert by["arxiv_search"].params["search_query"] == f'ti:"{TITLE}"'
     assert by["s2_match"].headers["x-api-key"] == "k3y"
+    assert by["openalex_search"].params == {"filter": f"title.search:{TITLE}", "per-page": "5"}
     assert by["esearch"].params["term"] == title_term(TITLE)
     assert title_term(TITLE) == "attention[ti] AND all[ti] AND you[ti] AND need[ti]"
     assert emu.counts["esummary"] == 1
