@@ -17,7 +17,7 @@ import pyarrow as pa
 from auditor import __version__
 from auditor.load import LoadOutcome, load_files
 from auditor.registers import registry
-from auditor.result import AuditResult, LoadProblem, RunInfo
+from auditor.result import AuditResult, LoadProblem, RunInfo, SearchUse
 from auditor.settings import Settings
 from auditor.stages import audit_tables
 from auditor.transport.net import Net, open_net
@@ -38,6 +38,7 @@ def run_info(
     *,
     base_urls: dict[str, str],
     offline: bool | None = None,
+    search_use: tuple[SearchUse, ...] = (),
 ) -> RunInfo:
     """The run's metadata for the reports, ended now (`offline` defaults to the setting)."""
     tiers = sorted(set(records["tier"].drop_null().to_pylist())) if records.num_rows else []
@@ -53,6 +54,7 @@ def run_info(
         load_problems=tuple(
             LoadProblem(p.path, p.line, p.message, p.severity) for p in loaded.problems
         ),
+        search_use=search_use,
     )
 
 
@@ -104,7 +106,9 @@ async def run_audit(
     async with _net_for(settings, net, progress) as net:
         made = await audit_tables(references, settings, net)
     base_urls = {r.name: r.host.base_url(settings) for r in registry.REGISTERS}
-    run = run_info(loaded, made.records, settings, started, base_urls=base_urls)
+    run = run_info(
+        loaded, made.records, settings, started, base_urls=base_urls, search_use=made.search_use
+    )
     return AuditResult(
         references=references,
         records=made.records,

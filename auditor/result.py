@@ -36,6 +36,20 @@ class LoadProblem:
 
 
 @dataclass(frozen=True)
+class SearchUse:
+    """What one title-search index cost the run."""
+
+    index: str
+    """The search register (`crossref_search`, `openalex_search`, `dblp`, …)."""
+    requests: int
+    """Queries sent to it, each one request (retries aside)."""
+    free: int
+    """Queries a snapshot or the cache answered, with no request."""
+    waited_seconds: float
+    """From the search stage's start to the index's last answer: how long the stage waited."""
+
+
+@dataclass(frozen=True)
 class RunInfo:
     """Metadata of one run, written into `report.json` and the HTML header."""
 
@@ -53,6 +67,8 @@ class RunInfo:
     offline: bool = False
     load_problems: tuple[LoadProblem, ...] = ()
     """What the loader reported, in file order (repeated kinds already counted on one line)."""
+    search_use: tuple[SearchUse, ...] = ()
+    """Per title-search index asked: requests, answers free of a request, seconds waited."""
 
 
 @dataclass(frozen=True)

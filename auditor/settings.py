@@ -73,6 +73,9 @@ class Settings:
     offline: bool = False
     # title search
     search_unresolved: bool = False  # also search the titles of ids that do not resolve
+    # An index paced at or above this (requests/s) is asked at once; slower ones only settle
+    # the rows the fast ones leave open (`search/plan.py`).
+    search_fast_pace: float = 3.0
     # transport
     timeout: float = 10.0
     max_retries: int = 4
@@ -199,7 +202,7 @@ SECTIONS: dict[str, frozenset[str]] = {
     "registers": frozenset({"mailto", "ncbi_email", "ncbi_api_key", "s2_api_key"}),
     "legs": frozenset({"pmid_leg", "doi_leg", "arxiv_leg"}),
     "tiers": frozenset({"snapshots", "cache_dir", "cache_ttl_days", "refresh", "offline"}),
-    "search": frozenset({"search_unresolved"}),
+    "search": frozenset({"search_unresolved", "search_fast_pace"}),
     "transport": frozenset(
         {"timeout", "max_retries", "retry_budget", "max_body_bytes", "batching"}
     ),

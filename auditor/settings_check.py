@@ -120,6 +120,7 @@ RULES: dict[str, Rule] = {
     "max_retries": non_negative,
     "retry_budget": non_negative,
     "cache_ttl_days": non_negative,
+    "search_fast_pace": non_negative,
     "max_body_bytes": positive,
     "precheck_interval": positive,
     "precheck_daily": positive,

@@ -31,6 +31,7 @@ from auditor.compare import compare
 from auditor.overlap.duplicates import find_duplicates
 from auditor.patches import empty_patch, merge, relied_on
 from auditor.resolve import resolve
+from auditor.result import SearchUse
 from auditor.search import title_search
 from auditor.settings import Settings
 from auditor.transport.net import Net
@@ -50,6 +51,8 @@ class AuditTables:
     """`CHECKLIST`, sorted by priority then input order."""
     duplicates: pa.Table
     """`DUPLICATES` (empty when the caller asked for none)."""
+    search_use: tuple[SearchUse, ...] = ()
+    """What each title-search index cost (`SearchResult.use`)."""
 
 
 def group_patch(duplicates: pa.Table) -> pa.Table:
@@ -121,7 +124,7 @@ async def audit_tables(
     if duplicates:
         extra = pa.concat_tables([extra, duplicate_items(found, references)])
     checklist = await asyncio.to_thread(build_checklist, references, verdicts, extra=extra)
-    return AuditTables(records, verdicts, checklist, found)
+    return AuditTables(records, verdicts, checklist, found, searched.use)
 
 
 def join_partitions(references: pa.Table, parts: AuditTables) -> AuditTables:

@@ -53,6 +53,15 @@ def summary_dict(view: ReportView) -> dict[str, Any]:
             {"path": p.path, "line": p.line, "severity": p.severity, "message": p.message}
             for p in (run.load_problems if run else ())
         ],
+        "search": [
+            {
+                "index": u.index,
+                "requests": u.requests,
+                "free": u.free,
+                "waited_seconds": u.waited_seconds,
+            }
+            for u in (run.search_use if run else ())
+        ],
         **view.totals,
     }
 
@@ -141,6 +150,14 @@ def print_summary(view: ReportView, out_dir: Path, *, quiet: bool, console: Cons
         console.print(
             f"Checklist: {summary['checklist_items']} items pending human check ({prios})"
         )
+    if summary["search"]:
+        spent = ", ".join(
+            f"{safe_text(u['index'])} {u['requests']} requests"
+            + (f" + {u['free']} kept" if u["free"] else "")
+            + f" (waited {u['waited_seconds']:.1f} s)"
+            for u in summary["search"]
+        )
+        console.print(f"Title search: {spent}")
     if summary["offline"]:
         console.print("[dim]Offline run: only snapshots and the cache were consulted.[/]")
     _print_load_problems(summary["load_problems"], console)

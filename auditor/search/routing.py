@@ -14,15 +14,21 @@ A row of a counted type is still only evidence by its miss when its title is in 
 and its year (if any) is 1950 or later (`miss_counts`); other rows are searched, and a hit
 confirms them, but a miss leaves them NOT COVERED `not_indexed_type`.
 
-Order, for the fewest requests (a confident hit stops the search): a computer-science venue (or
-none) goes to DBLP first, a biomedical venue to PubMed, a preprint venue to arXiv, anything else
-to Crossref; then the general indexes (Semantic Scholar, Crossref, DBLP) before a miss counts.
+A `Route` names the indexes a row may ask, in order of preference: the general indexes first
+(OpenAlex, Crossref: the fastest, ten requests a second), then the specialist the venue points
+to (DBLP for computer science, PubMed for biomedicine, arXiv for preprints), then the other
+general ones (Semantic Scholar, DBLP). It also names the indexes that *cover* the row's field:
+only their "no" counts towards NOT FOUND, which needs two of them (criteria auditor/v2
+`title_search.not_found`). Crossref does not cover the computer-science venues that register no
+DOIs (NeurIPS, ICML, ICLR, …) nor preprints; DBLP covers computer science only. The planner
+(`search/plan.py`) decides when each index is asked, by its pace.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from auditor.search.scholarly import SCHOLARLY_TYPES, looks_scholarly
@@ -42,14 +48,40 @@ VENUE_DECIDES: frozenset[str] = frozenset({"misc", "unpublished", "online", "pre
 DOCUMENT_REFERENCE = "reference"
 
 #: Index names, as the search registers call themselves.
-CROSSREF, DBLP, ARXIV, S2, PUBMED = "crossref_search", "dblp", "arxiv_search", "s2", "pubmed_search"
+CROSSREF, OPENALEX, DBLP, ARXIV, S2, PUBMED = (
+    "crossref_search",
+    "openalex_search",
+    "dblp",
+    "arxiv_search",
+    "s2",
+    "pubmed_search",
+)
+#: The general indexes: every field, and the fastest paces.
+GENERAL: frozenset[str] = frozenset({CROSSREF, OPENALEX})
 
-# Every route ends with the general indexes: a real work missed by the first index is still found
-# (a false NOT FOUND costs more than a request); a confident hit stops the route early.
-ROUTE_CS: tuple[str, ...] = (DBLP, S2, CROSSREF)
-ROUTE_PREPRINT: tuple[str, ...] = (ARXIV, DBLP, S2, CROSSREF)
-ROUTE_BIOMED: tuple[str, ...] = (PUBMED, CROSSREF, S2, DBLP)
-ROUTE_OTHER: tuple[str, ...] = (CROSSREF, S2, DBLP)
+
+@dataclass(frozen=True)
+class Route:
+    """The indexes one row may ask, in order of preference, and those covering its field."""
+
+    order: tuple[str, ...]
+    covering: frozenset[str]
+    """Indexes whose "no" counts towards NOT FOUND (two are needed)."""
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.order)
+
+
+# Every route holds both general indexes and at least two covering ones: a real work missed by
+# one index is still found (a false NOT FOUND costs more than a request).
+ROUTE_CS = Route((OPENALEX, CROSSREF, DBLP, S2), frozenset({OPENALEX, CROSSREF, DBLP, S2}))
+#: CS venues that register no DOIs: Crossref holds none of their papers.
+ROUTE_CS_NO_DOI = Route((OPENALEX, DBLP, S2, CROSSREF), frozenset({OPENALEX, DBLP, S2}))
+ROUTE_PREPRINT = Route((OPENALEX, ARXIV, S2, DBLP, CROSSREF), frozenset({OPENALEX, ARXIV, S2}))
+ROUTE_BIOMED = Route(
+    (CROSSREF, OPENALEX, PUBMED, S2, DBLP), frozenset({CROSSREF, OPENALEX, PUBMED, S2})
+)
+ROUTE_OTHER = Route((CROSSREF, OPENALEX, S2, DBLP), frozenset({CROSSREF, OPENALEX, S2}))
 
 _PREPRINT = re.compile(r"\b(arxiv|corr|preprint|biorxiv|medrxiv|ssrn|openreview)\b", re.I)
 _CS = re.compile(
@@ -60,6 +92,12 @@ _CS = re.compile(
     r"sdm|lrec|ieee|acm|lncs|springer lecture notes)\b|comput|machine learning|learning "
     r"representations|neural|artificial intelligence|robot|vision|language processing|"
     r"data mining|information retrieval|software|algorithm|cryptolog|network",
+    re.I,
+)
+_NO_DOI = re.compile(
+    r"\b(neurips|nips|neural information processing|icml|international conference on machine "
+    r"learning|iclr|learning representations|corl|colt|aistats|uai|jmlr|tmlr|pmlr|mlsys|"
+    r"openreview|proceedings of machine learning research)\b",
     re.I,
 )
 _BIOMED = re.compile(
@@ -105,7 +143,7 @@ def _is(pattern: re.Pattern[str], text: str) -> bool:
     return bool(pattern.search(text))
 
 
-def route(entry_type: str | None, venue: str | None) -> Sequence[str] | None:
+def route(entry_type: str | None, venue: str | None) -> Route | None:
     """The indexes to ask for one row, in order; `None` when a miss would not count.
 
     `entry_type` as loaded (BibTeX type or RIS `TY`, any case); `venue` the journal or
@@ -128,12 +166,14 @@ def route(entry_type: str | None, venue: str | None) -> Sequence[str] | None:
         return ROUTE_PREPRINT
     if _is(_BIOMED, place) and not _is(_CS, place):
         return ROUTE_BIOMED
-    if not place or _is(_CS, place):
+    if not place or _is(_NO_DOI, place):
+        return ROUTE_CS_NO_DOI  # no venue: it may be one of them, so Crossref's no says little
+    if _is(_CS, place):
         return ROUTE_CS
     return ROUTE_OTHER
 
 
-def route_reference(ref: Mapping[str, Any]) -> Sequence[str] | None:
+def route_reference(ref: Mapping[str, Any]) -> Route | None:
     """The indexes to ask for one `references` row: `route` by type and venue, and for a
     `misc`/`online`/`unpublished` entry that reads as a paper (`looks_scholarly`), the route of
     an article with its venue. `None` when a miss would not count. Never raises."""

@@ -271,7 +271,7 @@ def test_unknown_kind_and_missing_file_exit_2(tmp_path: Path) -> None:
 async def test_the_title_index_is_the_search_stages_snapshot_tier(tmp_path: Path) -> None:
     from auditor.registers.dblp import DblpRegister
     from auditor.registers.interface import TitleQuery
-    from auditor.search.stage import _Tiers
+    from auditor.search.tiers import Tiers as _Tiers
     from auditor.transport.cache import RecordCache
 
     out = tmp_path / "dblp"

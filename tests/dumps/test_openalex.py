@@ -16,7 +16,7 @@ from auditor.dumps.importer import import_dump
 from auditor.registers import registry
 from auditor.registers.interface import TitleQuery
 from auditor.registers.openalex_search import OpenalexSearchRegister
-from auditor.search.stage import _Tiers
+from auditor.search.tiers import Tiers as _Tiers
 from auditor.tables import RECORDS
 from auditor.transport.cache import RecordCache
 

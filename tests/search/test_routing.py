@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 
 from auditor.search.routing import (
+    GENERAL,
     ROUTE_BIOMED,
     ROUTE_CS,
+    ROUTE_CS_NO_DOI,
     ROUTE_OTHER,
     ROUTE_PREPRINT,
     miss_counts,
@@ -17,8 +19,10 @@ from auditor.search.routing import (
 @pytest.mark.parametrize(
     ("entry_type", "venue", "expected"),
     [
-        ("inproceedings", "NeurIPS", ROUTE_CS),
-        ("inproceedings", None, ROUTE_CS),
+        ("inproceedings", "NeurIPS", ROUTE_CS_NO_DOI),
+        ("inproceedings", "International Conference on Learning Representations", ROUTE_CS_NO_DOI),
+        ("inproceedings", None, ROUTE_CS_NO_DOI),
+        ("inproceedings", "CVPR", ROUTE_CS),
         ("article", "IEEE Transactions on Pattern Analysis and Machine Intelligence", ROUTE_CS),
         ("article", "The Lancet", ROUTE_BIOMED),
         ("JOUR", "Circ Genom Precis Med", ROUTE_BIOMED),
@@ -29,7 +33,7 @@ from auditor.search.routing import (
     ],
 )
 def test_indexed_entries_are_routed(entry_type, venue, expected) -> None:
-    assert tuple(route(entry_type, venue) or ()) == expected
+    assert route(entry_type, venue) == expected
 
 
 @pytest.mark.parametrize(
@@ -59,9 +63,22 @@ def test_a_miss_does_not_count_for_works_no_index_holds(entry_type, venue) -> No
     assert route(entry_type, venue) is None
 
 
-def test_every_route_ends_with_a_general_index() -> None:
-    for order in (ROUTE_CS, ROUTE_BIOMED, ROUTE_OTHER, ROUTE_PREPRINT):
-        assert len(set(order)) == len(order) and "s2" in order
+ROUTES = (ROUTE_CS, ROUTE_CS_NO_DOI, ROUTE_BIOMED, ROUTE_OTHER, ROUTE_PREPRINT)
+
+
+def test_every_route_starts_general_and_two_indexes_cover_it() -> None:
+    for found in ROUTES:
+        order = found.order
+        assert len(set(order)) == len(order) and "s2" in order and set(order) >= GENERAL
+        assert order[0] in GENERAL and "openalex_search" in found.covering
+        # NOT FOUND needs two covering "no"s: every route holds at least two covering indexes.
+        assert len(found.covering) >= 2 and found.covering <= set(order)
+
+
+def test_crossref_covers_no_venue_without_dois_and_no_preprint() -> None:
+    assert "crossref_search" not in ROUTE_CS_NO_DOI.covering
+    assert "crossref_search" not in ROUTE_PREPRINT.covering
+    assert "crossref_search" in ROUTE_CS.covering and "dblp" not in ROUTE_OTHER.covering
 
 
 def test_a_miss_counts_for_latin_titles_of_covered_years() -> None:

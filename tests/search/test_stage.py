@@ -19,7 +19,15 @@ from auditor.transport.snapshot import write_snapshot
 from tests.emulator.conftest import crossref_message
 from tests.emulator.search_corpus import TITLE, search_corpus
 
-SEARCHES = ("crossref_search", "dblp_search", "arxiv_search", "s2_match", "esearch")
+SEARCHES = (
+    "crossref_search",
+    "openalex_search",
+    "dblp_search",
+    "arxiv_search",
+    "s2_match",
+    "esearch",
+)
+SLOW = {"dblp", "s2"}
 
 BIB = """
 @inproceedings{real,
@@ -51,6 +59,11 @@ def settings(emu: Emulator, tmp_path: Path, **kw: Any) -> Settings:
         "cache_dir": str(tmp_path / "cache"),
         "max_retries": 0,
         "timeout": 2.0,
+        # No waits: every pace high, and DBLP, S2 and arXiv still slow beside the others.
+        "search_fast_pace": 2000.0,
+        "crossref_rate": 5000.0,
+        "openalex_rate": 5000.0,
+        "ncbi_rate": 5000.0,
         "dblp_rate": 1000.0,
         "s2_rate": 1000.0,
         "arxiv_rate": 1000.0,
@@ -74,10 +87,14 @@ async def test_rows_are_found_not_found_or_not_indexed(emu: Emulator, tmp_path: 
     rows = await audit(tmp_path, settings(emu, tmp_path))
     real, fake = rows["real"], rows["fake"]
     assert real["verdict"] == "RESOLVES-AND-MATCHES" and real["queried_by"] == "title"
-    assert real["register"] == "dblp" and real["searched"] == ["dblp"]
+    # OpenAlex first (it holds only the arXiv version: not confident for a NeurIPS claim), then
+    # one slow index settles it; Crossref, fast but not covering NeurIPS, may have been asked.
+    assert real["register"] in SLOW and real["searched"][0] == "openalex_search"
+    assert len(set(real["searched"]) & SLOW) == 1
     assert real["title_register"] == TITLE and real["tier"] == "live"
     assert fake["verdict"] == "NOT FOUND" and fake["reason"] == "no_index_match"
-    assert fake["searched"] == ["dblp", "s2", "crossref_search"]
+    # Two covering "no"s: OpenAlex and one slow index; the other slow one is never asked.
+    assert fake["searched"][0] == "openalex_search" and len(set(fake["searched"]) & SLOW) == 1
     assert fake["nearest"] and all("[" in n for n in fake["nearest"])
     assert rows["book"]["verdict"] == "NOT COVERED"
     assert rows["book"]["reason"] == "not_indexed_type"
@@ -85,9 +102,11 @@ async def test_rows_are_found_not_found_or_not_indexed(emu: Emulator, tmp_path: 
     # Searched, but a miss before 1950 proves nothing: no finding.
     assert rows["old"]["verdict"] == "NOT COVERED" and rows["old"]["reason"] == "not_indexed_type"
     assert rows["old"]["queried_by"] == "title"
-    # A confident hit stops the search; each index asked costs one request per row.
-    assert emu.counts["dblp_search"] == 3 and emu.counts["s2_match"] == 2
-    assert emu.counts["crossref_search"] == 2 and searches(emu) == 7
+    assert rows["old"]["searched"] == ["crossref_search", "openalex_search"]
+    # Each index asked costs one request per row; slow ones only for rows left open.
+    assert emu.counts["openalex_search"] == 3
+    assert emu.counts["dblp_search"] + emu.counts["s2_match"] == 2
+    assert emu.counts["arxiv_search"] == emu.counts["esearch"] == 0
 
 
 async def test_a_rerun_is_served_from_the_cache(emu: Emulator, tmp_path: Path) -> None:
@@ -112,10 +131,23 @@ async def test_offline_never_searches_and_a_miss_is_unchecked(
 
 
 async def test_a_down_index_is_unchecked_never_not_found(emu: Emulator, tmp_path: Path) -> None:
-    emu.config = EmulatorConfig(down={"dblp", "s2", "crossref"})
+    emu.config = EmulatorConfig(down={"dblp", "s2", "crossref", "openalex"})
     rows = await audit(tmp_path, settings(emu, tmp_path))
     assert rows["fake"]["verdict"] == "UNCHECKED" and rows["fake"]["reason"] == "http_5xx"
     assert rows["real"]["verdict"] == "UNCHECKED"
+
+
+async def test_two_covering_noes_make_not_found_though_another_index_is_down(
+    emu: Emulator, tmp_path: Path
+) -> None:
+    emu.config = EmulatorConfig(down={"openalex"})
+    rows = await audit(tmp_path, settings(emu, tmp_path))
+    assert rows["fake"]["verdict"] == "NOT FOUND"
+    assert {"dblp", "s2"} <= set(rows["fake"]["searched"])
+    emu.config = EmulatorConfig(down={"openalex", "s2"})
+    again = await audit(tmp_path, settings(emu, tmp_path, cache_dir=str(tmp_path / "fresh")))
+    # DBLP alone said no (Crossref does not cover NeurIPS venues): not enough for NOT FOUND.
+    assert again["fake"]["verdict"] == "UNCHECKED" and again["fake"]["reason"] == "http_5xx"
 
 
 async def test_exported_snapshot_replays_offline(emu: Emulator, tmp_path: Path) -> None:
