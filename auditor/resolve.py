@@ -172,7 +172,24 @@ async def _by_agency(
         kept = {i: r for i, r in answer.items() if not register.referred(r)}
         keeper.sink(claimant, register)(kept)
         out.update(kept)
-    return out
+    return await _second_source(out, claimant, net, keeper)
+
+
+async def _second_source(
+    rows: dict[str, RecordRow], claimant: type[Register], net: Net, keeper: _Keeper
+) -> dict[str, RecordRow]:
+    """DOIs still NOT COVERED (their agency has no register, or served nothing comparable)
+    asked of the second source (OpenAlex, `registry.SECOND_SOURCE`): a record it holds replaces
+    the DOI system's row; anything else (not held, a failure to look) leaves that row as it was,
+    so the second source never makes a row worse than without it."""
+    open_ = [i for i, r in rows.items() if r.get("status") == RecordStatus.NOT_COVERED]
+    if not open_:
+        return rows
+    register = registry.named(registry.SECOND_SOURCE)()
+    answer = await register.fetch(open_, net)
+    found = {i: r for i, r in answer.items() if r.get("status") == RecordStatus.FOUND}
+    keeper.sink(claimant, register)(found)
+    return {**rows, **found}
 
 
 async def _ask(

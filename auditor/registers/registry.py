@@ -40,6 +40,9 @@ REGISTERS: tuple[type[Register], ...] = (
     OpenalexRegister,
 )
 
+#: The register asked for a DOI whose agency serves no metadata to compare (`resolve.py`).
+SECOND_SOURCE = OpenalexRegister.name
+
 #: Title-search registers (the title-search stage, `auditor/search/`, routes rows to them).
 SEARCH_REGISTERS: tuple[type[SearchRegister], ...] = (
     CrossrefSearchRegister,

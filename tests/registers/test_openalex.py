@@ -147,3 +147,41 @@ async def test_title_search_over_loopback(emu, tmp_path) -> None:
     async with open_net(s, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
         answers = await OpenalexSearchRegister().search([query], net)
     assert answers[query].candidates[0]["doi"] == "10.5555/oa3"
+
+
+async def test_a_doi_whose_agency_serves_nothing_comparable_is_read_from_openalex(
+    tmp_path,
+) -> None:
+    from auditor.resolve import resolve
+    from tests.registers.test_emulator import references
+
+    paper = {
+        "paperId": "p1",
+        "title": "A report of the Publications Office",
+        "authors": [{"name": "Jean Dupont"}],
+        "year": 2019,
+        "venue": "EU Publications",
+        "externalIds": {"DOI": "10.2788/op.1"},
+    }
+    corpus = Corpus(
+        agencies={"10.2788": "OP"},
+        handles={"10.2788/op.1", "10.2788/op.2"},
+        search={"s2": [{"text": paper["title"], "paper": paper}]},
+    )
+    emulator = await start_emulator(corpus, EmulatorConfig())
+    try:
+        s = _settings(emulator, tmp_path)
+        clock = InstantClock()
+        refs = references([("doi", "10.2788/op.1"), ("doi", "10.2788/op.2")])
+        async with open_net(s, registry.hosts(), clock=clock, sleep=clock.sleep) as net:
+            rows = {r["identifier"]: r for r in (await resolve(refs, s, net)).to_pylist()}
+    finally:
+        await emulator.close()
+    held = rows["10.2788/op.1"]
+    assert (held["status"], held["register"], held["year"]) == ("found", "openalex", 2019)
+    assert held["authors"] == ["Jean Dupont"]
+    # Not in OpenAlex either: the DOI system's word stands (the DOI exists, at its agency).
+    assert (rows["10.2788/op.2"]["status"], rows["10.2788/op.2"]["reason"]) == (
+        "not_covered",
+        "registered_with_op",
+    )

@@ -86,3 +86,24 @@ def test_a_miss_counts_for_latin_titles_of_covered_years() -> None:
     assert not miss_counts("On the evolution of random graphs", 1949)
     assert not miss_counts("Молибден-медно-золото-порфировое месторождение", 2000)
     assert not miss_counts("Ψ and the wave function", 2000)
+
+
+def test_the_criteria_document_publishes_the_routes_and_the_two_index_rule() -> None:
+    import json
+    from pathlib import Path
+
+    import auditor.compare
+
+    doc = Path(auditor.compare.__file__).parent / "criteria_v2.json"
+    rule = json.loads(doc.read_text(encoding="utf-8"))["rules"]["title_search"]
+    published = {
+        "computer_science_venue": ROUTE_CS,
+        "computer_science_venue_without_dois_or_none": ROUTE_CS_NO_DOI,
+        "biomedical_venue": ROUTE_BIOMED,
+        "preprint_venue": ROUTE_PREPRINT,
+        "other_venue": ROUTE_OTHER,
+    }
+    for name, found in published.items():
+        assert tuple(rule["indexes_and_order"][name]) == found.order
+        assert set(rule["covering"][name]) == found.covering
+    assert "two" in rule["not_found"] and "search_fast_pace" in rule["plan"]
