@@ -67,18 +67,29 @@ def audit_env(base_urls: dict[str, str], cache_dir: str, fast: bool = True) -> d
 
 
 def run(
-    split: Path, out: Path, extra: list[str], published: bool = False
+    split: Path,
+    out: Path,
+    extra: list[str],
+    published: bool = False,
+    *,
+    latency: float = 0.0,
+    code: Path | None = None,
 ) -> tuple[dict[str, Any], float, str]:
     """Audit the split into `out`; (score.py's JSON, audit wall seconds, audit command).
 
     `published`: the emulator enforces the registers' published limits (429 beyond them) and the
-    audit keeps its default paces, as against the real services."""
+    audit keeps its default paces, as against the real services. `latency`: seconds the emulator
+    adds to every answer. `code`: the checkout whose `auditor` runs the audit (default: the one
+    on the path), so two versions meet the same emulator."""
     corpus = load_hallmark(split / "dev_public.corpus.json")
-    config = EmulatorConfig(rate_limits=dict(PUBLISHED_LIMITS)) if published else None
+    limits = dict(PUBLISHED_LIMITS) if published else {}
+    config = EmulatorConfig(rate_limits=limits, latency=latency)
     bib = split / "dev_public.bib"
     command = [sys.executable, "-m", "auditor", "audit", str(bib), "--out", str(out), *extra]
     with tempfile.TemporaryDirectory() as cache, run_emulator(corpus, config) as emu:
         env = audit_env(emu.base_urls, cache, fast=not published)
+        if code is not None:
+            env["PYTHONPATH"] = str(code)
         started = time.perf_counter()
         done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
         wall = time.perf_counter() - started

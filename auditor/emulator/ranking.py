@@ -19,9 +19,12 @@ _STOP: frozenset[str] = frozenset(
     ("a", "an", "and", "the", "of", "for", "in", "on", "to", "with", "by", "from", "at", "as")
 )
 
-# Token sets per index list, built once per list object (the corpus is read-only for searches;
-# a test that edits an index between searches gets a fresh list object or stale ranks).
-_TOKENS: dict[int, tuple[Sequence[dict[str, Any]], list[frozenset[str]]]] = {}
+# Token sets and an inverted index per index list, built once per list object (the corpus is
+# read-only for searches; a test that edits an index between searches gets a fresh list object or
+# stale ranks). The inverted index keeps a search's cost to the entries sharing a token, so the
+# emulator's loop is not held up ranking (which would delay and bunch the arrival times its rate
+# limiter reads).
+_TOKENS: dict[int, tuple[Sequence[dict[str, Any]], list[frozenset[str]], dict[str, list[int]]]] = {}
 
 
 def tokens(text: str) -> frozenset[str]:
@@ -29,13 +32,19 @@ def tokens(text: str) -> frozenset[str]:
     return frozenset(t for t in _TOKEN.findall(text.casefold()) if t not in _STOP)
 
 
-def _entry_tokens(entries: Sequence[dict[str, Any]]) -> list[frozenset[str]]:
+def _entry_tokens(
+    entries: Sequence[dict[str, Any]],
+) -> tuple[list[frozenset[str]], dict[str, list[int]]]:
     known = _TOKENS.get(id(entries))
     if known is not None and known[0] is entries and len(known[1]) == len(entries):
-        return known[1]
+        return known[1], known[2]
     built = [tokens(str(e.get("text", ""))) for e in entries]
-    _TOKENS[id(entries)] = (entries, built)
-    return built
+    postings: dict[str, list[int]] = {}
+    for i, have in enumerate(built):
+        for token in have:
+            postings.setdefault(token, []).append(i)
+    _TOKENS[id(entries)] = (entries, built, postings)
+    return built, postings
 
 
 def rank(entries: Sequence[dict[str, Any]], query: str, limit: int) -> list[tuple[int, float]]:
@@ -46,10 +55,10 @@ def rank(entries: Sequence[dict[str, Any]], query: str, limit: int) -> list[tupl
     wanted = tokens(query)
     if not wanted or limit <= 0:
         return []
-    scored: list[tuple[int, int, int]] = []
-    for i, have in enumerate(_entry_tokens(entries)):
-        overlap = len(wanted & have)
-        if overlap:
-            scored.append((-overlap, len(have), i))
-    scored.sort()
+    built, postings = _entry_tokens(entries)
+    overlap: dict[int, int] = {}
+    for token in wanted:
+        for i in postings.get(token, ()):
+            overlap[i] = overlap.get(i, 0) + 1
+    scored = sorted((-n, len(built[i]), i) for i, n in overlap.items())
     return [(i, float(-neg)) for neg, _, i in scored[:limit]]

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -129,7 +130,11 @@ class IndexUse:
 
 
 class Planner:
-    """Runs the searches of `rows` (see the module docstring)."""
+    """Runs the searches of `rows` (see the module docstring).
+
+    Each index has a queue of rows that became askable for it (at the start, or when an answer
+    changed the row); a worker takes the next one still askable, so no worker scans the rows.
+    """
 
     def __init__(
         self,
@@ -146,7 +151,8 @@ class Planner:
         self.clock = clock
         self.use = {name: IndexUse(name) for name in registers}
         self._first = {id(r): [i for i in r.route.order if self._is_first(r, i)] for r in rows}
-        self._cursor = dict.fromkeys(registers, 0)
+        self._ready: dict[str, deque[SearchRow]] = {name: deque() for name in registers}
+        self._open = 0
         self._changed = asyncio.Condition()
 
     def _is_first(self, row: SearchRow, index: str) -> bool:
@@ -163,17 +169,10 @@ class Planner:
         """Whether `row` is done: no answer on its way and no question left to ask."""
         return not row.pending and self._enough(row)
 
-    def _gone(self, row: SearchRow, index: str) -> bool:
-        """`index` will not ask for `row` (asked, asking, not on its route, or enough known)."""
-        return (
-            index in row.asked
-            or index in row.pending
-            or index not in row.route.order
-            or self._enough(row)
-        )
-
     def _may_ask(self, row: SearchRow, index: str) -> bool:
-        if self._gone(row, index):
+        if index in row.asked or index in row.pending or index not in row.route.order:
+            return False
+        if self._enough(row):
             return False
         firsts = self._first[id(row)]
         if index in firsts:
@@ -182,16 +181,20 @@ class Planner:
             return False
         return index in self.fast or not any(p not in self.fast for p in row.pending)
 
-    def _pick(self, index: str) -> SearchRow | None:
-        """The first row `index` may ask now; moves its cursor past rows it never will."""
-        start = self._cursor[index]
-        while start < len(self.rows) and self._gone(self.rows[start], index):
-            start += 1
-        self._cursor[index] = start
-        return next((r for r in self.rows[start:] if self._may_ask(r, index)), None)
+    def _offer(self, row: SearchRow) -> None:
+        """Queue `row` for every index that may ask it now."""
+        for index in row.route.order:
+            if index in self._ready and self._may_ask(row, index):
+                self._ready[index].append(row)
 
-    def _may_come(self, index: str) -> bool:
-        return any(not self._gone(r, index) for r in self.rows[self._cursor[index] :])
+    def _take(self, index: str) -> SearchRow | None:
+        """The next queued row `index` may still ask (stale entries dropped)."""
+        ready = self._ready[index]
+        while ready:
+            row = ready.popleft()
+            if self._may_ask(row, index):
+                return row
+        return None
 
     def read_free(self) -> None:
         """Learn every answer the snapshots and the cache hold, in each row's route order."""
@@ -210,10 +213,10 @@ class Planner:
         register = self.registers[index]
         while True:
             async with self._changed:
-                row = self._pick(index)
-                while row is None and self._may_come(index):
+                row = self._take(index)
+                while row is None and self._open:
                     await self._changed.wait()
-                    row = self._pick(index)
+                    row = self._take(index)
                 if row is None:
                     return
                 row.pending.add(index)
@@ -223,6 +226,10 @@ class Planner:
                 learn(row, index, answer, tier)
                 self.use[index].requests += 1
                 self.use[index].waited = round(self.clock() - started, 3)
+                if self.settled(row):
+                    self._open -= 1
+                else:
+                    self._offer(row)
                 self._changed.notify_all()
 
     async def run(self, slots: Mapping[str, int]) -> list[IndexUse]:
@@ -235,6 +242,10 @@ class Planner:
                     if not self.settled(row) and index not in row.asked:
                         learn(row, index, SearchAnswer(reason=Reason.OFFLINE), None)
         else:
+            unsettled = [r for r in self.rows if not self.settled(r)]
+            self._open = len(unsettled)
+            for row in unsettled:
+                self._offer(row)
             workers = [
                 self._worker(name, started)
                 for name in self.registers
