@@ -16,6 +16,7 @@ here: tune on it, never on another.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import platform
@@ -95,6 +96,7 @@ def run(
         wall = time.perf_counter() - started
         counts = {k: v for k, v in sorted(emu.counts.items()) if v}
         counts["rate_limit_429s"] = emu.count_429
+        bunched = _bunched(emu.log, limits)
     if done.returncode not in (0, 1):
         sys.stderr.write(done.stdout + done.stderr)
         raise SystemExit(f"audit failed with exit code {done.returncode}")
@@ -107,8 +109,32 @@ def run(
     )
     result: dict[str, Any] = json.loads(scored.stdout)
     result["requests"] = counts
+    if bunched:
+        result["bunched"] = bunched
     shown = " ".join(["auditor", "audit", "dev_public.bib", *extra])
     return result, wall, shown
+
+
+def _bunched(log: Any, limits: dict[str, tuple[int, float]]) -> list[dict[str, Any]]:
+    """For each request that arrived over its service's limit: when, and the arrival gaps of
+    the window before it (how bunched the requests reached the server)."""
+    from auditor.emulator.services import SERVICE_OF
+
+    by_service: dict[str, list[float]] = {}
+    for entry in log:
+        by_service.setdefault(SERVICE_OF.get(entry.endpoint, "unknown"), []).append(entry.arrived)
+    out = []
+    for service, times in by_service.items():
+        if service not in limits:
+            continue
+        count, per = limits[service]
+        times.sort()
+        for i, t in enumerate(times):
+            window = [x for x in times[max(0, i - count) : i] if x > t - per]
+            if len(window) >= count:
+                gaps = [round(b - a, 3) for a, b in itertools.pairwise([*window, t])]
+                out.append({"service": service, "at": round(t, 3), "gaps": gaps})
+    return out
 
 
 Run = tuple[str, dict[str, Any], float, str]

@@ -181,11 +181,16 @@ class Planner:
             return False
         return index in self.fast or not any(p not in self.fast for p in row.pending)
 
-    def _offer(self, row: SearchRow) -> None:
-        """Queue `row` for every index that may ask it now."""
+    def _offer(self, row: SearchRow, *, again: bool = False) -> None:
+        """Queue `row` for every index that may ask it now. A row offered `again` (an answer
+        left it open) goes to the front of the fast queues: its slow questions wait on them, so
+        finishing rows already begun keeps the slow hosts busy from the start."""
         for index in row.route.order:
             if index in self._ready and self._may_ask(row, index):
-                self._ready[index].append(row)
+                if again and index in self.fast:
+                    self._ready[index].appendleft(row)
+                else:
+                    self._ready[index].append(row)
 
     def _take(self, index: str) -> SearchRow | None:
         """The next queued row `index` may still ask (stale entries dropped)."""
@@ -229,7 +234,7 @@ class Planner:
                 if self.settled(row):
                     self._open -= 1
                 else:
-                    self._offer(row)
+                    self._offer(row, again=True)
                 self._changed.notify_all()
 
     async def run(self, slots: Mapping[str, int]) -> list[IndexUse]:
