@@ -92,7 +92,11 @@ def run(
         if code is not None:
             env["PYTHONPATH"] = str(code)
         started = time.perf_counter()
-        done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+        # `python -m` puts the working directory first on the path: run inside `code` so its
+        # `auditor` is the one imported.
+        done = subprocess.run(
+            command, env=env, cwd=code, capture_output=True, text=True, check=False
+        )
         wall = time.perf_counter() - started
         counts = {k: v for k, v in sorted(emu.counts.items()) if v}
         counts["rate_limit_429s"] = emu.count_429

@@ -64,10 +64,17 @@ class SearchRow:
     noes: set[str] = field(default_factory=set)
     """Covering indexes that answered with no candidate taken as the cited work."""
 
+    failed: set[str] = field(default_factory=set)
+    """Indexes that could not be consulted."""
+
     @property
     def searched(self) -> list[str]:
-        """The indexes asked, in route order (answers arrive in any order)."""
-        return [i for i in self.route.order if i in self.asked]
+        """The indexes asked, in route order (answers arrive in any order); those that could
+        not be consulted only when the row found nothing (their failure is then its state)."""
+        keep_failed = self.best is None and len(self.noes) < 2
+        return [
+            i for i in self.route.order if i in self.asked and (keep_failed or i not in self.failed)
+        ]
 
     @property
     def closed(self) -> bool:
@@ -85,6 +92,7 @@ def learn(row: SearchRow, index: str, answer: SearchAnswer, tier: str | None) ->
     row.asked.append(index)
     if answer.reason is not None:
         row.failure = row.failure or answer.reason
+        row.failed.add(index)
         return
     candidates = answer.candidates
     if row.from_string:

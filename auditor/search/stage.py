@@ -194,7 +194,8 @@ def _settle(v: dict[str, Any], row: SearchRow, found: dict[str, Any] | None) -> 
     if row.note_only:
         # DOES-NOT-RESOLVE stays: a real work of this title makes it "a wrong identifier on a
         # real work" (that work first in `nearest`), none makes it "no such work either".
-        if row.best is not None or row.failure is None:  # a failed index says nothing
+        # A failed index says nothing, unless two covering indexes said no without it.
+        if row.best is not None or row.failure is None or len(row.noes) >= 2:
             v["searched"] = row.searched
             best = [row.best] if row.best is not None else []
             v["nearest"] = [describe(c.candidate) for c in best]

@@ -22,6 +22,7 @@ async def test_base_urls_are_the_settings_fields_on_loopback(emu: Emulator) -> N
         "arxiv_url",
         "dblp_url",
         "s2_url",
+        "openalex_url",
         "doi_url",
         "handle_url",
     }

@@ -34,6 +34,7 @@ IDS = {
     "handle": ["10.5555/a"],
     "csl": ["10.5555/a"],
     "datacite": ["10.5281/zenodo.1", "10.5281/zenodo.2"],
+    "openalex": ["10.1016/j.x.2021.1", "10.1016/j.x.2021.2"],
 }
 REASONS = frozenset(r.value for r in Reason)
 STATUSES = frozenset(s.value for s in RecordStatus)
@@ -197,6 +198,7 @@ test_fuzz_doi_system = _fuzz("doi")
 test_fuzz_handle = _fuzz("handle")
 test_fuzz_csl = _fuzz("csl")
 test_fuzz_datacite = _fuzz("datacite")
+test_fuzz_openalex = _fuzz("openalex")
 
 
 def test_every_lookup_register_is_fuzzed() -> None:
