@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from auditor.compare.registers import arxiv_surnames
+from auditor.compare.register_fields import arxiv_surnames
 from auditor.errors import MalformedBody, Reason
 from auditor.register_settings import RegisterSettings
 from auditor.registers.doi_lists import DoiListRegister, rows_by_echo

@@ -167,7 +167,7 @@ def route(entry_type: str | None, venue: str | None) -> Route | None:
     if _is(_BIOMED, place) and not _is(_CS, place):
         return ROUTE_BIOMED
     if not place or _is(_NO_DOI, place):
-        return ROUTE_CS_NO_DOI  # no venue: it may be one of them, so Crossref's no says little
+        return ROUTE_CS_NO_DOI  # no venue: it may be one of them, so a Crossref "no" says little
     if _is(_CS, place):
         return ROUTE_CS
     return ROUTE_OTHER

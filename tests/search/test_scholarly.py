@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from auditor.load import load_files
-from auditor.search.routing import ROUTE_CS, ROUTE_PREPRINT, route_reference
+from auditor.search.routing import ROUTE_CS_NO_DOI, ROUTE_PREPRINT, route_reference
 from auditor.search.scholarly import looks_scholarly
 
 # The shapes machine-written bibliographies carry: a language model's @misc for a paper, Google
@@ -102,11 +102,11 @@ def rows(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
 
 
 def test_papers_typed_misc_are_searched_like_articles(rows: dict[str, dict[str, Any]]) -> None:
-    assert route_reference(rows["llm2024"]) == ROUTE_CS
+    assert route_reference(rows["llm2024"]) == ROUTE_CS_NO_DOI
     assert route_reference(rows["scholar2023"]) == ROUTE_PREPRINT  # by its venue, as before
-    assert route_reference(rows["draft"]) == ROUTE_CS
-    assert route_reference(rows["arxivurl"]) == ROUTE_CS
-    assert route_reference(rows["zotero"]) == ROUTE_CS  # Zotero's `publisher = {arXiv}`
+    assert route_reference(rows["draft"]) == ROUTE_CS_NO_DOI
+    assert route_reference(rows["arxivurl"]) == ROUTE_CS_NO_DOI
+    assert route_reference(rows["zotero"]) == ROUTE_CS_NO_DOI  # Zotero's `publisher = {arXiv}`
 
 
 @pytest.mark.parametrize(
