@@ -153,7 +153,7 @@ def print_summary(view: ReportView, out_dir: Path, *, quiet: bool, console: Cons
     if summary["search"]:
         spent = ", ".join(
             f"{safe_text(u['index'])} {u['requests']} requests"
-            + (f" + {u['free']} kept" if u["free"] else "")
+            + (f" + {u['free']} from snapshot/cache" if u["free"] else "")
             + f" (waited {u['waited_seconds']:.1f} s)"
             for u in summary["search"]
         )

@@ -61,3 +61,26 @@ def test_a_run_too_large_for_a_page_names_no_page(result: AuditResult, monkeypat
     )
     text = buffer.getvalue()
     assert "report.html, " not in text and "no report.html above" in text
+
+
+def test_the_title_search_s_use_of_each_index_is_shown(result: AuditResult) -> None:
+    import dataclasses
+
+    from auditor.result import SearchUse
+
+    assert result.run is not None
+    use = (SearchUse("openalex_search", 12, 3, 1.25), SearchUse("dblp", 2, 0, 4.0))
+    searched = dataclasses.replace(result, run=dataclasses.replace(result.run, search_use=use))
+    summary = summary_dict(build_view(searched))
+    assert summary["search"][0] == {
+        "index": "openalex_search",
+        "requests": 12,
+        "free": 3,
+        "waited_seconds": 1.25,
+    }
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=200, color_system=None)
+    print_summary(build_view(searched), Path("r"), quiet=False, console=console)
+    text = buffer.getvalue()
+    assert "openalex_search 12 requests + 3 from snapshot/cache (waited 1.2 s)" in text
+    assert "dblp 2 requests (waited 4.0 s)" in text
