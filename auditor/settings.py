@@ -73,9 +73,7 @@ class Settings:
     offline: bool = False
     # title search
     search_unresolved: bool = False  # also search the titles of ids that do not resolve
-    # An index paced at or above this (requests/s) is asked at once; slower ones only settle
-    # the rows the fast ones leave open (`search/plan.py`).
-    search_fast_pace: float = 3.0
+    search_fast_pace: float = 3.0  # req/s from which an index is asked at once (search/plan.py)
     # transport
     timeout: float = 10.0
     max_retries: int = 4
