@@ -1,6 +1,6 @@
 """Speed of reading a PDF reference list: 500 numbered references on 40 pages into the table.
 
-Generates the PDF with the tests' minimal writer (`tests/documents/minipdf.py`): 500 references
+Generates the PDF with the tests' minimal writer (`tests/load/documents/minipdf.py`): 500 references
 of three or four lines each, 50 lines a page, plus a title page heading, then times
 `auditor.load.load_files` on it (PDF text, section, split, field reading, classification), best
 of `--repeat` runs. Usage: `PYTHONPATH=$PWD python benchmarks/documents_speed.py [--repeat N]`.
@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from auditor.load import load_files
-from tests.documents.minipdf import column_pages, pdf_bytes
+from tests.load.documents.minipdf import column_pages, pdf_bytes
 
 
 def reference_lines(n: int) -> list[tuple[float, str]]:

@@ -1,5 +1,5 @@
 """The load stage: bibliography files (BibTeX, RIS, Web of Science, MEDLINE, EndNote, CSV) and
-documents (PDF, Word `.docx`, text reference lists: `auditor.documents`) into one `references`
+documents (PDF, Word `.docx`, text reference lists: `auditor.load.documents`) into one `references`
 table.
 
 `load_files` reads every file, picks a loader by extension (or `fmt`), and concatenates the rows
@@ -231,7 +231,7 @@ def _load_files(
     problems: list[Problem] = []
     inputs: list[InputFile] = []
     files: list[tuple[str, str, bytes, str, list[Problem]]] = []
-    from auditor.documents import binary_kind, binary_loader  # see `formats.loader_for`
+    from auditor.load.documents import binary_kind, binary_loader  # see `formats.loader_for`
 
     loaded: dict[int, tuple[Rows, list[Problem]]] = {}
     for path in paths:

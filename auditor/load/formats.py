@@ -116,7 +116,7 @@ def loader_for(fmt: str, csv_map: Mapping[str, str] | None) -> Loader:
         return CsvLoader(csv_map or {})
     if fmt in ("text", "pdf", "docx", "odt"):
         # imported here: the document readers use this package's loaders (CSL-JSON, EndNote XML)
-        from auditor.documents import PlainTextLoader, binary_loader
+        from auditor.load.documents import PlainTextLoader, binary_loader
 
         return PlainTextLoader() if fmt == "text" else binary_loader(fmt)
     raise InputError(f"unknown format {fmt!r} (choose {', '.join(FORMATS)})")
@@ -127,7 +127,7 @@ _MD_MANUSCRIPT_RE = re.compile(r"^\s*bibliography\s*:|\[[^\]\n]{0,200}@[\w:.#$%&
 
 def is_manuscript_file(path: str) -> bool:
     """A manuscript, except a Markdown file naming no bibliography and citing nothing: that is
-    a reference list (read by `auditor.documents`)."""
+    a reference list (read by `auditor.load.documents`)."""
     if not is_manuscript(path):
         return False
     if Path(path).suffix.lower() not in (".md", ".markdown"):

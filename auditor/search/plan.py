@@ -28,8 +28,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from auditor.documents import settle
 from auditor.errors import Reason
+from auditor.load.documents import settle
 from auditor.registers.interface import RecordRow, SearchAnswer, SearchRegister, TitleQuery
 from auditor.search.choose import NEAREST, Choice, ranked
 from auditor.search.routing import GENERAL, Route

@@ -40,9 +40,9 @@ import pyarrow.compute as pc
 
 from auditor import tables
 from auditor.compare.found import compare_found
-from auditor.documents import settle
-from auditor.documents.rows import UNSURE
 from auditor.errors import Reason
+from auditor.load.documents import settle
+from auditor.load.documents.rows import UNSURE
 from auditor.names import cited_surname
 from auditor.patches import empty_patch, merge, patch_from_rows
 from auditor.registers.interface import RecordRow, SearchRegister, TitleQuery

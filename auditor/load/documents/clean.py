@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
-from auditor.documents.lines import Line
+from auditor.load.documents.lines import Line
 
 __all__ = ["drop_running", "join", "ligatures"]
 

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from auditor.documents.cited import mark_cited
-from auditor.documents.clean import drop_running
-from auditor.documents.grobid import GrobidError, grobid_rows
-from auditor.documents.interface import DocumentLoader, no_section
-from auditor.documents.pdf_text import pdf_lines
-from auditor.documents.rows import rows_from_pieces
-from auditor.documents.sections import body_and_section
-from auditor.documents.split import split_references
+from auditor.load.documents.cited import mark_cited
+from auditor.load.documents.clean import drop_running
+from auditor.load.documents.grobid import GrobidError, grobid_rows
+from auditor.load.documents.interface import DocumentLoader, no_section
+from auditor.load.documents.pdf_text import pdf_lines
+from auditor.load.documents.rows import rows_from_pieces
+from auditor.load.documents.sections import body_and_section
+from auditor.load.documents.split import split_references
 from auditor.load.interface import Problem, Rows
 
 __all__ = ["PdfLoader"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from auditor.documents.refstring import parse
+from auditor.load.documents.refstring import parse
 
 
 def test_ieee_quoted_title_numbered() -> None:

@@ -19,8 +19,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from auditor.documents.clean import join, vocabulary
-from auditor.documents.lines import Line
+from auditor.load.documents.clean import join, vocabulary
+from auditor.load.documents.lines import Line
 
 __all__ = ["Piece", "split_references"]
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from auditor.documents.docx import DocxLoader
-from auditor.documents.interface import DocumentLoader
-from auditor.documents.odt import OdtLoader
-from auditor.documents.pdf import PdfLoader
-from auditor.documents.plain import PlainTextLoader
 from auditor.errors import InputError
+from auditor.load.documents.docx import DocxLoader
+from auditor.load.documents.interface import DocumentLoader
+from auditor.load.documents.odt import OdtLoader
+from auditor.load.documents.pdf import PdfLoader
+from auditor.load.documents.plain import PlainTextLoader
 
 __all__ = ["BINARY_SUFFIXES", "DocumentLoader", "PlainTextLoader", "binary_kind", "binary_loader"]
 

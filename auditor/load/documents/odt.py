@@ -17,15 +17,15 @@ from xml.etree.ElementTree import Element
 from defusedxml import ElementTree as SafeET
 from defusedxml.common import DefusedXmlException
 
-from auditor.documents.cited import mark_cited
-from auditor.documents.docx_fields import read_fields
-from auditor.documents.docx_xml import DocxParts
-from auditor.documents.interface import DocumentLoader, no_section
-from auditor.documents.lines import Line
-from auditor.documents.rows import rows_from_pieces
-from auditor.documents.sections import body_and_section
-from auditor.documents.split import split_references
 from auditor.errors import InputError
+from auditor.load.documents.cited import mark_cited
+from auditor.load.documents.docx_fields import read_fields
+from auditor.load.documents.docx_xml import DocxParts
+from auditor.load.documents.interface import DocumentLoader, no_section
+from auditor.load.documents.lines import Line
+from auditor.load.documents.rows import rows_from_pieces
+from auditor.load.documents.sections import body_and_section
+from auditor.load.documents.split import split_references
 from auditor.load.interface import Problem, Rows
 
 __all__ = ["OdtLoader"]

@@ -25,8 +25,8 @@ import re
 from typing import Any
 from xml.etree.ElementTree import Element
 
-from auditor.documents.docx_xml import DocxParts
 from auditor.load.csl_json import CslJsonLoader
+from auditor.load.documents.docx_xml import DocxParts
 from auditor.load.endnote_xml import EndnoteXmlLoader
 from auditor.load.interface import Problem, Rows
 

@@ -13,14 +13,14 @@ import re
 from collections.abc import Sequence
 from typing import ClassVar
 
-from auditor.documents.cited import mark_cited
-from auditor.documents.docx_fields import read_fields
-from auditor.documents.docx_xml import DocxParts, read_docx
-from auditor.documents.interface import DocumentLoader, no_section
-from auditor.documents.lines import Line
-from auditor.documents.rows import rows_from_pieces
-from auditor.documents.sections import body_and_section, references_section
-from auditor.documents.split import split_references
+from auditor.load.documents.cited import mark_cited
+from auditor.load.documents.docx_fields import read_fields
+from auditor.load.documents.docx_xml import DocxParts, read_docx
+from auditor.load.documents.interface import DocumentLoader, no_section
+from auditor.load.documents.lines import Line
+from auditor.load.documents.rows import rows_from_pieces
+from auditor.load.documents.sections import body_and_section, references_section
+from auditor.load.documents.split import split_references
 from auditor.load.interface import ENTRY_COLUMNS, Problem, Rows
 
 __all__ = ["DocxLoader", "docx_lines"]

@@ -21,9 +21,9 @@ from collections.abc import Iterable, Sequence
 from statistics import median
 from typing import NamedTuple
 
-from auditor.documents.clean import ligatures
-from auditor.documents.lines import Line
 from auditor.errors import InputError
+from auditor.load.documents.clean import ligatures
+from auditor.load.documents.lines import Line
 
 __all__ = ["pdf_lines"]
 

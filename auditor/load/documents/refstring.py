@@ -19,8 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from auditor.documents.identifiers import Identifiers, find_identifiers
-from auditor.documents.people import split_authors
+from auditor.load.documents.identifiers import Identifiers, find_identifiers
+from auditor.load.documents.people import split_authors
 
 __all__ = ["ParsedReference", "parse", "string_query", "strip_label", "venue_fields"]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from auditor.documents.lines import Line
+from auditor.load.documents.lines import Line
 from auditor.load.interface import ENTRY_COLUMNS, Rows
 
 __all__ = ["NOT_CITED", "mark_cited"]

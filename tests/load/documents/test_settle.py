@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from auditor.documents.settle import fields_around, string_query, validated
 from auditor.emulator import Emulator
+from auditor.load.documents.settle import fields_around, string_query, validated
 from auditor.pipeline import run_audit
 from tests.search.test_stage import emu, settings  # noqa: F401  (the emulator fixture)
 

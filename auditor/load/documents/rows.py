@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from auditor.documents.refstring import parse, string_query
-from auditor.documents.split import Piece
+from auditor.load.documents.refstring import parse, string_query
+from auditor.load.documents.split import Piece
 from auditor.load.interface import Rows
 from auditor.names import parse as parse_name
 

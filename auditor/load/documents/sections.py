@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from auditor.documents.lines import Line
+from auditor.load.documents.lines import Line
 
 __all__ = ["body_and_section", "is_heading", "references_section"]
 

@@ -10,7 +10,7 @@ import pytest
 
 from auditor.errors import InputError
 from auditor.load import load_files
-from tests.documents.minipdf import column_pages, pdf_bytes
+from tests.load.documents.minipdf import column_pages, pdf_bytes
 
 NUMBERED = [
     (0, "A paper"),

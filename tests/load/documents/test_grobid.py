@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from auditor.documents.grobid import GrobidError, grobid_rows
 from auditor.load import load_files
-from tests.documents.minipdf import column_pages, pdf_bytes
+from auditor.load.documents.grobid import GrobidError, grobid_rows
+from tests.load.documents.minipdf import column_pages, pdf_bytes
 
 TEI = """<?xml version="1.0" encoding="UTF-8"?>
 <TEI xml:space="preserve" xmlns="http://www.tei-c.org/ns/1.0"

@@ -26,7 +26,7 @@ from xml.etree.ElementTree import Element
 from defusedxml import ElementTree as SafeET
 from defusedxml.common import DefusedXmlException
 
-from auditor.documents.refstring import parse
+from auditor.load.documents.refstring import parse
 from auditor.load.interface import Rows
 
 __all__ = ["MAX_ANSWER", "TIMEOUT", "GrobidError", "grobid_rows"]

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from auditor.documents.clean import drop_running, join, ligatures, vocabulary
-from auditor.documents.lines import Line
-from auditor.documents.sections import references_section
-from auditor.documents.split import split_references
+from auditor.load.documents.clean import drop_running, join, ligatures, vocabulary
+from auditor.load.documents.lines import Line
+from auditor.load.documents.sections import references_section
+from auditor.load.documents.split import split_references
 
 
 def test_ligatures_and_hyphenation() -> None:

@@ -11,12 +11,12 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
-from auditor.documents.cited import mark_cited
-from auditor.documents.interface import DocumentLoader, no_section
-from auditor.documents.lines import Line
-from auditor.documents.rows import rows_from_pieces
-from auditor.documents.sections import body_and_section, is_heading
-from auditor.documents.split import split_references
+from auditor.load.documents.cited import mark_cited
+from auditor.load.documents.interface import DocumentLoader, no_section
+from auditor.load.documents.lines import Line
+from auditor.load.documents.rows import rows_from_pieces
+from auditor.load.documents.sections import body_and_section, is_heading
+from auditor.load.documents.split import split_references
 from auditor.load.encoding import decode_bytes
 from auditor.load.interface import Problem, Rows
 
