@@ -13,14 +13,12 @@ import re
 from collections.abc import Sequence
 from typing import ClassVar
 
-from auditor.load.documents.cited import mark_cited
 from auditor.load.documents.docx_fields import read_fields
 from auditor.load.documents.docx_xml import DocxParts, read_docx
-from auditor.load.documents.interface import DocumentLoader, no_section
+from auditor.load.documents.interface import DocumentLoader
 from auditor.load.documents.lines import Line
-from auditor.load.documents.rows import rows_from_pieces
+from auditor.load.documents.section_rows import section_rows
 from auditor.load.documents.sections import body_and_section, references_section
-from auditor.load.documents.split import split_references
 from auditor.load.interface import ENTRY_COLUMNS, Problem, Rows
 
 __all__ = ["DocxLoader", "docx_lines"]
@@ -44,12 +42,7 @@ class DocxLoader(DocumentLoader):
         if section is None:
             section = _styled_bibliography(parts, lines)
             body = [ln for ln in lines if section is None or ln not in section]
-        pieces = split_references(section) if section else []
-        if not pieces:
-            raise no_section(path)
-        rows = rows_from_pieces(pieces)
-        mark_cited(rows, body, path)
-        return rows, []
+        return section_rows(body, section, path)
 
 
 def docx_lines(parts: DocxParts) -> list[Line]:

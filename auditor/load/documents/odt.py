@@ -18,14 +18,12 @@ from defusedxml import ElementTree as SafeET
 from defusedxml.common import DefusedXmlException
 
 from auditor.errors import InputError
-from auditor.load.documents.cited import mark_cited
 from auditor.load.documents.docx_fields import read_fields
 from auditor.load.documents.docx_xml import DocxParts
-from auditor.load.documents.interface import DocumentLoader, no_section
+from auditor.load.documents.interface import DocumentLoader
 from auditor.load.documents.lines import Line
-from auditor.load.documents.rows import rows_from_pieces
+from auditor.load.documents.section_rows import section_rows
 from auditor.load.documents.sections import body_and_section
-from auditor.load.documents.split import split_references
 from auditor.load.interface import Problem, Rows
 
 __all__ = ["OdtLoader"]
@@ -57,12 +55,7 @@ class OdtLoader(DocumentLoader):
         if fields is not None and len(fields[0]):
             return fields[0], fields[1]
         body, section = body_and_section(lines)
-        pieces = split_references(section) if section else []
-        if not pieces:
-            raise no_section(path)
-        rows = rows_from_pieces(pieces)
-        mark_cited(rows, body, path)
-        return rows, []
+        return section_rows(body, section, path)
 
 
 def _content(data: bytes, path: str) -> Element:

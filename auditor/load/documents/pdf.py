@@ -10,14 +10,12 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from auditor.load.documents.cited import mark_cited
 from auditor.load.documents.clean import drop_running
 from auditor.load.documents.grobid import GrobidError, grobid_rows
-from auditor.load.documents.interface import DocumentLoader, no_section
+from auditor.load.documents.interface import DocumentLoader
 from auditor.load.documents.pdf_text import pdf_lines
-from auditor.load.documents.rows import rows_from_pieces
+from auditor.load.documents.section_rows import section_rows
 from auditor.load.documents.sections import body_and_section
-from auditor.load.documents.split import split_references
 from auditor.load.interface import Problem, Rows
 
 __all__ = ["PdfLoader"]
@@ -46,9 +44,4 @@ class PdfLoader(DocumentLoader):
     def _builtin(self, data: bytes, path: str) -> tuple[Rows, list[Problem]]:
         lines = drop_running(pdf_lines(data, path))
         body, section = body_and_section(lines)
-        pieces = split_references(section) if section else []
-        if not pieces:
-            raise no_section(path)
-        rows = rows_from_pieces(pieces)
-        mark_cited(rows, body, path)
-        return rows, []
+        return section_rows(body, section, path)
