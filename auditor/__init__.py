@@ -7,6 +7,6 @@ against the register that owns it, compares the claimed fields under the publish
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
+__version__ = "0.3.0"
 
 __all__ = ["__version__"]

@@ -1,7 +1,7 @@
 """The one list of registers. The resolve stage, the transport and the docs test all read it.
 
-Adding a register is one module behind `registers/interface.py` plus one line here (see the
-README section "How to add a register" for what the module must declare).
+Adding a register is one module behind `registers/interface.py` plus one line here (see
+`docs/adding-a-register.md` for what the module must declare).
 """
 
 from __future__ import annotations
