@@ -17,8 +17,10 @@ from auditor.errors import InputError
 __all__ = ["READ_IN_FOLDERS", "expand_paths"]
 
 #: Extensions a folder walk picks up: the bibliography formats `auditor.load.FORMATS` reads by
-#: extension. Manuscripts (`.tex`, `.md`) and references tables (`.parquet`) change what a run
-#: means, so they are named one by one, never collected from a folder.
+#: extension, and the documents an editor's submissions folder holds (PDF, Word, ODF): each is
+#: its own reference list. Plain `.txt` (too often a README), manuscripts (`.tex`, `.md`) and
+#: references tables (`.parquet`) change what a run means, so they are named one by one, never
+#: collected from a folder.
 READ_IN_FOLDERS: tuple[str, ...] = (
     ".bib",
     ".bibtex",
@@ -31,6 +33,9 @@ READ_IN_FOLDERS: tuple[str, ...] = (
     ".enw",
     ".csv",
     ".tsv",
+    ".pdf",
+    ".docx",
+    ".odt",
 )
 
 

@@ -106,3 +106,12 @@ def test_recursive_audit_reads_every_file_and_reports_in_the_folders_name(
     assert result.exit_code in (ExitCode.OK, ExitCode.INCOMPLETE), result.output
     verdicts = (tmp_path / "reports" / "submissions" / "verdicts.csv").read_text(encoding="utf-8")
     assert "lecun2015deep" in verdicts and "other" in verdicts
+
+
+def test_recursive_picks_up_submitted_documents_not_plain_text(tmp_path: Path) -> None:
+    root = tmp_path / "submissions"
+    root.mkdir()
+    for name in ("paper.pdf", "thesis.docx", "essay.odt", "README.txt", "refs.bib"):
+        (root / name).write_bytes(b"x")
+    found = [Path(p).name for p in expand_paths([str(root)], recursive=True)]
+    assert found == ["essay.odt", "paper.pdf", "refs.bib", "thesis.docx"]
