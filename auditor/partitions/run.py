@@ -25,6 +25,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from auditor import tables
+from auditor.checklist.items import REFERENCE_COLUMNS, only
 from auditor.files import atomic_write_text
 from auditor.partitions import layout
 from auditor.partitions.dupes import candidates, groups
@@ -44,6 +45,10 @@ BYTES_PER_ROW = 500
 #: Value buckets of the duplicate step: each piece writes up to this many link files, and
 #: each bucket task reads one share of all links (a few values a row).
 MAX_BUCKETS = 64
+#: The reference columns `find_duplicates` and `duplicate_items` read.
+GROUP_COLUMNS = tuple(
+    dict.fromkeys([*REFERENCE_COLUMNS, "id_type", "identifier", "doi", "pmid", "arxiv", "url"])
+)
 #: The dataset manifest inside `--out` (`manifest.json` is the report set's own).
 MANIFEST = "parts.json"
 
@@ -82,16 +87,18 @@ def group_task(found: Sequence[pa.Array], out: str) -> pa.Table:
     records = tables.empty(tables.RECORDS)
     if len(rows):
         refs_files = sorted(str(p) for p in (root / layout.STAGING / "refs").glob("*.parquet"))
-        refs = ds.dataset(refs_files, format="parquet").to_table(
-            filter=pc.field("row_id").isin(rows)
-        )
+        # Only the columns the groups and their items read: the candidates may be many rows.
+        staged = ds.dataset(refs_files, format="parquet")
+        wanted = [c for c in GROUP_COLUMNS if c in staged.schema.names]
+        refs = staged.to_table(columns=wanted, filter=pc.field("row_id").isin(rows))
         refs = refs.take(pc.sort_indices(refs["row_id"]))
         rec_files = sorted(str(p) for p in (root / layout.STAGING / "records").glob("*.parquet"))
         ids = pc.unique(refs["identifier"].drop_null())
         records = ds.dataset(rec_files, format="parquet").to_table(
-            filter=pc.field("identifier").isin(ids)
+            columns=["id_type", "identifier", "status", "doi"],
+            filter=pc.field("identifier").isin(ids),
         )
-    duplicates, items = groups(refs, records)
+    duplicates, items = groups(only(refs, tables.REFERENCES, GROUP_COLUMNS), records)
     layout.write_part(root / layout.STAGING / "dup_items.parquet", items)
     if duplicates.num_rows:
         layout.write_part(root / "duplicates.parquet", duplicates)
