@@ -38,7 +38,7 @@ def test_no_index_holds_it_is_not_found_and_a_finding(tmp_path: Path) -> None:
         *("--author", "Okafor, Chidi", "--year", "2022", "--venue", "ICML"),
     )
     assert code == 1, out
-    assert "NOT FOUND (no_index_match)" in out and "searched   dblp; s2; crossref_search" in out
+    assert "NOT FOUND (no_index_match)" in out and "searched   openalex_search; dblp" in out
     assert "nearest    Highly accurate protein structure prediction with AlphaFold" in out
 
 

@@ -68,12 +68,12 @@ def test_thesis_sample_offline_gives_the_expected_verdicts(clean_env: Path) -> N
     assert rows.loc["he2016resnet", "queried_by"] == "title"
     assert rows.loc["he2016resnet", "identifier"] == "10.1109/cvpr.2016.90"
     assert rows.loc["he2016resnet", "tier"] == "snapshot"
-    assert list(rows.loc["okafor2022protein", "searched"]) == ["dblp", "s2", "crossref_search"]
+    assert list(rows.loc["okafor2022protein", "searched"]) == ["openalex_search", "dblp"]
     assert "AlphaFold" in rows.loc["okafor2022protein", "nearest"][0]
     items = pd.read_parquet(clean_env / "out" / "checklist.parquet").set_index("key")
     assert items.loc["okafor2022protein", "priority"] == "P1"
     assert (
-        "no index holds this work (asked: dblp, s2, crossref_search); nearest: Highly"
+        "no index holds this work (asked: openalex_search, dblp); nearest: Highly"
         in (items.loc["okafor2022protein", "text"])
     )
     assert "No index holds a work with this title either" in items.loc["zhang2021quantum", "text"]
@@ -155,3 +155,22 @@ def test_the_sample_shows_a_retraction_and_a_correction(clean_env: Path) -> None
     assert "retraction 2010-02-06 doi:10.1016/s0140-6736(10)60175-4 (publisher)" in csv_text
     html = (clean_env / "out" / "report.html").read_text(encoding="utf-8")
     assert "retraction 2010-02-06 doi:10.1016/s0140-6736(10)60175-4 (publisher)" in html
+
+
+def test_thesis_sample_online_asks_no_register(
+    clean_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The README promises the sample needs no network: online, with every register aimed at a
+    closed loopback port, the run must still answer every row from the snapshot (a request
+    would fail at once and leave its row UNCHECKED)."""
+    from auditor.registers import registry
+
+    for name in registry.hosts():
+        monkeypatch.setenv(f"AUDITOR_{name.upper()}_URL", "http://127.0.0.1:9")
+    shutil.copytree(SAMPLES, clean_env, dirs_exist_ok=True)
+    code, output = _audit([str(clean_env / "thesis.bib"), "--out", "out", "--json"])
+    assert code == 0, output
+    verdicts = pd.read_parquet(clean_env / "out" / "verdicts.parquet")
+    assert "UNCHECKED" not in set(verdicts["verdict"]), output
+    search = json.loads(output)["search"]
+    assert search and all(use["requests"] == 0 for use in search), search
