@@ -118,13 +118,13 @@ def _keys(references: pa.Table) -> pa.Table:
     return pa.concat_tables([_links(column["row_id"], kind, normal[kind]) for kind in normal])
 
 
-def _record_links(keys: pa.Table, records: pa.Table) -> list[pa.Table]:
-    """(row_id, basis, value) rows that put a cited id's record DOI beside the DOI citations."""
+def _record_dois(keys: pa.Table, records: pa.Table) -> list[tuple[str, pa.Table]]:
+    """For arXiv (basis `published_version`) and PubMed (basis `doi`) citations whose record was
+    found with a DOI: the basis and the `(row_id, value, record_doi)` rows joining them."""
     found = records.select(["id_type", "identifier", "status", "doi"])
-    is_found = pc.equal(found["status"], tables.RecordStatus.FOUND.value)
-    found = found.filter(pc.and_(pc.fill_null(is_found, False), pc.is_valid(found["doi"])))
-    dois = keys.filter(pc.equal(keys["basis"], "doi"))
-    frames = []
+    is_found = pc.fill_null(pc.equal(found["status"], tables.RecordStatus.FOUND.value), False)
+    found = found.filter(pc.and_(is_found, pc.is_valid(found["doi"])))
+    out = []
     for kind, basis in (("arxiv", "published_version"), ("pmid", "doi")):
         recs = found.filter(pc.equal(found["id_type"], kind))
         if recs.num_rows == 0:
@@ -137,8 +137,18 @@ def _record_links(keys: pa.Table, records: pa.Table) -> list[pa.Table]:
             }
         )
         cited = keys.filter(pc.equal(keys["basis"], kind)).select(["row_id", "value"])
+        out.append(
+            (basis, cited.join(recs, keys="value", right_keys="identifier", join_type="inner"))
+        )
+    return out
+
+
+def _record_links(keys: pa.Table, records: pa.Table) -> list[pa.Table]:
+    """(row_id, basis, value) rows that put a cited id's record DOI beside the DOI citations."""
+    dois = keys.filter(pc.equal(keys["basis"], "doi"))
+    frames = []
+    for basis, linked in _record_dois(keys, records):
         # The row citing the arXiv/PubMed id joins the rows citing the DOI its record names.
-        linked = cited.join(recs, keys="value", right_keys="identifier", join_type="inner")
         record_doi = linked["record_doi"].combine_chunks()
         also_cited = dois.filter(pc.is_in(dois["value"], value_set=record_doi))
         if also_cited.num_rows == 0:
@@ -250,23 +260,8 @@ def cluster_links(references: pa.Table, records: pa.Table) -> pa.Table:
     `published_version` value is another's `doi` value.
     """
     keys = _keys(references)
-    found = records.select(["id_type", "identifier", "status", "doi"])
-    is_found = pc.fill_null(pc.equal(found["status"], tables.RecordStatus.FOUND.value), False)
-    found = found.filter(pc.and_(is_found, pc.is_valid(found["doi"])))
     frames = [keys]
-    for kind, basis in (("arxiv", "published_version"), ("pmid", "doi")):
-        recs = found.filter(pc.equal(found["id_type"], kind))
-        if recs.num_rows == 0:
-            continue
-        identifier = recs["identifier"].combine_chunks()
-        recs = pa.table(
-            {
-                "identifier": _arxiv(identifier) if kind == "arxiv" else identifier,
-                "record_doi": _doi(recs["doi"].combine_chunks()),
-            }
-        )
-        cited = keys.filter(pc.equal(keys["basis"], kind)).select(["row_id", "value"])
-        linked = cited.join(recs, keys="value", right_keys="identifier", join_type="inner")
+    for basis, linked in _record_dois(keys, records):
         rows = linked["row_id"]
         value = linked["record_doi"]
         frames.append(
