@@ -23,6 +23,7 @@ from auditor.registers.doi_lists import DoiListRegister, rows_by_echo
 from auditor.registers.interface import RecordRow
 from auditor.registers.records import (
     digest,
+    json_text,
     row,
 )
 from auditor.registers.updates import datacite_updates
@@ -51,19 +52,11 @@ class DataciteSettings(RegisterSettings):
 DATACITE = Host(name="datacite", defaults=DataciteSettings())
 
 
-def _text(value: object) -> str | None:
-    if isinstance(value, str) and value.strip():
-        return value.strip()
-    if isinstance(value, int) and not isinstance(value, bool):
-        return str(value)
-    return None
-
-
 def _title(attributes: Mapping[str, Any]) -> str | None:
     """The main title: the first `titles[]` entry without a `titleType` (else the first)."""
     titles = [t for t in attributes.get("titles") or [] if isinstance(t, Mapping)]
     main = [t for t in titles if not t.get("titleType")] or titles
-    return next((_text(t.get("title")) for t in main if _text(t.get("title"))), None)
+    return next((json_text(t.get("title")) for t in main if json_text(t.get("title"))), None)
 
 
 def _creator_names(attributes: Mapping[str, Any]) -> list[str]:
@@ -72,9 +65,9 @@ def _creator_names(attributes: Mapping[str, Any]) -> list[str]:
     for creator in creators if isinstance(creators, list) else []:
         if not isinstance(creator, Mapping):
             continue
-        given, family = _text(creator.get("givenName")), _text(creator.get("familyName"))
+        given, family = json_text(creator.get("givenName")), json_text(creator.get("familyName"))
         parts = [p for p in (given, family) if p]
-        names.append(" ".join(parts) if parts else (_text(creator.get("name")) or ""))
+        names.append(" ".join(parts) if parts else (json_text(creator.get("name")) or ""))
     return names
 
 
@@ -86,8 +79,8 @@ def _container(attributes: Mapping[str, Any]) -> Mapping[str, Any]:
 def _publisher(attributes: Mapping[str, Any]) -> str | None:
     publisher = attributes.get("publisher")
     if isinstance(publisher, Mapping):  # `publisher=true` gives an object
-        return _text(publisher.get("name"))
-    return _text(publisher)
+        return json_text(publisher.get("name"))
+    return json_text(publisher)
 
 
 def record_row(doi: str, item: Mapping[str, Any], body_digest: str) -> RecordRow:
@@ -99,7 +92,10 @@ def record_row(doi: str, item: Mapping[str, Any], body_digest: str) -> RecordRow
     if not isinstance(echoed, str) or echoed.strip().lower() != doi.lower():
         raise MalformedBody(f"datacite: asked {doi!r}, got {echoed!r}", Reason.WRONG_ECHO)
     container = _container(attributes)
-    first_page, last_page = _text(container.get("firstPage")), _text(container.get("lastPage"))
+    first_page, last_page = (
+        json_text(container.get("firstPage")),
+        json_text(container.get("lastPage")),
+    )
     return row(
         DataciteRegister.name,
         IdType.DOI,
@@ -109,12 +105,12 @@ def record_row(doi: str, item: Mapping[str, Any], body_digest: str) -> RecordRow
         authors=_creator_names(attributes),
         surnames=datacite_surnames(attributes),
         year=datacite_year(attributes),
-        container_title=_text(container.get("title")) or _publisher(attributes),
-        volume=_text(container.get("volume")),
-        issue=_text(container.get("issue")),
+        container_title=json_text(container.get("title")) or _publisher(attributes),
+        volume=json_text(container.get("volume")),
+        issue=json_text(container.get("issue")),
         pages="-".join(p for p in (first_page, last_page) if p) or None,
         doi=echoed.strip().lower(),
-        language=_text(attributes.get("language")),
+        language=json_text(attributes.get("language")),
         agency="DataCite",
         updates=datacite_updates(attributes, echoed.strip()),
         body_digest=body_digest,

@@ -26,7 +26,7 @@ from auditor.errors import MalformedBody, Reason
 from auditor.register_settings import RegisterSettings
 from auditor.registers.doi_lists import DoiListRegister, rows_by_echo
 from auditor.registers.interface import RecordRow
-from auditor.registers.records import digest, row
+from auditor.registers.records import digest, json_text, row
 from auditor.tables import IdType, RecordStatus
 from auditor.transport.host import Host
 from auditor.vocabulary import UpdateRelation
@@ -62,19 +62,11 @@ def identity(settings: Settings) -> Mapping[str, str]:
 OPENALEX = Host(name="openalex", defaults=OpenalexSettings(), concurrency=4, identify=identity)
 
 
-def _text(value: object) -> str | None:
-    if isinstance(value, str) and value.strip():
-        return value.strip()
-    if isinstance(value, int) and not isinstance(value, bool):
-        return str(value)
-    return None
-
-
 def work_doi(work: Mapping[str, Any]) -> str | None:
     """The work's DOI, lower-cased, without `https://doi.org/` (`ids.doi`, else `doi`)."""
     ids = work.get("ids")
     ids = ids if isinstance(ids, Mapping) else {}
-    raw = _text(ids.get("doi")) or _text(work.get("doi"))
+    raw = json_text(ids.get("doi")) or json_text(work.get("doi"))
     doi = _RESOLVER.sub("", raw).strip().lower() if raw else ""
     return doi if doi.startswith("10.") else None
 
@@ -82,7 +74,7 @@ def work_doi(work: Mapping[str, Any]) -> str | None:
 def work_pmid(work: Mapping[str, Any]) -> str | None:
     """The PMID of `ids.pmid` (`https://pubmed.ncbi.nlm.nih.gov/29456894` → `29456894`)."""
     ids = work.get("ids")
-    raw = _text(ids.get("pmid")) if isinstance(ids, Mapping) else None
+    raw = json_text(ids.get("pmid")) if isinstance(ids, Mapping) else None
     found = _PMID.search(raw) if raw else None
     return found.group(1) if found else None
 
@@ -95,8 +87,8 @@ def author_names(work: Mapping[str, Any]) -> list[str]:
         if not isinstance(authorship, Mapping):
             continue
         author = authorship.get("author")
-        shown = _text(author.get("display_name")) if isinstance(author, Mapping) else None
-        name = shown or _text(authorship.get("raw_author_name"))
+        shown = json_text(author.get("display_name")) if isinstance(author, Mapping) else None
+        name = shown or json_text(authorship.get("raw_author_name"))
         if name:
             names.append(name)
     return names
@@ -106,7 +98,7 @@ def venue(work: Mapping[str, Any]) -> str | None:
     """`primary_location.source.display_name`: the journal, proceedings or repository."""
     location = work.get("primary_location")
     source = location.get("source") if isinstance(location, Mapping) else None
-    return _text(source.get("display_name")) if isinstance(source, Mapping) else None
+    return json_text(source.get("display_name")) if isinstance(source, Mapping) else None
 
 
 def _year(work: Mapping[str, Any]) -> int | None:
@@ -117,9 +109,9 @@ def _year(work: Mapping[str, Any]) -> int | None:
 def _biblio(work: Mapping[str, Any]) -> tuple[str | None, str | None, str | None]:
     biblio = work.get("biblio")
     biblio = biblio if isinstance(biblio, Mapping) else {}
-    first, last = _text(biblio.get("first_page")), _text(biblio.get("last_page"))
+    first, last = json_text(biblio.get("first_page")), json_text(biblio.get("last_page"))
     pages = "-".join(p for p in (first, last) if p) or None
-    return _text(biblio.get("volume")), _text(biblio.get("issue")), pages
+    return json_text(biblio.get("volume")), json_text(biblio.get("issue")), pages
 
 
 def openalex_updates(work: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -135,7 +127,7 @@ def work_row(
 ) -> RecordRow | None:
     """The `found` row of one OpenAlex work, keyed by its DOI, else its PMID, else its OpenAlex
     id; `None` for a work without a title (nothing to compare)."""
-    title = _text(work.get("title")) or _text(work.get("display_name"))
+    title = json_text(work.get("title")) or json_text(work.get("display_name"))
     if title is None:
         return None
     doi, pmid = work_doi(work), work_pmid(work)
@@ -146,7 +138,7 @@ def work_row(
         if doi
         else (IdType.PMID, pmid)
         if pmid
-        else ("openalex", _text(work.get("id")) or title)
+        else ("openalex", json_text(work.get("id")) or title)
     )
     year = _year(work)
     return row(
@@ -164,8 +156,8 @@ def work_row(
         issue=issue,
         pages=pages,
         doi=doi,
-        language=_text(work.get("language")),
-        work_type=_text(work.get("type")),
+        language=json_text(work.get("language")),
+        work_type=json_text(work.get("type")),
         updates=openalex_updates(work),
         body_digest=body_digest,
     )

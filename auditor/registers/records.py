@@ -23,6 +23,16 @@ SPLIT_WAYS = 4
 BODY_RETRIES = 2
 
 
+def json_text(value: object) -> str | None:
+    """A JSON field as text: a non-blank string stripped, an integer (not a bool) written out;
+    `None` for anything else (a register's numbers and strings come mixed)."""
+    if isinstance(value, str) and value.strip():
+        return value.strip()
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return None
+
+
 def now_iso() -> str:
     """The current UTC time, ISO 8601 to the second: the as-of of a live answer."""
     return datetime.now(UTC).isoformat(timespec="seconds")
