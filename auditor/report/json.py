@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from auditor.report.interface import ReportFormat, atomic_write_text
@@ -76,11 +77,14 @@ def large_report_dict(view: ReportView) -> dict[str, Any]:
     range; the rows themselves are in `verdicts.parquet`/`.csv` and `checklist.parquet`/`.csv`."""
     result = view.result
     run = dataclasses.asdict(result.run) if result.run else None
-    stamps = result.records.group_by("tier").aggregate(
+    # A record without a tier is a lookup that did not happen (offline, a timeout): it holds
+    # no register's data, so it is as of nothing.
+    looked = result.records.filter(pc.is_valid(result.records["tier"]))
+    stamps = looked.group_by("tier").aggregate(
         [("retrieved_at", "min"), ("retrieved_at", "max"), ("retrieved_at", "count")]
     )
     as_of = {
-        str(row["tier"]): {
+        row["tier"]: {
             "records": row["retrieved_at_count"],
             "oldest": row["retrieved_at_min"],
             "newest": row["retrieved_at_max"],

@@ -10,7 +10,7 @@ import pyarrow as pa
 
 from auditor import tables
 from auditor.report import write_reports
-from auditor.report.json import SCHEMA_VERSION, report_text
+from auditor.report.json import SCHEMA_VERSION, large_report_dict, report_text
 from auditor.report.view import build_view
 from auditor.result import AuditResult
 
@@ -63,3 +63,16 @@ def test_names_as_written_with_their_parse_beside_them(result: AuditResult) -> N
         {"family": "Vaswani", "given": "Ashish", "particle": None, "suffix": "<i>Jr</i>"}
     ]
     assert rows["lecun2015"]["authors_parsed"] is None  # the source gave no structure
+
+
+def test_large_report_dates_only_records_that_were_looked_up(result: AuditResult) -> None:
+    # An offline run's placeholder record has no tier: it is as of nothing, so the large
+    # report's as-of ranges name the tiers that answered and no `"None"` tier.
+    blank = dict.fromkeys(tables.RECORDS.names)
+    unasked = {**blank, "status": "unchecked", "retrieved_at": "2026-12-01T00:00:00+00:00"}
+    records = pa.concat_tables(
+        [result.records, pa.Table.from_pylist([unasked], schema=tables.RECORDS)]
+    )
+    view = build_view(AuditResult(**{**result.__dict__, "records": records}))
+    as_of = large_report_dict(view)["records_as_of"]
+    assert set(as_of) == {"snapshot", "cache", "live"}
