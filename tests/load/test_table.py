@@ -15,7 +15,7 @@ from auditor import tables
 from auditor.errors import InputError
 from auditor.load import load_files
 from auditor.load.names import clean_author_list
-from auditor.load.table import _SPACES
+from auditor.load.table import _SPACES, _collapse_spaces
 from auditor.load.table_cells import clean_authors
 
 ROWS = [
@@ -113,10 +113,27 @@ def test_vectorized_author_cleaning_agrees_with_the_per_row_rule() -> None:
     assert et_al.to_pylist() == [e[1] for e in expected]
 
 
+def test_a_null_author_list_that_spans_names_is_empty() -> None:
+    # A null slot over values (legal Arrow, which Parquet writers may produce) yields none of them.
+    column = pa.ListArray.from_arrays(
+        pa.array([0, 2, 4, 5]), pa.array(["A, B", "C, D", "E, F", "G, H", "I, J"]),
+        mask=pa.array([False, True, False]),
+    )  # fmt: skip
+    authors, et_al = clean_authors(pa.chunked_array([column]))
+    assert authors.to_pylist() == [["A, B", "C, D"], [], ["I, J"]]
+    assert et_al.to_pylist() == [False, False, False]
+
+
 def test_title_whitespace_collapses_as_str_split_does() -> None:
     titles = ["a  b", "a\tb", "a\u00a0b", "a\u3000\u3000b", "ok title", "a \u2003 b", "x\n\ny"]
     got = pc.replace_substring_regex(pa.array(titles), _SPACES, " ").to_pylist()
     assert got == [" ".join(t.split()) for t in titles]
+    # The loader rewrites only the titles that need it, across chunks, keeping nulls.
+    mixed = pa.chunked_array([titles[:3] + [None], ["plain", *titles[3:]]])
+    want = [None if t is None else " ".join(t.split()) for t in mixed.to_pylist()]
+    assert _collapse_spaces(mixed).to_pylist() == want
+    plain = pa.chunked_array([["one", None], ["two"]])
+    assert _collapse_spaces(plain) is plain
 
 
 def test_closed_legs_and_mixed_inputs(tmp_path: Path) -> None:
