@@ -47,6 +47,7 @@ __all__ = [
     "OutputBusy",
     "atomic_write_bytes",
     "atomic_write_with",
+    "ROW_GROUP_ROWS",
     "atomic_write_parquet",
     "atomic_write_text",
     "report_set",
@@ -152,16 +153,24 @@ def atomic_write_text(path: Path, text: str, *, bom: bool = False) -> Path:
     return atomic_write_bytes(path, (b"\xef\xbb\xbf" + data) if bom else data)
 
 
+#: Rows in one Parquet row group. A writer holds a whole group in memory until it is done (at
+#: Arrow's default of a million rows, a 1M-row verdicts file was 200 MB of it), and a reader
+#: (DuckDB's join, a cluster piece) skips or reads by group.
+ROW_GROUP_ROWS = 1 << 17
+
+
 def table_bytes(table: pa.Table) -> bytes:
     """The Parquet file of `table` as bytes (schema and column types kept)."""
     sink = io.BytesIO()
-    pq.write_table(table, sink)
+    pq.write_table(table, sink, row_group_size=ROW_GROUP_ROWS)
     return sink.getvalue()
 
 
 def atomic_write_parquet(path: Path, table: pa.Table) -> Path:
-    """Write `table` as Parquet at `path` atomically; return `path`."""
-    return atomic_write_with(path, lambda handle: pq.write_table(table, handle))
+    """Write `table` as Parquet at `path` atomically, `ROW_GROUP_ROWS` a group; return `path`."""
+    return atomic_write_with(
+        path, lambda handle: pq.write_table(table, handle, row_group_size=ROW_GROUP_ROWS)
+    )
 
 
 _T = TypeVar("_T")

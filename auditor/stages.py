@@ -28,6 +28,7 @@ from auditor import tables
 from auditor.checklist import build_checklist, duplicate_items
 from auditor.chinese.waterfall import run_waterfall
 from auditor.compare import compare
+from auditor.memory import give_back
 from auditor.overlap.duplicates import find_duplicates
 from auditor.patches import empty_patch, merge, relied_on
 from auditor.resolve import resolve
@@ -69,10 +70,14 @@ def group_patch(duplicates: pa.Table) -> pa.Table:
 async def compare_in_thread(
     references: pa.Table, records: pa.Table, criteria: str, *, title_workers: bool = False
 ) -> pa.Table:
-    """`compare.compare` in a worker thread (whole columns; the event loop stays free)."""
-    return await asyncio.to_thread(
+    """`compare.compare` in a worker thread (whole columns; the event loop stays free), with
+    the memory that loading, the snapshot join and then compare itself freed given back."""
+    give_back()
+    verdicts = await asyncio.to_thread(
         compare, references, records, criteria, title_workers=title_workers
     )
+    give_back()
+    return verdicts
 
 
 async def audit_tables(

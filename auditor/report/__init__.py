@@ -74,7 +74,9 @@ def write_reports(
     `OutputBusy` when another run is writing into it.
     """
     from auditor.files import report_set, side_by_side
+    from auditor.memory import give_back
 
+    give_back()  # building the view's columns: freed before the writers' buffers come
     formats = _formats(view.result.verdicts.num_rows > LISTED_ROWS)
     with report_set(out_dir, sign=sign_manifest) as staging:
         written = side_by_side([partial(f.write, view, staging) for f in formats])

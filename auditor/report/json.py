@@ -79,7 +79,8 @@ def large_report_dict(view: ReportView) -> dict[str, Any]:
     run = dataclasses.asdict(result.run) if result.run else None
     # A record without a tier is a lookup that did not happen (offline, a timeout): it holds
     # no register's data, so it is as of nothing.
-    looked = result.records.filter(pc.is_valid(result.records["tier"]))
+    stamped = result.records.select(["tier", "retrieved_at"])  # not a copy of every column
+    looked = stamped.filter(pc.is_valid(stamped["tier"]))
     stamps = looked.group_by("tier").aggregate(
         [("retrieved_at", "min"), ("retrieved_at", "max"), ("retrieved_at", "count")]
     )
