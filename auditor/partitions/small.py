@@ -64,10 +64,11 @@ def read_back(out: Path, staged: Sequence[Staged], settings: Settings, started: 
     records = _distinct(_parts(out, "records", count, tables.RECORDS))
     verdicts = _parts(out, "final", count, tables.VERDICTS)
     checklist = _parts(out, "final_checklist", count, tables.CHECKLIST)
-    dup_path = out / "duplicates.parquet"
+    # `duplicates/` parts hold consecutive ranges of groups: in name order, the table's order.
+    parts = [layout.read_part(p) for p in sorted((out / "duplicates").glob("part-*.parquet"))]
     duplicates = (
-        layout.read_part(dup_path).cast(tables.DUPLICATES)
-        if dup_path.exists()
+        pa.concat_tables(parts).cast(tables.DUPLICATES)
+        if parts
         else tables.empty(tables.DUPLICATES)
     )
     problems = tuple(p for piece in staged for p in piece.problems)

@@ -98,12 +98,6 @@ def ordered_checklist(checklist: pa.Table) -> pa.Table:
     return checklist.take(order)
 
 
-def _in_range(table: pa.Table, first: int, rows: int) -> pa.Table:
-    ids = table["row_id"]
-    inside = pc.and_(pc.greater_equal(ids, first), pc.less(ids, first + rows))
-    return table.filter(inside)
-
-
 def _unasked(out: Path, verdicts: pa.Table) -> tuple[pa.Table, pa.Table]:
     """`(record_key patch, records it names)` for rows with an identifier that name no record:
     the record another piece found, looked up in every piece's staged records (few rows)."""
@@ -138,13 +132,14 @@ def _split_by_priority(root: Path, index: int, checklist: pa.Table) -> None:
 
 
 def finish_piece(
-    piece: Piece, out: str, settings: Settings, max_findings: int, duplicates: pa.Table
+    piece: Piece, out: str, settings: Settings, max_findings: int, grouped: Any = None
 ) -> PieceTotals:
     """Apply what spans pieces to `piece`'s staged rows, write its outputs, return its totals.
 
-    `duplicates` are the run's groups (`dupes.groups`, few rows); the duplicate items are read
-    from the staging folder.
+    `grouped` is the duplicate step's `grouping.Grouped` (passed so the task runs after it);
+    the piece's groups are read from the staging folder (`grouping.piece_groups`).
     """
+    from auditor.partitions.grouping import piece_groups
     from auditor.patches import merge
     from auditor.report.view import build_view
     from auditor.stages import group_patch
@@ -154,9 +149,7 @@ def finish_piece(
     records = layout.read_part(layout.staged(root, "records", piece.index))
     verdicts = layout.read_part(layout.staged(root, "verdicts", piece.index))
     checklist = layout.read_part(layout.staged(root, "checklist", piece.index))
-    first, rows = piece.offset, refs.num_rows
-    mine = _in_range(duplicates, first, rows)
-    items = _in_range(layout.read_part(root / layout.STAGING / "dup_items.parquet"), first, rows)
+    mine, items = piece_groups(out, piece.index, refs)
     patch, others = _unasked(root, verdicts)
     verdicts = merge(verdicts, patch, group_patch(mine))
     checklist = ordered_checklist(pa.concat_tables([checklist, items]))

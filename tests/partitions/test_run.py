@@ -73,8 +73,8 @@ def _compare(single: Any, out: Path) -> None:
     view = build_view(single)
     assert _stamped_now(rows) == _stamped_now(view.rows.to_pylist())
     assert items == single.checklist.to_pylist()
-    dup_path = out / "duplicates.parquet"
-    dups = pq.read_table(dup_path).to_pylist() if dup_path.exists() else []
+    parts = sorted((out / "duplicates").glob("part-*.parquet"))
+    dups = [row for p in parts for row in pq.read_table(p).to_pylist()]
     assert dups == single.duplicates.to_pylist()
 
 
@@ -126,3 +126,37 @@ def test_parquet_row_groups_against_a_snapshot(client: Any, tmp_path: Path) -> N
     # The driver grew by no table: it read footers and totals only.
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 200_000  # KiB
     assert sum(client.run(lambda dask_worker: 1).values()) == 2  # no worker lost
+
+
+_CHAIN = {
+    "a.bib": "@article{first, title = {A Chain}, year = {2020}, doi = {10.1000/chain.1}}\n",
+    "b.bib": "@article{second, title = {A Chain}, year = {2020}, doi = {10.1000/CHAIN.1},\n"
+    "  eprint = {2101.00001}, archivePrefix = {arXiv}}\n",
+    "c.bib": "@article{third, title = {A Chain}, year = {2020}, eprint = {2101.00001v3},\n"
+    "  archivePrefix = {arXiv}, url = {https://example.org/chain}}\n"
+    "@article{other, title = {Other}, year = {2021}, doi = {10.1000/other}}\n",
+    "d.bib": "@misc{fourth, title = {A Chain}, url = {https://EXAMPLE.org/chain}}\n",
+}
+
+
+def test_a_group_that_spans_pieces_and_buckets(client: Any, tmp_path: Path) -> None:
+    # first-DOI-second-arXiv-third-URL-fourth: one group, each link in another piece.
+    files = []
+    for name, text in _CHAIN.items():
+        # Padded past one piece's bytes (`BYTES_PER_ROW`): one file, one piece.
+        (tmp_path / name).write_text(text + "% " + "padding " * 80 + "\n")
+        files.append(str(tmp_path / name))
+    settings = registry.settings(offline=True, cache_dir=str(tmp_path / "cache"))
+    single = asyncio.run(run_audit(files, settings))
+    assert [r["key"] for r in single.duplicates.to_pylist()] == [
+        "first",
+        "second",
+        "third",
+        "fourth",
+    ]
+    run = run_partitioned(
+        files, settings, tmp_path / "out", client, options=ReadOptions(), partition_rows=1
+    )
+    assert len(run.pieces) == 4
+    _compare(single, tmp_path / "out")
+    assert run.totals.counts["duplicate_groups"] == 1
