@@ -12,6 +12,10 @@ is read and classified and its references and value links staged as a cluster ru
 duplicate step's alone: the bucket tasks, the components task, every piece's group rows and
 the ordered `duplicates/` parts (`auditor.partitions.grouping`). Prints, as Markdown: rows,
 pieces, rows in groups, groups, link pairs, the step's wall time and each worker's peak RSS.
+
+`python benchmarks/dupes.py --pairs 10000000` instead times the components task alone, in a
+process of its own, on that many random link pairs among `3 * pairs` row ids (16 pair files):
+a worst case for its memory (few rows share a pair) and its passes (long chains).
 """
 
 from __future__ import annotations
@@ -72,6 +76,37 @@ def _step(client: Any, pieces: list[Any], out: str, buckets: int, rows: int) -> 
     return done, sum(members), sum(client.gather(shared))
 
 
+def _random_pairs(count: int, out: Path) -> None:
+    import numpy as np
+    import pyarrow as pa
+
+    from auditor.partitions import layout
+
+    rng = np.random.default_rng(1)
+    for part in range(16):
+        x, y = rng.integers(0, 3 * count, (2, count // 16))
+        pairs = pa.table({"a": np.minimum(x, y), "b": np.maximum(x, y) + 1})
+        layout.write_part(out / "_parts" / "pairs" / layout.part_name(part), pairs)
+
+
+def _components_alone(count: int, out: Path) -> None:
+    import subprocess
+
+    shutil.rmtree(out, ignore_errors=True)
+    _random_pairs(count, out)
+    code = (
+        "import sys, time; sys.path.insert(0, sys.argv[2]); t = time.perf_counter()\n"
+        "from auditor.partitions.grouping import component_task\n"
+        "g = component_task(sys.argv[1], [], 100000, [])\n"
+        "wall = time.perf_counter() - t\n"
+        "hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM')][0].split()[1]\n"
+        "print(f'| {int(sys.argv[3]):,} | {g.groups:,} | {wall:.1f} | {int(hwm) // 1024} |')"
+    )
+    print("| link pairs | groups | wall s | peak MB |")
+    print("| ---: | ---: | ---: | ---: |")
+    subprocess.run([sys.executable, "-c", code, str(out), str(ROOT), str(count)], check=True)
+
+
 def main() -> None:
     """Stage, restart, run the duplicate step, print the Markdown row."""
     parser = argparse.ArgumentParser()
@@ -80,7 +115,11 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--memory-limit", default="1GiB")
     parser.add_argument("--out", default="/tmp/auditor-dupes")
+    parser.add_argument("--pairs", type=int, default=0)
     args = parser.parse_args()
+    if args.pairs:
+        _components_alone(args.pairs, Path(args.out))
+        return
     import distributed
 
     from auditor.partitions.plan import plan_pieces

@@ -26,7 +26,6 @@ from auditor import tables
 from auditor.partitions import layout
 from auditor.partitions.dupes import (
     BEST,
-    PAIRS,
     bucket_flags,
     bucket_shares,
     components,
@@ -112,6 +111,23 @@ def _leader_keys(out: Path, spans: Sequence[tuple[int, int, int]], leaders: np.n
     return pa.concat_tables(found)
 
 
+def _pair_ends(folder: Path) -> np.ndarray:
+    """Every pair file's `a` column, then every `b`, in one int64 array filled file by file."""
+    import pyarrow.parquet as pq
+
+    files = sorted(folder.glob("part-*.parquet"))
+    counts = [pq.ParquetFile(f).metadata.num_rows for f in files]
+    total = sum(counts)
+    ends = np.empty(2 * total, np.int64)
+    at = 0
+    for path, count in zip(files, counts, strict=True):
+        part = pq.read_table(path, columns=["a", "b"])
+        ends[at : at + count] = part["a"].to_numpy()
+        ends[total + at : total + at + count] = part["b"].to_numpy()
+        at += count
+    return ends
+
+
 def component_task(
     out: str, spans: Sequence[tuple[int, int, int]], partition_rows: int, after: Sequence[int]
 ) -> Grouped:
@@ -121,20 +137,17 @@ def component_task(
     `spans` are the pieces' `(index, first row_id, rows)`; `after` the share tasks' counts.
     """
     root = Path(out)
-    found = _dataset(root / layout.STAGING / "pairs")
-    pairs = found.to_table(columns=["a", "b"]) if found is not None else tables.empty(PAIRS)
-    if pairs.num_rows == 0:
+    ends = _pair_ends(root / layout.STAGING / "pairs")
+    if len(ends) == 0:
         layout.write_part(root / layout.STAGING / "groups.parquet", tables.empty(GROUPS))
         layout.write_part(root / layout.STAGING / "leaders.parquet", tables.empty(LEADERS))
         return Grouped(0, ())
-    a, b = pairs["a"].to_numpy(), pairs["b"].to_numpy()
-    del pairs
-    rows, root_of = components(a, b)
-    del a, b
+    rows, label = components(ends)
     # Group ids in the order of each group's first row, as `find_duplicates` numbers them.
-    leaders, group = np.unique(root_of, return_inverse=True)
-    group_id = (group + 1).astype(np.int32)
-    groups = pa.table({"row_id": rows, "group_id": group_id, "leader": root_of}, schema=GROUPS)
+    first = label == np.arange(len(label), dtype=label.dtype)
+    leaders = rows[first]
+    group_id = np.cumsum(first, dtype=np.int32)[label]
+    groups = pa.table({"row_id": rows, "group_id": group_id, "leader": rows[label]}, schema=GROUPS)
     layout.write_part(root / layout.STAGING / "groups.parquet", groups)
     keys = _leader_keys(root, spans, leaders)
     at = pc.index_in(pa.array(leaders), value_set=keys["row_id"])
@@ -144,7 +157,8 @@ def component_task(
         schema=LEADERS,
     )  # fmt: skip
     layout.write_part(root / layout.STAGING / "leaders.parquet", named)
-    return Grouped(len(leaders), _ranges(np.bincount(group), max(partition_rows, 1)))
+    sizes = np.bincount(group_id)[1:]
+    return Grouped(len(leaders), _ranges(sizes, max(partition_rows, 1)))
 
 
 def piece_groups(out: str, index: int, references: pa.Table) -> tuple[pa.Table, pa.Table]:
