@@ -38,7 +38,8 @@ class Piece:
     row_groups: tuple[int, ...] = ()
     """The Parquet row groups this piece reads (empty for bibliography files)."""
     first_line: int = 1
-    """`source_line` of the piece's first row in its Parquet file."""
+    """`source_line` of the piece's first row in its Parquet file, or the first line of its
+    byte range."""
     rows: int | None = None
     """Rows in the piece; `None` for bibliography files until counted."""
     offset: int = 0
@@ -47,6 +48,8 @@ class Piece:
     """Bytes (bibliography files) or uncompressed bytes of the row groups (Parquet)."""
     first_of_file: bool = True
     """Whether the piece holds the first rows of its file (it digests the file)."""
+    byte_range: tuple[int, ...] = ()
+    """`(first byte, end byte)` of one range of a large BibTeX file (`ranges`); else empty."""
 
     @property
     def is_table(self) -> bool:

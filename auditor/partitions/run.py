@@ -16,6 +16,7 @@ range of groups (`duplicates/`); (7) the totals combined here (`totals.combine`)
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 from collections.abc import Sequence
@@ -131,8 +132,7 @@ def _run(
     started = datetime.now(UTC).isoformat(timespec="seconds")
     pieces = plan_pieces(inputs, partition_rows, partition_rows * BYTES_PER_ROW)
     if pieces and not pieces[0].is_table:
-        counted = client.map(count_rows, pieces, options=options, pure=False)
-        pieces = with_counts(pieces, client.gather(counted))
+        pieces = _counted(client, pieces, options, partition_rows * BYTES_PER_ROW)
     buckets = max(1, min(len(pieces), MAX_BUCKETS))
     staged = client.gather(
         client.map(
@@ -169,6 +169,18 @@ def _run(
     atomic_write_text(out / MANIFEST, _manifest(run))
     shutil.rmtree(out / layout.STAGING, ignore_errors=True)
     return run
+
+
+def _counted(client: Any, pieces: list[Piece], options: ReadOptions, target: int) -> list[Piece]:
+    """Bibliography pieces with their rows: a large BibTeX file cut into ranges
+    (`ranges.split_files`), the other pieces counted by loading them on the workers."""
+    from auditor.partitions.ranges import split_files
+
+    split = split_files(client, pieces, options, target)
+    pieces = [dataclasses.replace(p, index=n) for n, (p, _) in enumerate(split)]
+    todo = [p for p, (_, rows) in zip(pieces, split, strict=True) if rows is None]
+    counted = iter(client.gather(client.map(count_rows, todo, options=options, pure=False)))
+    return with_counts(pieces, [next(counted) if rows is None else rows for _, rows in split])
 
 
 def _group(client: Any, pieces: Sequence[Piece], out: Path, buckets: int, rows: int) -> Any:

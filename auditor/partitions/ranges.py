@@ -1,0 +1,214 @@
+"""One large BibTeX file cut into byte ranges at entry boundaries, each range a task of its own.
+
+A file larger than a piece's bytes is scanned once, streaming, on a worker (`cut_ranges`). It is
+cut before a line that starts an entry (`@type{` or `@type(` at the start of a line, not
+`@comment`, `@preamble` or `@string`) where the braces so far balance as the loader's comment
+rule counts them, so that each range reads as the same blocks the whole file gives. A file is
+not cut at all when a range could read differently from the whole (the rule that keeps rows
+exact is the simplest one): it defines `@string` macros or names a `crossref` (both need the
+whole database), it is not valid UTF-8, has NUL bytes or a UTF-16/32 byte-order mark.
+
+Each range is then loaded on its own (`load_range`) with its lines numbered as in the whole file
+(the bytes before it stand as blank lines), counted, and checked (`ranges_agree`): no entry cut
+off by the end of its range, no key in two ranges (a duplicate key warns across the file). If
+the check fails, the file stays one piece. So rows, `source_line`s, keys and warnings are the
+ones the single-process run gives.
+"""
+
+from __future__ import annotations
+
+import codecs
+import dataclasses
+import re
+import zlib
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pyarrow.compute as pc
+
+from auditor.load import LoadOutcome, load_files
+from auditor.partitions.plan import Piece, _fs
+from auditor.result import InputFile
+
+__all__ = ["cut_ranges", "load_range", "ranges_agree", "split_files"]
+
+#: A comment line (`%`, as `bibtex._drop_comment_lines` reads it) or a block start at a line's
+#: start (`bibtex_blocks._START_RE` after blanks).
+_EVENT = re.compile(rb"(?m)^[ \t]*(?:(%)[^\n]*|@(\w*)[ \t]*[{(])")
+_SPECIAL = (b"comment", b"preamble", b"string")
+_UNSAFE = re.compile(rb"(?i)@string|crossref")
+_OTHER_BOMS = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
+_CHUNK = 8 << 20
+_END_OF_FILE = "reached end of file"
+
+
+@dataclasses.dataclass
+class _Scan:
+    """The running state of `cut_ranges` (the loader's comment-line brace count)."""
+
+    target: int
+    depth: int = 0
+    pending: int = 0
+    lines: int = 0
+    start: int = 0
+    entries: int = 0
+    cuts: list[tuple[int, int]] = dataclasses.field(default_factory=list)
+
+    def chunk(self, data: bytes, base: int) -> None:
+        """Follow one chunk of whole lines starting at byte `base`."""
+        last = 0
+        for m in _EVENT.finditer(data):
+            at = m.start()
+            self.pending += data.count(b"{", last, at) - data.count(b"}", last, at)
+            self.lines += data.count(b"\n", last, at)
+            last = at
+            if m.group(1) is not None:  # as `_drop_comment_lines`: kept only inside a value
+                self.depth, self.pending = max(self.depth + self.pending, 0), 0
+                if self.depth > 1:
+                    braces = data.count(b"{", at, m.end()) - data.count(b"}", at, m.end())
+                    self.depth = max(self.depth + braces, 0)
+                self.lines += data.count(b"\n", at, m.end())
+                last = m.end()
+                continue
+            if m.group(2).lower().startswith(_SPECIAL):
+                continue
+            balanced = self.depth + self.pending == 0
+            if balanced and self.entries and base + at - self.start >= self.target:
+                self.cuts.append((base + at, self.lines + 1))
+                self.start, self.entries = base + at, 0
+            self.entries += 1
+        self.pending += data.count(b"{", last) - data.count(b"}", last)
+        self.lines += data.count(b"\n", last)
+
+
+def cut_ranges(path: str, target: int) -> list[tuple[int, int, int]]:
+    """`(first byte, end byte, first line)` of each range of about `target` bytes of the BibTeX
+    file `path`, or `[]` when it is not to be cut (see the module docstring). Streams the file."""
+    fs, inner = _fs(path)
+    scan = _Scan(target)
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    size = 0
+    with fs.open(inner, "rb") as handle:
+        while data := handle.read(_CHUNK):
+            data += handle.readline()  # whole lines only: no event cut in two
+            if size == 0 and data.startswith(_OTHER_BOMS):
+                return []
+            if b"\x00" in data or _UNSAFE.search(data):
+                return []
+            try:
+                decoder.decode(data)
+            except UnicodeDecodeError:
+                return []
+            # The loader reads a UTF-8 file after its byte-order mark: so does the scan.
+            skip = 3 if size == 0 and data.startswith(codecs.BOM_UTF8) else 0
+            scan.chunk(data[skip:], size + skip)
+            size += len(data)
+    starts = [(0, 1), *scan.cuts]
+    ends = [s for s, _ in scan.cuts] + [size]
+    return [(s, e, line) for (s, line), e in zip(starts, ends, strict=True)] if scan.cuts else []
+
+
+def load_range(piece: Piece, closed_legs: frozenset[str]) -> LoadOutcome:
+    """The rows of one byte range of a BibTeX file, lines numbered as in the whole file; the
+    file's digest from its first range only. Raises `InputError` as `load_files` does."""
+    from auditor.partitions.read import _digest
+
+    path = piece.paths[0]
+    start, end = piece.byte_range
+    fs, inner = _fs(path)
+    with fs.open(inner, "rb") as handle:
+        handle.seek(start)
+        data = handle.read(end - start)
+    blank = b"\n" * (piece.first_line - 1)  # the lines before the range, so lines count on
+    loaded = load_files(
+        [path], fmt="bibtex", closed_legs=closed_legs, contents={path: blank + data}
+    )
+    digest = _digest(path) if piece.first_of_file else ""
+    inputs = (InputFile(path, digest, "bibtex", loaded.table.num_rows),)
+    return LoadOutcome(loaded.table, loaded.problems, inputs)
+
+
+def _key_hashes(keys: list[str]) -> np.ndarray:
+    """Distinct 64-bit hashes of the lower-cased keys (a duplicate key is one in any case)."""
+    out = np.fromiter(
+        (
+            (zlib.crc32(b) << 32) | zlib.adler32(b)
+            for k in keys
+            for b in [k.lower().encode("utf-8", "surrogatepass")]
+        ),
+        dtype=np.uint64,
+        count=len(keys),
+    )
+    return np.unique(out)
+
+
+def count_range(piece: Piece, closed_legs: frozenset[str], size: int) -> tuple[int, bool, Any]:
+    """`(rows, whether no entry ran into the range's end, key hashes)` of one range of a file
+    of `size` bytes."""
+    table = load_range(piece, closed_legs).table
+    errors = table["parse_error"]
+    cut_off = pc.any(pc.match_substring(pc.fill_null(errors, ""), _END_OF_FILE)).as_py()
+    clean = piece.byte_range[1] == size or not cut_off
+    keys = [k for k in table["key"].to_pylist() if k is not None]
+    return int(table.num_rows), clean, _key_hashes(keys)
+
+
+def ranges_agree(counted: Sequence[tuple[int, bool, Any]]) -> bool:
+    """Whether the ranges of one file read as the whole file does (see the module docstring)."""
+    if not all(clean for _, clean, _ in counted):
+        return False
+    hashes = [h for _, _, h in counted]
+    return len(np.unique(np.concatenate(hashes))) == sum(len(h) for h in hashes)
+
+
+def _splittable(piece: Piece, input_format: str | None, target: int) -> bool:
+    if piece.is_table or len(piece.paths) != 1 or piece.size <= target:
+        return False
+    return input_format == "bibtex" or (
+        input_format is None and piece.paths[0].lower().endswith(".bib")
+    )
+
+
+def split_files(
+    client: Any, pieces: Sequence[Piece], options: Any, target: int
+) -> list[tuple[Piece, int | None]]:
+    """`(piece, rows or None)` of the run, each large BibTeX file's piece replaced by its
+    counted ranges (in order; the caller numbers them). `options` is the run's `ReadOptions`:
+    a forced `--encoding` keeps every file whole."""
+    big = [
+        i
+        for i, p in enumerate(pieces)
+        if options.encoding is None and _splittable(p, options.input_format, target)
+    ]
+    cuts = client.gather(
+        client.map(cut_ranges, [pieces[i].paths[0] for i in big], target=target, pure=False)
+    )
+    ranges: dict[int, list[Piece]] = {}
+    agreed: dict[int, Any] = {}
+    counts: dict[int, Any] = {}
+    for i, cut in zip(big, cuts, strict=True):
+        if not cut:
+            continue
+        ranges[i] = [
+            dataclasses.replace(pieces[i], byte_range=(s, e), first_line=line,
+                                first_of_file=s == 0, size=e - s)
+            for s, e, line in cut
+        ]  # fmt: skip
+        size = cut[-1][1]
+        counts[i] = client.map(
+            count_range, ranges[i], closed_legs=options.closed_legs, size=size, pure=False
+        )
+        agreed[i] = client.submit(ranges_agree, counts[i], pure=False)
+    out: list[tuple[Piece, int | None]] = []
+    for i, piece in enumerate(pieces):
+        if i in agreed and agreed[i].result():
+            rows = client.gather(client.map(_rows, counts[i], pure=False))
+            out.extend(zip(ranges[i], rows, strict=True))
+        else:
+            out.append((piece, None))
+    return out
+
+
+def _rows(counted: tuple[int, bool, Any]) -> int:
+    return counted[0]
