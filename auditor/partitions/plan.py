@@ -4,9 +4,10 @@ A Parquet references table (a file, a folder of `*.parquet`, a glob, or an fsspe
 `s3://bucket/refs/`) is cut at row-group boundaries into pieces of about `partition_rows` rows;
 only the footers are read here. Bibliography files are grouped, in order, into pieces of about
 `partition_bytes` bytes by their sizes, so many small files share a task and a large one has its
-own. Each piece knows its first `row_id` (Parquet: from the footers; bibliographies: after a
-counting step on the workers, `auditor.partitions.read.count_rows`), so the row ids are the ones
-the single-process run gives.
+own; a large BibTeX file is then cut into byte ranges on the workers
+(`auditor.partitions.ranges`). Each piece knows its first `row_id` (Parquet: from the footers;
+bibliographies: after a counting step on the workers, `auditor.partitions.read.count_rows`), so
+the row ids are the ones the single-process run gives.
 
 The driver holds this plan (one small object per piece), not the references.
 """
