@@ -32,7 +32,7 @@ from auditor.partitions.plan import Piece, plan_pieces, with_counts
 from auditor.partitions.read import ReadOptions, count_rows
 from auditor.partitions.small import read_back
 from auditor.partitions.tasks import Staged, finish_piece, stage_piece
-from auditor.partitions.totals import RunTotals, combine
+from auditor.partitions.totals import RunTotals, combine, search_use
 from auditor.result import AuditResult
 from auditor.settings import Settings
 
@@ -82,6 +82,9 @@ def _manifest(run: ClusterRun) -> str:
         ],  # fmt: skip
         "files": files,
         "totals": run.totals.counts,
+        "search_use": [
+            dataclasses.asdict(u) for u in search_use([s.search_use for s in run.staged])
+        ],
         "exit_code": run.totals.exit_code,
     }
     return json.dumps(doc, indent=2) + "\n"

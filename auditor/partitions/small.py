@@ -18,6 +18,7 @@ from auditor import tables
 from auditor.load import LoadOutcome
 from auditor.partitions import layout
 from auditor.partitions.tasks import Staged
+from auditor.partitions.totals import search_use
 from auditor.patches import record_keys
 from auditor.pipeline import run_info
 from auditor.registers import registry
@@ -76,5 +77,6 @@ def read_back(out: Path, staged: Sequence[Staged], settings: Settings, started: 
     base_urls = (
         {} if settings.offline else {r.name: r.host.base_url(settings) for r in registry.REGISTERS}
     )
-    run = run_info(loaded, records, settings, started, base_urls=base_urls)
+    used = search_use([piece.search_use for piece in staged])
+    run = run_info(loaded, records, settings, started, base_urls=base_urls, search_use=used)
     return AuditResult(references, records, verdicts, ordered_checklist(checklist), duplicates, run)

@@ -43,6 +43,8 @@ class Staged:
     problems: tuple[Any, ...]
     """`Problem`s the loaders reported."""
     tiers: tuple[str, ...]
+    search_use: tuple[Any, ...] = ()
+    """`SearchUse`s of the piece's title search (`totals.search_use` sums them)."""
 
 
 def _audit(references: pa.Table, settings: Settings, lookups: Any) -> Any:
@@ -88,7 +90,9 @@ def stage_piece(
         if links.num_rows:
             layout.write_part(layout.bucket_path(root, bucket, piece.index), links)
     tiers = sorted(set(made.records["tier"].drop_null().to_pylist()))
-    return Staged(piece.index, refs.num_rows, loaded.inputs, loaded.problems, tuple(tiers))
+    return Staged(
+        piece.index, refs.num_rows, loaded.inputs, loaded.problems, tuple(tiers), made.search_use
+    )
 
 
 def ordered_checklist(checklist: pa.Table) -> pa.Table:
