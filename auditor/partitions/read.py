@@ -70,7 +70,7 @@ def _load(piece: Piece, options: ReadOptions) -> LoadOutcome:
     if piece.byte_range:
         from auditor.partitions.ranges import load_range
 
-        return load_range(piece, options.closed_legs)
+        return load_range(piece, options)
     return load_files(
         list(piece.paths),
         fmt=options.input_format,

@@ -14,7 +14,10 @@ from hypothesis import strategies as st
 from auditor.load import load_files
 from auditor.partitions.plan import Piece
 from auditor.partitions.ranges import count_range, cut_ranges, load_range, ranges_agree
+from auditor.partitions.read import ReadOptions
 from tests.properties import examples
+
+_OPTIONS = ReadOptions()
 
 _GOOD = (
     "@article{{k{n},\n  title = {{Work number {n} on {{Nested}} braces}},\n"
@@ -50,20 +53,20 @@ def _rows(table: pa.Table) -> list[dict[str, Any]]:
     return table.drop_columns(["row_id"]).to_pylist()
 
 
-def _ranges_read_as_whole(path: Path, target: int) -> bool:
+def _ranges_read_as_whole(path: Path, target: int, fmt: str = "bibtex") -> bool:
     """Whether the file was cut; when it was and the ranges agree, they read as the whole."""
-    cuts = cut_ranges(str(path), target)
+    cuts = cut_ranges(str(path), target, fmt)
     if not cuts:
         return False
     size = path.stat().st_size
     assert cuts[0][0] == 0 and cuts[-1][1] == size
     assert all(a[1] == b[0] for a, b in zip(cuts, cuts[1:], strict=False))
     pieces = [_piece(path, s, e, line) for s, e, line in cuts]
-    counted = [count_range(p, frozenset(), size) for p in pieces]
+    counted = [count_range(p, _OPTIONS, size) for p in pieces]
     if not ranges_agree(counted):
         return False
     whole = load_files([str(path)])
-    parts = [load_range(p, frozenset()) for p in pieces]
+    parts = [load_range(p, _OPTIONS) for p in pieces]
     assert [r for part in parts for r in _rows(part.table)] == _rows(whole.table)
     assert [c[0] for c in counted] == [p.table.num_rows for p in parts]
     assert parts[0].inputs[0].sha256 == whole.inputs[0].sha256
@@ -114,7 +117,7 @@ def test_a_key_in_two_ranges_keeps_the_file_whole(tmp_path: Path) -> None:
     cuts = cut_ranges(str(path), 300)
     assert len(cuts) > 1
     size = path.stat().st_size
-    counted = [count_range(_piece(path, s, e, line), frozenset(), size) for s, e, line in cuts]
+    counted = [count_range(_piece(path, s, e, line), _OPTIONS, size) for s, e, line in cuts]
     assert not ranges_agree(counted)
 
 
@@ -124,7 +127,7 @@ def test_an_entry_cut_off_by_its_range_keeps_the_file_whole(tmp_path: Path) -> N
     path.write_text(_text([0] * 6) + "@comment{ open\n" + _text([0] * 6))
     cuts = cut_ranges(str(path), 200)
     size = path.stat().st_size
-    counted = [count_range(_piece(path, s, e, line), frozenset(), size) for s, e, line in cuts]
+    counted = [count_range(_piece(path, s, e, line), _OPTIONS, size) for s, e, line in cuts]
     if len(cuts) > 1:
         assert not ranges_agree(counted) or _ranges_read_as_whole(path, 200)
 
@@ -145,3 +148,48 @@ def test_any_file_cut_anywhere_reads_as_a_whole(
 def test_a_range_piece_is_a_bibliography_piece() -> None:
     piece = dataclasses.replace(Piece(0, ("a.bib",)), byte_range=(10, 20), first_line=3)
     assert not piece.is_table
+
+
+_RIS = [
+    "TY  - JOUR\nID  - r{n}\nTI  - Record {n} of a screening\nAU  - Doe, Jane\n"
+    "PY  - 2020///\nDO  - 10.1000/ris.{n}\nER  - \n\n",
+    "TY  - BOOK\nTI  - Left open {n}\nAU  - Roe, R.\n\n",
+    "stray text {n} outside a record\n",
+    "TY  - JOUR\nTI  - Ünïcode title {n}\nZZ  - an unknown tag\nER  - \n",
+    "ER  - \n",
+]
+_MEDLINE = [
+    "PMID- {n}\nOWN - NLM\nTI  - Medline record {n} with a title that runs\n"
+    "      onto a second line.\nFAU - Doe, Jane\nAU  - Doe J\nDP  - 2016\n"
+    "LID - 10.1000/med.{n} [doi]\n\n",
+    "TI  - A record without its PMID line {n}\nAU  - Roe R\n\n",
+    "\n\n",
+]
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(
+    st.sampled_from(["ris", "medline"]),
+    st.lists(st.integers(0, 4), min_size=1, max_size=40),
+    st.integers(40, 700),
+    st.booleans(),
+)
+def test_ris_and_medline_cut_anywhere_read_as_a_whole(
+    tmp_path_factory: Any, fmt: str, picks: list[int], target: int, crlf: bool
+) -> None:
+    snippets = _RIS if fmt == "ris" else _MEDLINE
+    text = "".join(snippets[p % len(snippets)].format(n=n) for n, p in enumerate(picks))
+    path = tmp_path_factory.mktemp("t") / ("any.ris" if fmt == "ris" else "any.nbib")
+    path.write_bytes(text.replace("\n", "\r\n" if crlf else "\n").encode())
+    _ranges_read_as_whole(path, target, fmt)
+
+
+def test_a_ris_and_a_medline_file_are_cut_at_their_records(tmp_path: Path) -> None:
+    for fmt, snippets, name in (("ris", _RIS, "a.ris"), ("medline", _MEDLINE, "a.nbib")):
+        path = tmp_path / name
+        path.write_text("".join(snippets[n % 2].format(n=n) for n in range(30)))
+        assert _ranges_read_as_whole(path, 300, fmt), fmt
+        assert len(cut_ranges(str(path), 300, fmt)) >= 5
+        odd = tmp_path / ("odd-" + name)
+        odd.write_text(path.read_text().replace("Doe", "Do\re", 1), newline="")
+        assert cut_ranges(str(odd), 300, fmt) == []  # a lone CR: lines would count otherwise
