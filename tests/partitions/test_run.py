@@ -162,9 +162,9 @@ def test_a_group_that_spans_pieces_and_buckets(client: Any, tmp_path: Path) -> N
     assert run.totals.counts["duplicate_groups"] == 1
 
 
-def test_one_large_bibliography_is_cut_into_range_tasks(client: Any, tmp_path: Path) -> None:
-    # 30 entries in one file; pieces of ~1 row's bytes: the file is cut at entry boundaries,
-    # each range its own task, and a DOI cited at both ends makes a group across ranges.
+def test_large_bibliographies_are_cut_into_range_tasks(client: Any, tmp_path: Path) -> None:
+    # A BibTeX and a RIS file; pieces of ~1 row's bytes: each is cut at record boundaries,
+    # each range its own task, and DOIs cited at both ends make groups across ranges.
     entries = [
         f"@article{{w{n},\n  title = {{Work {n} on ranges}},\n  author = {{Doe, J.}},\n"
         f"  year = {{2020}},\n  doi = {{10.1000/range.{n % 13}}},\n}}\n"
@@ -172,13 +172,24 @@ def test_one_large_bibliography_is_cut_into_range_tasks(client: Any, tmp_path: P
     ]
     path = tmp_path / "large.bib"
     path.write_text("% Encoding: UTF-8\n\n" + "\n".join(entries) + "@comment{jabref-meta:}\n")
-    settings = registry.settings(offline=True, cache_dir=str(tmp_path / "cache"))
-    single = asyncio.run(run_audit([str(path)], settings))
-    run = run_partitioned(
-        [str(path)], settings, tmp_path / "out", client, options=ReadOptions(), partition_rows=1
+    ris = tmp_path / "large.ris"
+    ris.write_text(
+        "".join(
+            f"TY  - JOUR\r\nTI  - Record {n} of a screening\r\nAU  - Roe, R.\r\n"
+            f"PY  - 2019///\r\nDO  - 10.1000/range.{n % 7}\r\nER  - \r\n\r\n"
+            for n in range(20)
+        ),
+        newline="",
     )
-    assert len(run.pieces) >= 5 and all(p.byte_range for p in run.pieces)
-    assert single.duplicates.num_rows == 30
+    files = [str(path), str(ris)]
+    settings = registry.settings(offline=True, cache_dir=str(tmp_path / "cache"))
+    single = asyncio.run(run_audit(files, settings))
+    run = run_partitioned(
+        files, settings, tmp_path / "out", client, options=ReadOptions(), partition_rows=1
+    )
+    assert len(run.pieces) >= 8 and all(p.byte_range for p in run.pieces)
+    assert {p.paths[0] for p in run.pieces} == set(files)
+    assert single.duplicates.num_rows == 50
     _compare(single, tmp_path / "out")
     assert run.result is not None and run.result.run is not None
     assert [(i.path, i.rows, i.sha256) for i in run.result.run.inputs] == [
