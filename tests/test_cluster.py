@@ -85,6 +85,21 @@ def test_a_parquet_dataset_folder_is_read_by_the_cluster(scheduler: str, tmp_pat
     assert manifest["totals"]["rows"] == 30
 
 
+def test_a_large_run_prints_its_totals_and_search_use_as_json(
+    scheduler: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import auditor.report
+
+    monkeypatch.setattr(auditor.report, "LISTED_ROWS", 0)  # every run is too large to read back
+    env = {"AUDITOR_CACHE_DIR": str(tmp_path / "cache"), "AUDITOR_OFFLINE": "1"}
+    args = ["--out", str(tmp_path / "out"), "--json", "--engine", "dask", "--scheduler", scheduler]
+    spread = _audit(args, env)
+    printed = json.loads(spread.stdout)
+    manifest = json.loads((tmp_path / "out" / "parts.json").read_text())
+    assert printed == {"search": manifest["search_use"], **manifest["totals"]}
+    assert not (tmp_path / "out" / "report.json").exists()
+
+
 def _listening() -> set[tuple[str, int]]:
     import psutil
 

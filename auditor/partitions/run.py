@@ -59,6 +59,10 @@ class ClusterRun:
     result: AuditResult | None = None
     """The whole run read back, for a run of at most `report.LISTED_ROWS` rows (else `None`)."""
 
+    def search_use(self) -> list[dict[str, Any]]:
+        """Each title-search index's use, summed over the pieces, as JSON objects."""
+        return [dataclasses.asdict(u) for u in search_use([s.search_use for s in self.staged])]
+
 
 def _manifest(run: ClusterRun) -> str:
     root = run.out
@@ -82,9 +86,7 @@ def _manifest(run: ClusterRun) -> str:
         ],  # fmt: skip
         "files": files,
         "totals": run.totals.counts,
-        "search_use": [
-            dataclasses.asdict(u) for u in search_use([s.search_use for s in run.staged])
-        ],
+        "search_use": run.search_use(),
         "exit_code": run.totals.exit_code,
     }
     return json.dumps(doc, indent=2) + "\n"
