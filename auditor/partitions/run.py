@@ -114,6 +114,7 @@ def run_partitioned(
     # A run before may have written more pieces: its parts must not pass for this run's.
     for name in ("verdicts", "checklist", "duplicates", layout.STAGING):
         shutil.rmtree(out / name, ignore_errors=True)
+    (out / "duplicates.parquet").unlink(missing_ok=True)  # this step's one file before #29
     lookups = None if settings.offline else start_lookups(client, settings)
     try:
         return _run(inputs, settings, out, client, options, partition_rows, max_findings, lookups)
