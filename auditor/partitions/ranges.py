@@ -44,7 +44,9 @@ _SPECIAL = (b"comment", b"preamble", b"string")
 #: What keeps a file whole, by format (see the module docstring).
 _BREAKS = rb"\r(?!\n)|[\x0b\x0c\x1c-\x1e]|\xc2\x85|\xe2\x80[\xa8\xa9]"
 _UNSAFE = {
-    "bibtex": re.compile(rb"(?i)@string|crossref"),
+    # A `crossref` field name (also one whose `=` is on the next chunk's first line), so that
+    # a URL or a note naming Crossref does not keep the file whole.
+    "bibtex": re.compile(rb"(?i)@string|crossref\s*(?:=|\Z)"),
     "ris": re.compile(_BREAKS),
     "medline": re.compile(_BREAKS),
 }

@@ -86,6 +86,13 @@ def test_a_file_of_entries_is_cut_and_reads_as_a_whole(tmp_path: Path) -> None:
         assert data[:start].count(b"\n") + 1 == line
 
 
+def test_a_url_naming_crossref_does_not_keep_a_file_whole(tmp_path: Path) -> None:
+    path = tmp_path / "url.bib"
+    entry = "@misc{{u{n}, title = {{Via Crossref}}, url = {{https://api.crossref.org/w/{n}}}}}\n"
+    path.write_text("".join(entry.format(n=n) for n in range(20)))
+    assert _ranges_read_as_whole(path, 300)
+
+
 def test_a_byte_order_mark_stays_with_the_first_range(tmp_path: Path) -> None:
     path = tmp_path / "bom.bib"
     path.write_bytes(b"\xef\xbb\xbf" + _text([0] * 12).encode())
@@ -97,6 +104,7 @@ def test_files_that_need_the_whole_database_are_not_cut(tmp_path: Path) -> None:
     cases = {
         "macros.bib": '@string{jcp = "J. Chem. Phys."}\n' + body,
         "crossref.bib": body + "@inbook{c1, crossref = {k0}, title = {Part}}\n",
+        "crossref2.bib": body + "@inbook{c1, CrossRef\n  = {k0}, title = {Part}}\n",
         "latin1.bib": body.replace("Work", "Wörk"),
         "utf16.bib": body,
     }
