@@ -83,3 +83,47 @@ def test_a_parquet_dataset_folder_is_read_by_the_cluster(scheduler: str, tmp_pat
     manifest = json.loads((tmp_path / "out" / "parts.json").read_text())
     assert [p["rows"] for p in manifest["pieces"]] == [10, 10, 10]
     assert manifest["totals"]["rows"] == 30
+
+
+def test_a_large_run_prints_its_totals_and_search_use_as_json(
+    scheduler: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import auditor.report
+
+    monkeypatch.setattr(auditor.report, "LISTED_ROWS", 0)  # every run is too large to read back
+    env = {"AUDITOR_CACHE_DIR": str(tmp_path / "cache"), "AUDITOR_OFFLINE": "1"}
+    args = ["--out", str(tmp_path / "out"), "--json", "--engine", "dask", "--scheduler", scheduler]
+    spread = _audit(args, env)
+    printed = json.loads(spread.stdout)
+    manifest = json.loads((tmp_path / "out" / "parts.json").read_text())
+    assert printed == {"search": manifest["search_use"], **manifest["totals"]}
+    assert not (tmp_path / "out" / "report.json").exists()
+
+
+def _listening() -> set[tuple[str, int]]:
+    import psutil
+
+    found = psutil.Process().net_connections("inet")
+    return {(c.laddr.ip, c.laddr.port) for c in found if c.status == psutil.CONN_LISTEN}
+
+
+def test_the_local_cluster_the_tool_starts_listens_on_loopback_only() -> None:
+    # Scheduler, its HTTP server, nannies and workers: nothing on a public interface.
+    from auditor.cluster import cluster_client
+    from auditor.registers import registry
+
+    before = _listening()
+    with cluster_client(registry.settings(workers=1, threads=1)) as client:
+        here = _listening() - before
+        there = client.run(
+            lambda: [
+                c.laddr.ip
+                for c in __import__("psutil").Process().net_connections("inet")
+                if c.status == "LISTEN"
+            ]
+        )
+        link = client.dashboard_link
+    assert len(here) >= 2 and len(there) == 1  # the scheduler and its HTTP server at least
+    assert {ip for ip, _ in here} == {"127.0.0.1"}
+    assert all(ips and set(ips) == {"127.0.0.1"} for ips in there.values())
+    assert link.startswith("http://127.0.0.1:")

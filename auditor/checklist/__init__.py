@@ -18,7 +18,7 @@ The stage is a package: `wording` (what an ordinary item says), `links` (the pag
 from __future__ import annotations
 
 from auditor.checklist.build import build_checklist
-from auditor.checklist.duplicates import duplicate_items
+from auditor.checklist.duplicates import duplicate_items, member_items
 from auditor.checklist.links import links_for
 from auditor.checklist.priority import PRIORITY_ORDER, priority_rank
 from auditor.checklist.updates import update_items
@@ -28,6 +28,7 @@ __all__ = [
     "build_checklist",
     "duplicate_items",
     "links_for",
+    "member_items",
     "priority_rank",
     "update_items",
 ]

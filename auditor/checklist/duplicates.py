@@ -11,7 +11,7 @@ from auditor.checklist.items import REFERENCE_COLUMNS, as_checklist, only, rows_
 from auditor.checklist.links import link_column
 from auditor.errors import Reason
 
-__all__ = ["duplicate_items"]
+__all__ = ["duplicate_items", "member_items"]
 
 
 def _members_and_leaders(duplicates: pa.Table) -> tuple[pa.Array, pa.Array]:
@@ -43,26 +43,35 @@ def duplicate_items(duplicates: pa.Table, references: pa.Table) -> pa.Table:
     first_key = column_idioms.first_truthy(
         key.take(leader), column_idioms.constant("?", len(member))
     )
-    basis, value = duplicates["basis"].take(member), duplicates["value"].take(member)
+    return member_items(duplicates.take(member), references, first_key)
+
+
+def member_items(members: pa.Table, references: pa.Table, first_key: pa.Array) -> pa.Table:
+    """The P3 items of `members` (DUPLICATES rows of members after their group's first, in
+    order), each naming `first_key` (its group's first key, `?` when it has none)."""
+    count = members.num_rows
+    if count == 0:
+        return tables.empty(tables.CHECKLIST)
+    refs = rows_of(only(references, tables.REFERENCES, REFERENCE_COLUMNS), members["row_id"])
+    key = column_idioms.first_truthy(members["key"].combine_chunks(), refs["key"].combine_chunks())
+    basis, value = members["basis"].combine_chunks(), members["value"].combine_chunks()
     shared = column_idioms.strip(pc.binary_join_element_wise(basis, pc.fill_null(value, ""), " "))
     text = pc.binary_join_element_wise(
         "Same work as ", first_key, " (", shared,
         "), cited under another key; pending human check that both citations are intended.", "",
     )  # fmt: skip
-    link = pa.nulls(len(member), pa.string())
+    link = pa.nulls(count, pa.string())
     for kind in ("doi", "pmid", "arxiv"):
         link = pc.if_else(
             pc.fill_null(pc.equal(basis, kind), False), link_column(kind, value), link
         )
-    refs = refs.take(member)
-    count = len(member)
     return as_checklist(
         pa.table(
             {
-                "row_id": duplicates["row_id"].take(member),
+                "row_id": members["row_id"],
                 "source_path": refs["source_path"],
                 "source_line": refs["source_line"],
-                "key": key.take(member),
+                "key": key,
                 "priority": column_idioms.constant("P3", count),
                 "reason_code": column_idioms.constant(Reason.DUPLICATE_REFERENCE.value, count),
                 "cited_title": refs["title"],

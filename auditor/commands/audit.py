@@ -204,7 +204,8 @@ def _on_cluster(
     if spread.result is not None:
         return spread.result
     if json_:
-        console().print_json(data=spread.totals.counts)
+        # As `--json` of a run read back (`summary_dict`): the search use beside the totals.
+        console().print_json(data={"search": spread.search_use(), **spread.totals.counts})
     elif not quiet:
         print_totals(spread.totals, out, err, console())
     raise typer.Exit(spread.totals.exit_code)

@@ -79,6 +79,7 @@ def load_files(
     csv_map: Mapping[str, str] | None = None,
     closed_legs: frozenset[str] = frozenset(),
     grobid_url: str | None = None,
+    contents: Mapping[str, bytes] | None = None,
 ) -> LoadOutcome:
     """Load every entry of every file in `paths` into one classified `references` table.
 
@@ -87,7 +88,9 @@ def load_files(
     encoding (else by BOM, then UTF-8 line by line with a Windows-1252/Latin-1 fallback per line
     that is named in a warning; CSV must be UTF-8); `csv_map` maps table fields to CSV column
     names (`{"title": "Article Title"}`); `grobid_url` a GROBID server that reads PDFs (else
-    the built-in reader).
+    the built-in reader); `contents` UTF-8 bytes to read in place of some of the paths' files,
+    as a `filecontents` bibliography is read (a cluster task's byte range of a large file,
+    `auditor.partitions.ranges`).
     Raises `InputError` for a file that cannot be read or decoded; never for a bad entry.
 
     A manuscript in `paths` (`.tex`, `.aux`, `.bbl`, Markdown) stands for the bibliographies it
@@ -104,6 +107,7 @@ def load_files(
         csv_map=csv_map,
         closed_legs=closed_legs,
         grobid_url=grobid_url,
+        contents=contents,
     )
     if not outcome.table.num_rows:
         raise InputError(f"no references in {', '.join(paths)}")
@@ -127,6 +131,7 @@ def _load_any(
     csv_map: Mapping[str, str] | None,
     closed_legs: frozenset[str],
     grobid_url: str | None = None,
+    contents: Mapping[str, bytes] | None = None,
 ) -> LoadOutcome:
     if any(is_table(p, fmt) for p in paths):  # Parquet / JSON Lines references tables
         return load_tables(paths, fmt=fmt, column_map=csv_map, closed_legs=closed_legs)
@@ -140,6 +145,7 @@ def _load_any(
                 csv_map=csv_map,
                 closed_legs=closed_legs,
                 grobid_url=grobid_url,
+                embedded=contents,
             )
     return _load_manuscripts(
         manuscripts,

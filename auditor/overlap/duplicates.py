@@ -254,17 +254,19 @@ def cluster_links(references: pa.Table, records: pa.Table) -> pa.Table:
     """(row_id, basis, value) of every value `find_duplicates` could link `references` by, for
     hash-partitioning a cluster run by value (`auditor.partitions.dupes`).
 
-    The reference's own normalized values, plus the record DOIs of its found arXiv records
-    (basis `published_version`) and PubMed records (basis `doi`: the DOI citations' own).
-    Two rows can share a group only if they share a `(basis, value)` here, or one's
-    `published_version` value is another's `doi` value.
+    The reference's own normalized values (bases `doi`, `pmid`, `arxiv`, `url`), plus the record
+    DOIs of its found arXiv records (basis `published_version`) and PubMed records (basis
+    `pmid_record`: `find_duplicates` links these under `doi` once one of them is also cited).
+    Two rows can share a group only if they share a `(basis, value)` here, or a record DOI of
+    one is another's `doi` value.
     """
     keys = _keys(references)
     frames = [keys]
     for basis, linked in _record_dois(keys, records):
         rows = linked["row_id"]
         value = linked["record_doi"]
+        named = "pmid_record" if basis == "doi" else basis
         frames.append(
-            pa.table({"row_id": rows, "basis": _constant(basis, len(rows)), "value": value})
+            pa.table({"row_id": rows, "basis": _constant(named, len(rows)), "value": value})
         )
     return pa.concat_tables(frames)

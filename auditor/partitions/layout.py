@@ -3,10 +3,12 @@
 Outputs (kept): `verdicts/part-NNNNN.parquet` (the report's verdict rows of one piece, pieces in
 row order), `checklist/P0/part-NNNNN.parquet` … `checklist/P3/…` (one folder per priority, so
 reading the folders in priority order and the parts in order gives the checklist's global
-order: priority, then input order), `duplicates.parquet`, and `manifest.json`.
+order: priority, then input order), `duplicates/part-NNNNN.parquet` (consecutive ranges of
+duplicate groups: in name order, the single-process table's order), and `parts.json`.
 
 Staging (`_parts/`, removed at the end): each piece's references, records, verdicts and
-checklist before the duplicate step, and its links by bucket.
+checklist before the duplicate step, its links by bucket, and the duplicate step's files (link
+pairs and best values by bucket, the groups, their first keys, each piece's group rows).
 """
 
 from __future__ import annotations

@@ -4,9 +4,10 @@ A Parquet references table (a file, a folder of `*.parquet`, a glob, or an fsspe
 `s3://bucket/refs/`) is cut at row-group boundaries into pieces of about `partition_rows` rows;
 only the footers are read here. Bibliography files are grouped, in order, into pieces of about
 `partition_bytes` bytes by their sizes, so many small files share a task and a large one has its
-own. Each piece knows its first `row_id` (Parquet: from the footers; bibliographies: after a
-counting step on the workers, `auditor.partitions.read.count_rows`), so the row ids are the ones
-the single-process run gives.
+own; a large BibTeX file is then cut into byte ranges on the workers
+(`auditor.partitions.ranges`). Each piece knows its first `row_id` (Parquet: from the footers;
+bibliographies: after a counting step on the workers, `auditor.partitions.read.count_rows`), so
+the row ids are the ones the single-process run gives.
 
 The driver holds this plan (one small object per piece), not the references.
 """
@@ -38,7 +39,8 @@ class Piece:
     row_groups: tuple[int, ...] = ()
     """The Parquet row groups this piece reads (empty for bibliography files)."""
     first_line: int = 1
-    """`source_line` of the piece's first row in its Parquet file."""
+    """`source_line` of the piece's first row in its Parquet file, or the first line of its
+    byte range."""
     rows: int | None = None
     """Rows in the piece; `None` for bibliography files until counted."""
     offset: int = 0
@@ -47,6 +49,8 @@ class Piece:
     """Bytes (bibliography files) or uncompressed bytes of the row groups (Parquet)."""
     first_of_file: bool = True
     """Whether the piece holds the first rows of its file (it digests the file)."""
+    byte_range: tuple[int, ...] = ()
+    """`(first byte, end byte)` of one range of a large BibTeX file (`ranges`); else empty."""
 
     @property
     def is_table(self) -> bool:

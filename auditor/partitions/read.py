@@ -67,6 +67,10 @@ def _read_table(piece: Piece, options: ReadOptions) -> LoadOutcome:
 
 
 def _load(piece: Piece, options: ReadOptions) -> LoadOutcome:
+    if piece.byte_range:
+        from auditor.partitions.ranges import load_range
+
+        return load_range(piece, options)
     return load_files(
         list(piece.paths),
         fmt=options.input_format,

@@ -1,18 +1,22 @@
 """A cluster run, driven: plan, then tasks that read, audit and write their own pieces.
 
 The driver reads only file metadata (Parquet footers, file sizes) and small answers (row
-counts, candidate row ids, the duplicate groups, each piece's totals); the references, records
-and verdicts stay on the workers and in `out`, which every worker must reach (a local folder for
-a local cluster; a shared file system on many machines, see `docs/cluster.md`).
+counts, two flags per bucket, the number of duplicate groups, each piece's totals); the
+references, records and verdicts stay on the workers and in `out`, which every worker must reach
+(a local folder for a local cluster; a shared file system on many machines, see
+`docs/cluster.md`).
 
 Steps: (1) plan the pieces (`plan.plan_pieces`; bibliography files counted on the workers);
-(2) `tasks.stage_piece` per piece; (3) one task per value bucket (`dupes.candidates`);
-(4) one task for the groups (`dupes.groups`) on the candidates alone; (5) `tasks.finish_piece`
-per piece; (6) the totals combined here (`totals.combine`) and `parts.json` written.
+(2) `tasks.stage_piece` per piece; (3) two tasks per value bucket (`grouping.flag_task`, then
+`grouping.share_task`: link pairs); (4) one task closing the pairs into groups
+(`grouping.component_task`); (5) `tasks.finish_piece` per piece; (6) `grouping.order_task` per
+range of groups (`duplicates/`); (7) the totals combined here (`totals.combine`) and
+`parts.json` written.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 from collections.abc import Sequence
@@ -21,19 +25,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import pyarrow as pa
-import pyarrow.compute as pc
-
-from auditor import tables
-from auditor.checklist.items import REFERENCE_COLUMNS, only
 from auditor.files import atomic_write_text
 from auditor.partitions import layout
-from auditor.partitions.dupes import candidates, groups
+from auditor.partitions.grouping import component_task, flag_task, order_task, share_task
 from auditor.partitions.plan import Piece, plan_pieces, with_counts
 from auditor.partitions.read import ReadOptions, count_rows
 from auditor.partitions.small import read_back
 from auditor.partitions.tasks import Staged, finish_piece, stage_piece
-from auditor.partitions.totals import RunTotals, combine
+from auditor.partitions.totals import RunTotals, combine, search_use
 from auditor.result import AuditResult
 from auditor.settings import Settings
 
@@ -45,10 +44,6 @@ BYTES_PER_ROW = 500
 #: Value buckets of the duplicate step: each piece writes up to this many link files, and
 #: each bucket task reads one share of all links (a few values a row).
 MAX_BUCKETS = 64
-#: The reference columns `find_duplicates` and `duplicate_items` read.
-GROUP_COLUMNS = tuple(
-    dict.fromkeys([*REFERENCE_COLUMNS, "id_type", "identifier", "doi", "pmid", "arxiv", "url"])
-)
 #: The dataset manifest inside `--out` (`manifest.json` is the report set's own).
 MANIFEST = "parts.json"
 
@@ -64,52 +59,16 @@ class ClusterRun:
     result: AuditResult | None = None
     """The whole run read back, for a run of at most `report.LISTED_ROWS` rows (else `None`)."""
 
-
-def bucket_candidates(bucket: int, out: str) -> pa.Array:
-    """The candidate row ids of one value bucket (every piece's links of it)."""
-    import pyarrow.dataset as ds
-
-    folder = Path(out) / layout.STAGING / "links" / f"bucket-{bucket:04d}"
-    files = sorted(str(p) for p in folder.glob("part-*.parquet"))
-    if not files:
-        return pa.array([], pa.int64())
-    return candidates(ds.dataset(files, format="parquet").to_table())
-
-
-def group_task(found: Sequence[pa.Array], out: str) -> pa.Table:
-    """The run's `DUPLICATES` from the candidate rows; writes `duplicates.parquet` (when any)
-    and the staged duplicate items."""
-    import pyarrow.dataset as ds
-
-    root = Path(out)
-    rows = pc.unique(pa.chunked_array([*found, pa.array([], pa.int64())], pa.int64()))
-    refs = tables.empty(tables.REFERENCES)
-    records = tables.empty(tables.RECORDS)
-    if len(rows):
-        refs_files = sorted(str(p) for p in (root / layout.STAGING / "refs").glob("*.parquet"))
-        # Only the columns the groups and their items read: the candidates may be many rows.
-        staged = ds.dataset(refs_files, format="parquet")
-        wanted = [c for c in GROUP_COLUMNS if c in staged.schema.names]
-        refs = staged.to_table(columns=wanted, filter=pc.field("row_id").isin(rows))
-        refs = refs.take(pc.sort_indices(refs["row_id"]))
-        rec_files = sorted(str(p) for p in (root / layout.STAGING / "records").glob("*.parquet"))
-        ids = pc.unique(refs["identifier"].drop_null())
-        records = ds.dataset(rec_files, format="parquet").to_table(
-            columns=["id_type", "identifier", "status", "doi"],
-            filter=pc.field("identifier").isin(ids),
-        )
-    duplicates, items = groups(only(refs, tables.REFERENCES, GROUP_COLUMNS), records)
-    layout.write_part(root / layout.STAGING / "dup_items.parquet", items)
-    if duplicates.num_rows:
-        layout.write_part(root / "duplicates.parquet", duplicates)
-    return duplicates
+    def search_use(self) -> list[dict[str, Any]]:
+        """Each title-search index's use, summed over the pieces, as JSON objects."""
+        return [dataclasses.asdict(u) for u in search_use([s.search_use for s in self.staged])]
 
 
 def _manifest(run: ClusterRun) -> str:
     root = run.out
     files = sorted(
         str(p.relative_to(root))
-        for folder in ("verdicts", "checklist")
+        for folder in ("verdicts", "checklist", "duplicates")
         for p in (root / folder).rglob("part-*.parquet")
     )
     doc = {
@@ -127,6 +86,7 @@ def _manifest(run: ClusterRun) -> str:
         ],  # fmt: skip
         "files": files,
         "totals": run.totals.counts,
+        "search_use": run.search_use(),
         "exit_code": run.totals.exit_code,
     }
     return json.dumps(doc, indent=2) + "\n"
@@ -152,9 +112,9 @@ def run_partitioned(
 
     out.mkdir(parents=True, exist_ok=True)
     # A run before may have written more pieces: its parts must not pass for this run's.
-    for name in ("verdicts", "checklist", layout.STAGING):
+    for name in ("verdicts", "checklist", "duplicates", layout.STAGING):
         shutil.rmtree(out / name, ignore_errors=True)
-    (out / "duplicates.parquet").unlink(missing_ok=True)
+    (out / "duplicates.parquet").unlink(missing_ok=True)  # this step's one file before #29
     lookups = None if settings.offline else start_lookups(client, settings)
     try:
         return _run(inputs, settings, out, client, options, partition_rows, max_findings, lookups)
@@ -178,8 +138,7 @@ def _run(
     started = datetime.now(UTC).isoformat(timespec="seconds")
     pieces = plan_pieces(inputs, partition_rows, partition_rows * BYTES_PER_ROW)
     if pieces and not pieces[0].is_table:
-        counted = client.map(count_rows, pieces, options=options, pure=False)
-        pieces = with_counts(pieces, client.gather(counted))
+        pieces = _counted(client, pieces, options, partition_rows * BYTES_PER_ROW)
     buckets = max(1, min(len(pieces), MAX_BUCKETS))
     staged = client.gather(
         client.map(
@@ -193,8 +152,7 @@ def _run(
             pure=False,
         )  # fmt: skip
     )
-    found = client.map(bucket_candidates, range(buckets), out=str(out), pure=False)
-    duplicates = client.submit(group_task, found, out=str(out), pure=False)
+    grouped = _group(client, pieces, out, buckets, partition_rows)
     parts = client.gather(
         client.map(
             finish_piece,
@@ -202,12 +160,14 @@ def _run(
             out=str(out),
             settings=settings,
             max_findings=max_findings,
-            duplicates=duplicates,
+            grouped=grouped,
             pure=False,
         )  # fmt: skip
     )
-    groups_count = client.submit(_group_count, duplicates).result()
-    totals = combine(parts, max_findings, groups_count)
+    done = grouped.result()  # a count and the group ranges: small
+    ranges = list(done.ranges)
+    client.gather(client.map(order_task, range(len(ranges)), ranges, out=str(out), pure=False))
+    totals = combine(parts, max_findings, done.groups)
     result = None
     if totals.counts["rows"] <= LISTED_ROWS:
         result = read_back(out, staged, settings, started)
@@ -217,5 +177,21 @@ def _run(
     return run
 
 
-def _group_count(duplicates: pa.Table) -> int:
-    return len(pc.unique(duplicates["group_id"])) if duplicates.num_rows else 0
+def _counted(client: Any, pieces: list[Piece], options: ReadOptions, target: int) -> list[Piece]:
+    """Bibliography pieces with their rows: a large BibTeX file cut into ranges
+    (`ranges.split_files`), the other pieces counted by loading them on the workers."""
+    from auditor.partitions.ranges import split_files
+
+    split = split_files(client, pieces, options, target)
+    pieces = [dataclasses.replace(p, index=n) for n, (p, _) in enumerate(split)]
+    todo = [p for p, (_, rows) in zip(pieces, split, strict=True) if rows is None]
+    counted = iter(client.gather(client.map(count_rows, todo, options=options, pure=False)))
+    return with_counts(pieces, [next(counted) if rows is None else rows for _, rows in split])
+
+
+def _group(client: Any, pieces: Sequence[Piece], out: Path, buckets: int, rows: int) -> Any:
+    """The duplicate step up to the groups (`grouping`): the future of its `Grouped`."""
+    flags = client.map(flag_task, range(buckets), out=str(out), pure=False)
+    shared = client.map(share_task, range(buckets), out=str(out), flags=flags, pure=False)
+    spans = [(p.index, p.offset, p.rows or 0) for p in pieces]
+    return client.submit(component_task, str(out), spans, rows, shared, pure=False)

@@ -18,6 +18,7 @@ from auditor import tables
 from auditor.load import LoadOutcome
 from auditor.partitions import layout
 from auditor.partitions.tasks import Staged
+from auditor.partitions.totals import search_use
 from auditor.patches import record_keys
 from auditor.pipeline import run_info
 from auditor.registers import registry
@@ -64,10 +65,11 @@ def read_back(out: Path, staged: Sequence[Staged], settings: Settings, started: 
     records = _distinct(_parts(out, "records", count, tables.RECORDS))
     verdicts = _parts(out, "final", count, tables.VERDICTS)
     checklist = _parts(out, "final_checklist", count, tables.CHECKLIST)
-    dup_path = out / "duplicates.parquet"
+    # `duplicates/` parts hold consecutive ranges of groups: in name order, the table's order.
+    parts = [layout.read_part(p) for p in sorted((out / "duplicates").glob("part-*.parquet"))]
     duplicates = (
-        layout.read_part(dup_path).cast(tables.DUPLICATES)
-        if dup_path.exists()
+        pa.concat_tables(parts).cast(tables.DUPLICATES)
+        if parts
         else tables.empty(tables.DUPLICATES)
     )
     problems = tuple(p for piece in staged for p in piece.problems)
@@ -75,5 +77,6 @@ def read_back(out: Path, staged: Sequence[Staged], settings: Settings, started: 
     base_urls = (
         {} if settings.offline else {r.name: r.host.base_url(settings) for r in registry.REGISTERS}
     )
-    run = run_info(loaded, records, settings, started, base_urls=base_urls)
+    used = search_use([piece.search_use for piece in staged])
+    run = run_info(loaded, records, settings, started, base_urls=base_urls, search_use=used)
     return AuditResult(references, records, verdicts, ordered_checklist(checklist), duplicates, run)

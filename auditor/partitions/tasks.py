@@ -43,6 +43,8 @@ class Staged:
     problems: tuple[Any, ...]
     """`Problem`s the loaders reported."""
     tiers: tuple[str, ...]
+    search_use: tuple[Any, ...] = ()
+    """`SearchUse`s of the piece's title search (`totals.search_use` sums them)."""
 
 
 def _audit(references: pa.Table, settings: Settings, lookups: Any) -> Any:
@@ -88,7 +90,9 @@ def stage_piece(
         if links.num_rows:
             layout.write_part(layout.bucket_path(root, bucket, piece.index), links)
     tiers = sorted(set(made.records["tier"].drop_null().to_pylist()))
-    return Staged(piece.index, refs.num_rows, loaded.inputs, loaded.problems, tuple(tiers))
+    return Staged(
+        piece.index, refs.num_rows, loaded.inputs, loaded.problems, tuple(tiers), made.search_use
+    )
 
 
 def ordered_checklist(checklist: pa.Table) -> pa.Table:
@@ -96,12 +100,6 @@ def ordered_checklist(checklist: pa.Table) -> pa.Table:
     keyed = checklist.append_column("_rank", priority_rank(checklist["priority"]))
     order = pc.sort_indices(keyed, sort_keys=[("_rank", "ascending"), ("row_id", "ascending")])
     return checklist.take(order)
-
-
-def _in_range(table: pa.Table, first: int, rows: int) -> pa.Table:
-    ids = table["row_id"]
-    inside = pc.and_(pc.greater_equal(ids, first), pc.less(ids, first + rows))
-    return table.filter(inside)
 
 
 def _unasked(out: Path, verdicts: pa.Table) -> tuple[pa.Table, pa.Table]:
@@ -138,13 +136,14 @@ def _split_by_priority(root: Path, index: int, checklist: pa.Table) -> None:
 
 
 def finish_piece(
-    piece: Piece, out: str, settings: Settings, max_findings: int, duplicates: pa.Table
+    piece: Piece, out: str, settings: Settings, max_findings: int, grouped: Any = None
 ) -> PieceTotals:
     """Apply what spans pieces to `piece`'s staged rows, write its outputs, return its totals.
 
-    `duplicates` are the run's groups (`dupes.groups`, few rows); the duplicate items are read
-    from the staging folder.
+    `grouped` is the duplicate step's `grouping.Grouped` (passed so the task runs after it);
+    the piece's groups are read from the staging folder (`grouping.piece_groups`).
     """
+    from auditor.partitions.grouping import piece_groups
     from auditor.patches import merge
     from auditor.report.view import build_view
     from auditor.stages import group_patch
@@ -154,9 +153,7 @@ def finish_piece(
     records = layout.read_part(layout.staged(root, "records", piece.index))
     verdicts = layout.read_part(layout.staged(root, "verdicts", piece.index))
     checklist = layout.read_part(layout.staged(root, "checklist", piece.index))
-    first, rows = piece.offset, refs.num_rows
-    mine = _in_range(duplicates, first, rows)
-    items = _in_range(layout.read_part(root / layout.STAGING / "dup_items.parquet"), first, rows)
+    mine, items = piece_groups(out, piece.index, refs)
     patch, others = _unasked(root, verdicts)
     verdicts = merge(verdicts, patch, group_patch(mine))
     checklist = ordered_checklist(pa.concat_tables([checklist, items]))

@@ -19,11 +19,11 @@ import pyarrow.compute as pc
 from auditor.checklist.priority import PRIORITY_ORDER
 from auditor.report.findings import Finding
 from auditor.report.view import ReportView
-from auditor.result import AuditResult
+from auditor.result import AuditResult, SearchUse
 from auditor.settings import Settings
 from auditor.tables import OUTCOMES, RowState
 
-__all__ = ["PieceTotals", "RunTotals", "combine", "piece_totals"]
+__all__ = ["PieceTotals", "RunTotals", "combine", "piece_totals", "search_use"]
 
 _OK, _FINDINGS, _INCOMPLETE = 0, 1, 3
 _ORDERS: dict[str, tuple[str, ...]] = {
@@ -134,3 +134,27 @@ def combine(parts: Sequence[PieceTotals], max_findings: int, duplicate_groups: i
     else:
         code = _OK
     return RunTotals(counts, shown, total - len(shown), code, len(parts))
+
+
+def search_use(pieces: Sequence[Sequence[SearchUse]]) -> tuple[SearchUse, ...]:
+    """Each title-search index's use summed over the pieces, indexes in first-seen order.
+
+    Requests and free answers add up to the run's. `waited_seconds` adds up too: the pieces'
+    search stages waited that long in all, side by side, not one after another (task
+    seconds; the wall time is less when pieces ran at once).
+    """
+    total: dict[str, SearchUse] = {}
+    for uses in pieces:
+        for use in uses:
+            seen = total.get(use.index)
+            total[use.index] = (
+                use
+                if seen is None
+                else SearchUse(
+                    use.index,
+                    seen.requests + use.requests,
+                    seen.free + use.free,
+                    seen.waited_seconds + use.waited_seconds,
+                )
+            )
+    return tuple(total.values())

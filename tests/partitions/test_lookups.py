@@ -97,3 +97,60 @@ def _with_rate(settings: Any, rate: float) -> dict[str, Any]:
     registers = dict(settings.registers)
     registers["crossref"] = dataclasses.replace(registers["crossref"], rate=rate)
     return registers
+
+
+def test_title_search_use_is_summed_over_the_pieces(client: Any, tmp_path: Path) -> None:
+    import asyncio
+
+    from auditor.pipeline import run_audit
+    from tests.emulator.search_corpus import TITLE, search_corpus
+
+    # Title-only references, one a piece: each piece searches its own titles.
+    rows = [
+        {"key": "real", "title": TITLE, "authors": ["Vaswani, Ashish"], "year": 2017,
+         "entry_type": "inproceedings", "container": "NeurIPS"},
+        {"key": "gan", "title": "Generative Adversarial Nets", "authors": ["Goodfellow, Ian"],
+         "year": 2014, "entry_type": "inproceedings", "container": "NeurIPS"},
+        {"key": "fake", "title": "Recursive Attention Graphs for Zero-Shot Protein Folding",
+         "authors": ["Okafor, Chidi"], "year": 2022, "entry_type": "inproceedings",
+         "container": "ICML"},
+    ]  # fmt: skip
+    refs = tmp_path / "titles.parquet"
+    pq.write_table(pa.Table.from_pylist(rows), refs, row_group_size=1)
+    with run_emulator(search_corpus(), EmulatorConfig()) as emu:
+        fast = {"search_fast_pace": 2000.0, "crossref_rate": 5000.0, "openalex_rate": 5000.0,
+                "ncbi_rate": 5000.0, "dblp_rate": 1000.0, "s2_rate": 1000.0,
+                "arxiv_rate": 1000.0, "max_retries": 0, "timeout": 2.0}  # fmt: skip
+        base = registry.settings(
+            cache_dir=str(tmp_path / "one"), fail_on=("none",), **fast, **emu.base_urls
+        )
+        # Each piece searched on its own in one process (a batch routes its own titles).
+        alone = []
+        for n, row in enumerate(rows):
+            one = tmp_path / f"one-{n}.parquet"
+            pq.write_table(pa.Table.from_pylist([row]), one)
+            solo = dataclasses.replace(base, cache_dir=str(tmp_path / f"cache-{n}"))
+            result = asyncio.run(run_audit([str(one)], solo))
+            assert result.run is not None
+            alone.append(result.run.search_use)
+        spread = dataclasses.replace(base, cache_dir=str(tmp_path / "many"))
+        run = run_partitioned(
+            [str(refs)], spread, tmp_path / "out", client, options=ReadOptions(),
+            partition_rows=1,
+        )  # fmt: skip
+    assert len(run.pieces) == 3
+    want: dict[str, list[int]] = {}
+    for uses in alone:
+        for u in uses:
+            got = want.setdefault(u.index, [0, 0])
+            got[0] += u.requests
+            got[1] += u.free
+    assert sum(r for r, _ in want.values()) >= 3  # the search really asked, piece by piece
+    assert run.result is not None and run.result.run is not None
+    summed = run.result.run.search_use
+    assert {u.index: [u.requests, u.free] for u in summed} == want
+    assert [u.index for u in summed] == list(want)  # indexes in first-seen order
+    import json
+
+    manifest = json.loads((tmp_path / "out" / "parts.json").read_text())
+    assert {u["index"]: [u["requests"], u["free"]] for u in manifest["search_use"]} == want

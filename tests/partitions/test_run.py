@@ -73,8 +73,8 @@ def _compare(single: Any, out: Path) -> None:
     view = build_view(single)
     assert _stamped_now(rows) == _stamped_now(view.rows.to_pylist())
     assert items == single.checklist.to_pylist()
-    dup_path = out / "duplicates.parquet"
-    dups = pq.read_table(dup_path).to_pylist() if dup_path.exists() else []
+    parts = sorted((out / "duplicates").glob("part-*.parquet"))
+    dups = [row for p in parts for row in pq.read_table(p).to_pylist()]
     assert dups == single.duplicates.to_pylist()
 
 
@@ -86,7 +86,10 @@ def test_bibliography_files_in_small_pieces(client: Any, tmp_path: Path) -> None
     run = run_partitioned(
         BIBS, settings, tmp_path / "out", client, options=ReadOptions(), partition_rows=1
     )
-    assert len(run.pieces) == 3
+    # thesis.bib defines `@string` macros (kept whole); the RIS file is cut at its records.
+    paths = [Path(p.paths[0]).name for p in run.pieces]
+    ris = len(paths) - 2
+    assert ris >= 2 and paths == ["thesis.bib", *["screening.ris"] * ris, "submissions.csv"]
     assert single.duplicates.num_rows and single.checklist.num_rows  # both really compared
     _compare(single, tmp_path / "out")
     assert run.totals.counts == dict(build_view(single).totals)
@@ -126,3 +129,72 @@ def test_parquet_row_groups_against_a_snapshot(client: Any, tmp_path: Path) -> N
     # The driver grew by no table: it read footers and totals only.
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 200_000  # KiB
     assert sum(client.run(lambda dask_worker: 1).values()) == 2  # no worker lost
+
+
+_CHAIN = {
+    "a.bib": "@article{first, title = {A Chain}, year = {2020}, doi = {10.1000/chain.1}}\n",
+    "b.bib": "@article{second, title = {A Chain}, year = {2020}, doi = {10.1000/CHAIN.1},\n"
+    "  eprint = {2101.00001}, archivePrefix = {arXiv}}\n",
+    "c.bib": "@article{third, title = {A Chain}, year = {2020}, eprint = {2101.00001v3},\n"
+    "  archivePrefix = {arXiv}, url = {https://example.org/chain}}\n"
+    "@article{other, title = {Other}, year = {2021}, doi = {10.1000/other}}\n",
+    "d.bib": "@misc{fourth, title = {A Chain}, url = {https://EXAMPLE.org/chain}}\n",
+}
+
+
+def test_a_group_that_spans_pieces_and_buckets(client: Any, tmp_path: Path) -> None:
+    # first-DOI-second-arXiv-third-URL-fourth: one group, each link in another piece.
+    files = []
+    for name, text in _CHAIN.items():
+        # Padded past one piece's bytes (`BYTES_PER_ROW`): one file, one piece.
+        (tmp_path / name).write_text(text + "% " + "padding " * 80 + "\n")
+        files.append(str(tmp_path / name))
+    settings = registry.settings(offline=True, cache_dir=str(tmp_path / "cache"))
+    single = asyncio.run(run_audit(files, settings))
+    assert [r["key"] for r in single.duplicates.to_pylist()] == [
+        "first",
+        "second",
+        "third",
+        "fourth",
+    ]
+    run = run_partitioned(
+        files, settings, tmp_path / "out", client, options=ReadOptions(), partition_rows=1
+    )
+    assert len(run.pieces) == 4
+    _compare(single, tmp_path / "out")
+    assert run.totals.counts["duplicate_groups"] == 1
+
+
+def test_large_bibliographies_are_cut_into_range_tasks(client: Any, tmp_path: Path) -> None:
+    # A BibTeX and a RIS file; pieces of ~1 row's bytes: each is cut at record boundaries,
+    # each range its own task, and DOIs cited at both ends make groups across ranges.
+    entries = [
+        f"@article{{w{n},\n  title = {{Work {n} on ranges}},\n  author = {{Doe, J.}},\n"
+        f"  year = {{2020}},\n  doi = {{10.1000/range.{n % 13}}},\n}}\n"
+        for n in range(30)
+    ]
+    path = tmp_path / "large.bib"
+    path.write_text("% Encoding: UTF-8\n\n" + "\n".join(entries) + "@comment{jabref-meta:}\n")
+    ris = tmp_path / "large.ris"
+    ris.write_text(
+        "".join(
+            f"TY  - JOUR\r\nTI  - Record {n} of a screening\r\nAU  - Roe, R.\r\n"
+            f"PY  - 2019///\r\nDO  - 10.1000/range.{n % 7}\r\nER  - \r\n\r\n"
+            for n in range(20)
+        ),
+        newline="",
+    )
+    files = [str(path), str(ris)]
+    settings = registry.settings(offline=True, cache_dir=str(tmp_path / "cache"))
+    single = asyncio.run(run_audit(files, settings))
+    run = run_partitioned(
+        files, settings, tmp_path / "out", client, options=ReadOptions(), partition_rows=1
+    )
+    assert len(run.pieces) >= 8 and all(p.byte_range for p in run.pieces)
+    assert {p.paths[0] for p in run.pieces} == set(files)
+    assert single.duplicates.num_rows == 50
+    _compare(single, tmp_path / "out")
+    assert run.result is not None and run.result.run is not None
+    assert [(i.path, i.rows, i.sha256) for i in run.result.run.inputs] == [
+        (i.path, i.rows, i.sha256) for i in single.run.inputs
+    ]

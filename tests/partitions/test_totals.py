@@ -57,3 +57,20 @@ def test_pieces_add_up() -> None:
     assert run.more == 2
     assert run.exit_code == 1  # a piece fails: findings win over incomplete
     assert combine([second], 2, 0).exit_code == 3
+
+
+def test_search_use_is_summed_per_index_in_first_seen_order() -> None:
+    from auditor.partitions.totals import search_use
+    from auditor.result import SearchUse
+
+    pieces = [
+        (SearchUse("crossref_search", 3, 1, 0.5), SearchUse("dblp", 1, 0, 2.0)),
+        (),
+        (SearchUse("s2", 2, 0, 1.0), SearchUse("crossref_search", 4, 2, 0.25)),
+    ]
+    assert search_use(pieces) == (
+        SearchUse("crossref_search", 7, 3, 0.75),
+        SearchUse("dblp", 1, 0, 2.0),
+        SearchUse("s2", 2, 0, 1.0),
+    )
+    assert search_use([]) == ()
