@@ -1,9 +1,9 @@
 """The stage order of an audit, written once: resolve → compare → waterfall → search → checklist.
 
 `audit_tables` maps a classified `references` table to the run's other tables. Every caller runs
-the stages through it: `pipeline.run_audit` (and so `auditor serve`'s uploads), each Dask
-partition of `cluster.audit_partition` (with `duplicates=False`: duplicate groups span
-partitions, so the driver finds them once over the whole run with `join_partitions`),
+the stages through it: `pipeline.run_audit` (and so `auditor serve`'s uploads), each piece of a
+Dask run (`partitions.tasks`, with `duplicates=False`: duplicate groups span pieces, so the
+cluster finds them in a distributed step of its own, `partitions.dupes`),
 `auditor check` (`auditor.single.check_tables`) and `auditor serve`'s `/check` and `/precheck`
 (`auditor.serve.stages.compare_many`, on records its shared lookups resolved, with the settings
 the reference-check contract fixes: no waterfall, no title search).
@@ -22,7 +22,6 @@ import asyncio
 from dataclasses import dataclass
 
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from auditor import tables
 from auditor.checklist import build_checklist, duplicate_items
@@ -30,14 +29,14 @@ from auditor.chinese.waterfall import run_waterfall
 from auditor.compare import compare
 from auditor.memory import give_back
 from auditor.overlap.duplicates import find_duplicates
-from auditor.patches import empty_patch, merge, relied_on
+from auditor.patches import empty_patch, merge
 from auditor.resolve import resolve
 from auditor.result import SearchUse
 from auditor.search import title_search
 from auditor.settings import Settings
 from auditor.transport.net import Net
 
-__all__ = ["AuditTables", "audit_tables", "compare_in_thread", "group_patch", "join_partitions"]
+__all__ = ["AuditTables", "audit_tables", "compare_in_thread", "group_patch"]
 
 
 @dataclass(frozen=True)
@@ -93,7 +92,7 @@ async def audit_tables(
 
     `net=None` answers from snapshots and the cache only. With `duplicates=False` (one partition
     of a larger run) no duplicate groups are searched: `duplicates` is empty, `group_id` null and
-    the checklist has no duplicate items (`join_partitions` adds them for the whole run).
+    the checklist has no duplicate items (the cluster's `partitions.dupes` adds them for the run).
     `records` given is the resolve stage's answer already made (the server's shared lookups,
     `auditor check --record`): resolve is not run again.
     """
@@ -130,27 +129,3 @@ async def audit_tables(
         extra = pa.concat_tables([extra, duplicate_items(found, references)])
     checklist = await asyncio.to_thread(build_checklist, references, verdicts, extra=extra)
     return AuditTables(records, verdicts, checklist, found, searched.use)
-
-
-def join_partitions(references: pa.Table, parts: AuditTables) -> AuditTables:
-    """`parts` (the partitions' tables, concatenated; records distinct) with what spans
-    partitions added: the duplicate groups (`group_id`, and their items after the checklist's
-    own; the caller orders the checklist), and the record a row asked for no register about
-    (INVALID, a closed leg) but another partition's reference found (`patches.relied_on`), as
-    one process names it."""
-    found = find_duplicates(references, parts.records)
-    checklist = pa.concat_tables([parts.checklist, duplicate_items(found, references)])
-    verdicts = merge(
-        parts.verdicts, _unasked_records(parts.verdicts, parts.records), group_patch(found)
-    )
-    return AuditTables(parts.records, verdicts, checklist, found)
-
-
-def _unasked_records(verdicts: pa.Table, records: pa.Table) -> pa.Table:
-    """The `record_key` patch of rows with an identifier that name no record yet."""
-    open_ = pc.and_(pc.is_null(verdicts["record_key"]), pc.is_valid(verdicts["identifier"]))
-    rows = verdicts.filter(open_)
-    if rows.num_rows == 0:
-        return empty_patch()
-    named = pa.table({"row_id": rows["row_id"], "record_key": relied_on(records, rows)})
-    return named.filter(pc.is_valid(named["record_key"]))

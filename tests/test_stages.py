@@ -1,4 +1,5 @@
-"""The one stage order: `audit_tables`, whole or per partition with `join_partitions`."""
+"""The one stage order: `audit_tables`, whole or for one piece of a cluster run (whose joined
+pieces equal the whole run: `tests/partitions/test_run.py`)."""
 
 from __future__ import annotations
 
@@ -12,12 +13,11 @@ from typing import Any
 import pyarrow as pa
 import pytest
 
-from auditor import tables
 from auditor.load import load_files
 from auditor.pipeline import closed_legs
 from auditor.registers import registry
 from auditor.settings import Settings, load_settings
-from auditor.stages import AuditTables, audit_tables, join_partitions
+from auditor.stages import audit_tables
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_bibs"
 INPUTS = [str(SAMPLES / n) for n in ("thesis.bib", "screening.ris", "submissions.csv")]
@@ -37,32 +37,6 @@ def test_a_partition_gets_no_duplicate_groups(tmp_path: Path) -> None:
     assert made.verdicts["group_id"].null_count == made.verdicts.num_rows
     assert "duplicate" not in " ".join(made.checklist["reason_code"].to_pylist())
     assert made.verdicts["row_id"].to_pylist() == references["row_id"].to_pylist()
-
-
-def test_partitions_joined_give_the_whole_run_s_tables(tmp_path: Path) -> None:
-    references, settings = _references_and_settings(tmp_path)
-    whole = asyncio.run(audit_tables(references, settings, None))
-    parts = [
-        asyncio.run(audit_tables(references.slice(at, 9), settings, None, duplicates=False))
-        for at in range(0, references.num_rows, 9)
-    ]
-    assert len(parts) > 2 and whole.duplicates.num_rows  # groups really span partitions
-    records = pa.concat_tables([p.records for p in parts])
-    joined = join_partitions(
-        references,
-        AuditTables(
-            records=records,
-            verdicts=pa.concat_tables([p.verdicts for p in parts]),
-            checklist=pa.concat_tables([p.checklist for p in parts]),
-            duplicates=tables.empty(tables.DUPLICATES),
-        ),
-    )
-    assert joined.verdicts.to_pylist() == whole.verdicts.to_pylist()
-    assert joined.duplicates.to_pylist() == whole.duplicates.to_pylist()
-    order = ["row_id", "reason_code"]
-    assert sorted(joined.checklist.select(order).to_pylist(), key=str) == sorted(
-        whole.checklist.select(order).to_pylist(), key=str
-    )
 
 
 def test_the_cpu_stages_leave_the_event_loop_s_thread(
