@@ -2,8 +2,12 @@
 
 The audit of a manuscript checks exactly the cited entries, in order of first citation, each
 carrying where it was first cited (`cited_at`, beside its own `.bib` line). A cited key that no
-bibliography holds is a row of its own (INVALID, reason `missing_entry`, at the citing line): it
-is a defect of the manuscript (LaTeX prints `[?]`) and a finding under the default policy.
+bibliography holds is a row of its own, at the citing line (`source_format` `manuscript`). A
+manubot key by identifier (`@doi:10.1126/science.aaf5675`, `@pmid:…`, `@arxiv:…`, `@isbn:…`,
+`@url:…`, `@wikidata:…`, `@pmcid:…`) holds its identifier alone and is audited by it (manubot
+fetches the metadata itself). Any other such key (`@tag:…` too) is INVALID, reason
+`missing_entry`: a defect of the manuscript (LaTeX prints `[?]`) and a finding under the default
+policy.
 Entries never cited are not audited; one warning lists them.
 """
 
@@ -14,53 +18,46 @@ from collections.abc import Sequence
 import pyarrow as pa
 
 from auditor import tables
+from auditor.classify import MANUSCRIPT_FORMAT, classify
 from auditor.errors import Reason
 from auditor.load.interface import Problem
 from auditor.load.manuscript import Manuscript
-from auditor.tables import RowState
+from auditor.tables import DEFAULT_CRITERIA, RowState
 
-__all__ = ["select_cited"]
+__all__ = ["IDENTIFIER_PREFIXES", "identifier_key", "select_cited"]
 
 #: How many uncited keys the warning names before it only counts.
 _SHOWN = 10
+#: Manubot's citation keys by persistent identifier (`@doi:…`, `@pmid:…`; manubot's
+#: `citeproc_retrievers`): manubot fetches their metadata itself, so no bibliography holds them.
+IDENTIFIER_PREFIXES = frozenset({"doi", "pmid", "pmcid", "arxiv", "isbn", "url", "wikidata"})
 
 
 def select_cited(
-    table: pa.Table, manuscripts: Sequence[Manuscript], keep_all: Sequence[str] = ()
+    table: pa.Table,
+    manuscripts: Sequence[Manuscript],
+    keep_all: Sequence[str] = (),
+    *,
+    closed_legs: frozenset[str] = frozenset(),
+    criteria: str = DEFAULT_CRITERIA,
 ) -> tuple[pa.Table, list[Problem]]:
-    """The rows of `table` cited by `manuscripts` (first citation first), with one INVALID row
-    per cited key no row holds, in its place in that order; rows whose `source_path` is in
-    `keep_all` (bibliographies named on the command line beside the manuscript) are kept whole,
-    after the cited ones.
+    """The rows of `table` cited by `manuscripts` (first citation first), with one row per cited
+    key no row holds, in its place in that order; rows whose `source_path` is in `keep_all`
+    (bibliographies named on the command line beside the manuscript) are kept whole, after the
+    cited ones.
 
+    A key no row holds is a citation by identifier when it is one (`identifier_key`): its row
+    holds the identifier alone and is classified with `closed_legs` under `criteria`
+    (`auditor.classify`); any other such key is INVALID, reason `missing_entry`.
     `row_id` is renumbered 0..n-1 in the new order; `cited_at` is `path:line` of the first
     citation. A key is matched exactly (BibTeX keys are case-sensitive to biber; BibTeX itself
     warns on case-only differences), and the first entry holding a duplicated key is the one
     BibTeX uses.
     """
     keys = table["key"].to_pylist()
-    first_row: dict[str, int] = {}
-    for position, key in enumerate(keys):
-        if key is not None:
-            first_row.setdefault(key, position)
-    order: list[int] = []
-    cited_at: list[str | None] = []
-    missing: list[dict[str, object]] = []
-    taken: set[int] = set()
+    order, cited_at, made = _cited(table.num_rows, keys, manuscripts)
+    taken = {i for i in order if i < table.num_rows}
     cite_all = any(m.cite_all for m in manuscripts)
-    for manuscript in manuscripts:
-        for citation in manuscript.citations:
-            where = f"{citation.path}:{citation.line}"
-            found = first_row.get(citation.key)
-            if found is None:
-                # Its row stands where it is cited: index past the table's own rows.
-                order.append(table.num_rows + len(missing))
-                cited_at.append(where)
-                missing.append(_missing_row(citation.key, citation.path, citation.line, where))
-            elif found not in taken:
-                taken.add(found)
-                order.append(found)
-                cited_at.append(where)
     kept = set(keep_all)
     paths = table["source_path"].to_pylist()
     for index in range(table.num_rows):
@@ -69,8 +66,11 @@ def select_cited(
             order.append(index)
             cited_at.append(None)
     problems = _uncited_warning(keys, taken, manuscripts)
-    if missing:
-        table = pa.concat_tables([table, tables.from_rows(missing, tables.REFERENCES)])
+    if made:
+        rows = tables.from_rows(made, tables.REFERENCES)
+        table = pa.concat_tables(
+            [table, classify(rows, closed_legs=closed_legs, criteria=criteria)]
+        )
     selected = table.take(pa.array(order, pa.int64())) if order else table.slice(0, 0)
     selected = selected.set_column(
         selected.schema.get_field_index("cited_at"),
@@ -81,19 +81,64 @@ def select_cited(
     return selected.set_column(0, tables.REFERENCES.field("row_id"), renumbered), problems
 
 
-def _missing_row(key: str, path: str, line: int, where: str) -> dict[str, object]:
-    return {
+def identifier_key(key: str) -> tuple[str, str] | None:
+    """`(type, identifier)` of a manubot citation key by identifier (`doi:10.1126/…`, prefix in
+    any case, lowercased here), or `None` for any other key (`tag:…`, `raw:…`, `smith2020`)."""
+    prefix, colon, rest = key.partition(":")
+    kind = prefix.lower()
+    if colon and kind in IDENTIFIER_PREFIXES and rest.strip():
+        return kind, rest.strip()
+    return None
+
+
+def _cited(
+    n: int, keys: list[str | None], manuscripts: Sequence[Manuscript]
+) -> tuple[list[int], list[str | None], list[dict[str, object]]]:
+    """`(order, cited_at, made)`: the cited rows in order of first citation, where each was
+    first cited, and the rows made for cited keys no row holds (their index: `n` onwards)."""
+    first_row: dict[str, int] = {}
+    for position, key in enumerate(keys):
+        if key is not None:
+            first_row.setdefault(key, position)
+    order: list[int] = []
+    cited_at: list[str | None] = []
+    made: list[dict[str, object]] = []
+    seen: set[int] = set()
+    for manuscript in manuscripts:
+        for citation in manuscript.citations:
+            found = first_row.get(citation.key)
+            if found is not None and found in seen:
+                continue  # cited before (another manuscript of the same run)
+            where = f"{citation.path}:{citation.line}"
+            if found is None:
+                # Its row stands where it is cited: index past the table's own rows.
+                first_row[citation.key] = found = n + len(made)
+                made.append(_manuscript_row(citation.key, citation.path, citation.line, where))
+            seen.add(found)
+            order.append(found)
+            cited_at.append(where)
+    return order, cited_at, made
+
+
+def _manuscript_row(key: str, path: str, line: int, where: str) -> dict[str, object]:
+    """The row of a cited key no bibliography holds: its identifier alone, or `missing_entry`."""
+    row: dict[str, object] = {
         "row_id": 0,
         "source_path": path,
         "source_line": line,
-        "source_format": "manuscript",
+        "source_format": MANUSCRIPT_FORMAT,
         "key": key,
         "cited_at": where,
-        "row_state": RowState.INVALID.value,
-        "row_reason": Reason.MISSING_ENTRY.value,
-        "parse_error": f"cited at {where}, but no bibliography holds the key {key!r}",
         "warnings": [],
     }
+    named = identifier_key(key)
+    if named is not None:
+        row["declared_type"], row["id_raw"] = named
+        return row
+    row["row_state"] = RowState.INVALID.value
+    row["row_reason"] = Reason.MISSING_ENTRY.value
+    row["parse_error"] = f"cited at {where}, but no bibliography holds the key {key!r}"
+    return row
 
 
 def _uncited_warning(
