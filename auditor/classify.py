@@ -352,7 +352,7 @@ def _fast_columns(table: pa.Table, fast: pa.BooleanArray) -> dict[str, pa.Array]
 
 
 def _decide_rows(
-    table: pa.Table, closed: frozenset[str], by_id: bool
+    table: pa.Table, closed: frozenset[str], by_id: bool = True
 ) -> dict[str, list[object]]:
     """The classify columns of every row of `table`, decided one by one; `by_id`: a row the
     manuscript cites by identifier alone is audited by it (auditor/v2)."""

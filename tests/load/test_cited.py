@@ -1,0 +1,136 @@
+"""The cited rows of a manuscript: manubot's citations by identifier beside missing entries."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from auditor.errors import InputError
+from auditor.load import load_files
+from auditor.load.cited import identifier_key
+
+BIB = """@article{lecun2015deep,
+  author  = {LeCun, Yann and Bengio, Yoshua and Hinton, Geoffrey},
+  title   = {Deep learning},
+  journal = {Nature},
+  year    = {2015},
+  doi     = {10.1038/nature14539},
+}
+"""
+
+#: A manubot `content/` file: keys by identifier, a tag, a plain missing key, a bibliography key.
+INTRO = """## Introduction
+
+Deep learning [@doi:10.1126/science.aaf5675; @lecun2015deep].
+Cited in text @PMID:25648772 and [see @arxiv:1407.3561v2, p. 3].
+A book [@isbn:9780262035613], a page @url:https://github.com/manubot/rootstock and
+an item @wikidata:Q56458321 and [@pmcid:PMC4304851].
+A tag [@tag:deep-review], a missing key [@smith2020], and a pandoc-crossref @fig:one.
+Again [@doi:10.1126/science.aaf5675].
+"""
+
+
+def _load(tmp: Path, criteria: str = "auditor/v2", bib: bool = True) -> dict[str, list[object]]:
+    (tmp / "content").mkdir()
+    md = tmp / "content" / "01.intro.md"
+    md.write_text(INTRO, encoding="utf-8")
+    paths = [str(md)]
+    if bib:
+        (tmp / "refs.bib").write_text(BIB, encoding="utf-8")
+        paths.append(str(tmp / "refs.bib"))
+    table: dict[str, list[object]] = load_files(paths, criteria=criteria).table.to_pydict()
+    return table
+
+
+def test_keys_by_identifier_are_rows_of_their_identifier_in_citation_order(tmp_path: Path) -> None:
+    table = _load(tmp_path)
+    md = str(tmp_path / "content" / "01.intro.md")
+    assert table["key"] == [
+        "doi:10.1126/science.aaf5675",
+        "lecun2015deep",
+        "PMID:25648772",
+        "arxiv:1407.3561v2",
+        "isbn:9780262035613",
+        "url:https://github.com/manubot/rootstock",
+        "wikidata:Q56458321",
+        "pmcid:PMC4304851",
+        "tag:deep-review",
+        "smith2020",
+    ]  # each key once (its first citation), the bibliography's entry in its place
+    assert table["row_id"] == list(range(10))
+    assert table["declared_type"] == [
+        "doi", None, "pmid", "arxiv", "isbn", "url", "wikidata", "pmcid", None, None
+    ]  # fmt: skip
+    assert table["id_raw"][:8] == [
+        "10.1126/science.aaf5675",
+        "10.1038/nature14539",
+        "25648772",
+        "1407.3561v2",  # as written: the version is kept for display
+        "9780262035613",
+        "https://github.com/manubot/rootstock",
+        "Q56458321",
+        "PMC4304851",
+    ]
+    assert table["id_type"][:4] == ["doi", "doi", "pmid", "arxiv"]
+    assert table["identifier"][:4] == [
+        "10.1126/science.aaf5675",
+        "10.1038/nature14539",
+        "25648772",
+        "1407.3561",
+    ]
+    by_id = [0, 2, 3]
+    assert [table["row_state"][i] for i in by_id] == [None] * 3  # to be looked up
+    assert [table["title"][i] for i in by_id] == [None] * 3  # nothing claimed but the id
+    assert table["row_state"][4:8] == ["NOT COVERED"] * 4
+    assert table["row_reason"][4:8] == ["unsupported_type"] * 4
+    assert table["row_state"][8:] == ["INVALID", "INVALID"]
+    assert table["row_reason"][8:] == ["missing_entry", "missing_entry"]
+    lines = [3, 3, 4, 4, 5, 5, 6, 6, 7, 7]
+    assert table["cited_at"] == [f"{md}:{n}" for n in lines]
+    manuscript_rows = [i for i in range(10) if i != 1]
+    assert all(table["source_path"][i] == md for i in manuscript_rows)
+    assert all(table["source_format"][i] == "manuscript" for i in manuscript_rows)
+    assert [table["source_line"][i] for i in manuscript_rows] == [3, 4, 4, 5, 5, 6, 6, 7, 7]
+    assert (table["source_format"][1], table["source_line"][1]) == ("bibtex", 1)
+
+
+def test_under_v1_a_key_by_identifier_is_invalid_missing_title(tmp_path: Path) -> None:
+    table = _load(tmp_path, criteria="reference-resolution/v1")
+    assert table["row_state"][:8] == ["INVALID", None, *["INVALID"] * 6]
+    assert table["row_reason"][:8] == ["missing_title", None, *["missing_title"] * 6]
+    assert table["row_reason"][8:] == ["missing_entry", "missing_entry"]
+
+
+def test_a_manuscript_citing_by_identifier_needs_no_bibliography(tmp_path: Path) -> None:
+    table = _load(tmp_path, bib=False)
+    assert table["key"][:2] == ["doi:10.1126/science.aaf5675", "lecun2015deep"]
+    assert table["row_reason"][1] == "missing_entry"  # no bibliography holds it
+    only_keys = tmp_path / "plain.md"
+    only_keys.write_text("As shown [@smith2020].\n", encoding="utf-8")
+    with pytest.raises(InputError, match="names no bibliography"):
+        load_files([str(only_keys)])
+
+
+def test_closed_legs_reach_the_rows_by_identifier(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_text("[@doi:10.1038/nature14539; @pmid:1]\n", encoding="utf-8")
+    table = load_files([str(tmp_path / "a.md")], closed_legs=frozenset({"doi"})).table
+    assert table["row_reason"].to_pylist() == ["leg_closed", None]
+
+
+@pytest.mark.parametrize(
+    ("key", "expected"),
+    [
+        ("doi:10.1/x", ("doi", "10.1/x")),
+        ("DOI:10.1/x", ("doi", "10.1/x")),
+        ("Wikidata:Q1", ("wikidata", "Q1")),
+        ("url:https://a.org/b:c", ("url", "https://a.org/b:c")),
+        ("doi:", None),
+        ("tag:deep-review", None),
+        ("raw:conversation", None),
+        ("smith2020", None),
+        ("doi10.1/x", None),
+    ],
+)
+def test_identifier_key(key: str, expected: tuple[str, str] | None) -> None:
+    assert identifier_key(key) == expected
