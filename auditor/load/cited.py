@@ -4,8 +4,9 @@ The audit of a manuscript checks exactly the cited entries, in order of first ci
 carrying where it was first cited (`cited_at`, beside its own `.bib` line). A cited key that no
 bibliography holds is a row of its own, at the citing line (`source_format` `manuscript`). A
 manubot key by identifier (`@doi:10.1126/science.aaf5675`, `@pmid:…`, `@arxiv:…`, `@isbn:…`,
-`@url:…`, `@wikidata:…`, `@pmcid:…`) holds its identifier alone and is audited by it (manubot
-fetches the metadata itself). Any other such key (`@tag:…` too) is INVALID, reason
+`@url:…`, `@wikidata:…`, `@pmcid:…`; `auditor.load.citation_tags`) holds its identifier alone
+and is audited by it (manubot fetches the metadata itself), and so does a `@tag:` key that the
+`citation-tags.tsv` beside the manuscript maps to one. Any other such key is INVALID, reason
 `missing_entry`: a defect of the manuscript (LaTeX prints `[?]`) and a finding under the default
 policy.
 Entries never cited are not audited; one warning lists them.
@@ -20,17 +21,15 @@ import pyarrow as pa
 from auditor import tables
 from auditor.classify import MANUSCRIPT_FORMAT, classify
 from auditor.errors import Reason
+from auditor.load.citation_tags import TAGS_FILE, identifier_key, tag_target
 from auditor.load.interface import Problem
 from auditor.load.manuscript import Manuscript
 from auditor.tables import DEFAULT_CRITERIA, RowState
 
-__all__ = ["IDENTIFIER_PREFIXES", "identifier_key", "select_cited"]
+__all__ = ["select_cited"]
 
 #: How many uncited keys the warning names before it only counts.
 _SHOWN = 10
-#: Manubot's citation keys by persistent identifier (`@doi:…`, `@pmid:…`; manubot's
-#: `citeproc_retrievers`): manubot fetches their metadata itself, so no bibliography holds them.
-IDENTIFIER_PREFIXES = frozenset({"doi", "pmid", "pmcid", "arxiv", "isbn", "url", "wikidata"})
 
 
 def select_cited(
@@ -81,16 +80,6 @@ def select_cited(
     return selected.set_column(0, tables.REFERENCES.field("row_id"), renumbered), problems
 
 
-def identifier_key(key: str) -> tuple[str, str] | None:
-    """`(type, identifier)` of a manubot citation key by identifier (`doi:10.1126/…`, prefix in
-    any case, lowercased here), or `None` for any other key (`tag:…`, `raw:…`, `smith2020`)."""
-    prefix, colon, rest = key.partition(":")
-    kind = prefix.lower()
-    if colon and kind in IDENTIFIER_PREFIXES and rest.strip():
-        return kind, rest.strip()
-    return None
-
-
 def _cited(
     n: int, keys: list[str | None], manuscripts: Sequence[Manuscript]
 ) -> tuple[list[int], list[str | None], list[dict[str, object]]]:
@@ -104,6 +93,7 @@ def _cited(
     cited_at: list[str | None] = []
     made: list[dict[str, object]] = []
     seen: set[int] = set()
+    tags: dict[str, dict[str, str]] = {}  # the tags files read, by path
     for manuscript in manuscripts:
         for citation in manuscript.citations:
             found = first_row.get(citation.key)
@@ -113,15 +103,19 @@ def _cited(
             if found is None:
                 # Its row stands where it is cited: index past the table's own rows.
                 first_row[citation.key] = found = n + len(made)
-                made.append(_manuscript_row(citation.key, citation.path, citation.line, where))
+                made.append(_manuscript_row(citation.key, citation.path, citation.line, tags))
             seen.add(found)
             order.append(found)
             cited_at.append(where)
     return order, cited_at, made
 
 
-def _manuscript_row(key: str, path: str, line: int, where: str) -> dict[str, object]:
-    """The row of a cited key no bibliography holds: its identifier alone, or `missing_entry`."""
+def _manuscript_row(
+    key: str, path: str, line: int, tags: dict[str, dict[str, str]]
+) -> dict[str, object]:
+    """The row of a cited key no bibliography holds: its identifier alone (the key's own, or
+    the one its `@tag:` stands for in the tags file beside `path`), or `missing_entry`."""
+    where = f"{path}:{line}"
     row: dict[str, object] = {
         "row_id": 0,
         "source_path": path,
@@ -131,13 +125,16 @@ def _manuscript_row(key: str, path: str, line: int, where: str) -> dict[str, obj
         "cited_at": where,
         "warnings": [],
     }
-    named = identifier_key(key)
+    target = tag_target(key, path, tags)
+    named = identifier_key(target if target is not None else key)
     if named is not None:
         row["declared_type"], row["id_raw"] = named
         return row
     row["row_state"] = RowState.INVALID.value
     row["row_reason"] = Reason.MISSING_ENTRY.value
-    row["parse_error"] = f"cited at {where}, but no bibliography holds the key {key!r}"
+    row["parse_error"] = f"cited at {where}, but no bibliography holds the key {key!r}" + (
+        f" ({TAGS_FILE} maps it to {target!r}, which is no identifier)" if target else ""
+    )
     return row
 
 

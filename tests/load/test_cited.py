@@ -8,7 +8,7 @@ import pytest
 
 from auditor.errors import InputError
 from auditor.load import load_files
-from auditor.load.cited import identifier_key
+from auditor.load.citation_tags import identifier_key
 
 BIB = """@article{lecun2015deep,
   author  = {LeCun, Yann and Bengio, Yoshua and Hinton, Geoffrey},
@@ -134,3 +134,43 @@ def test_closed_legs_reach_the_rows_by_identifier(tmp_path: Path) -> None:
 )
 def test_identifier_key(key: str, expected: tuple[str, str] | None) -> None:
     assert identifier_key(key) == expected
+
+
+def test_manubot_prefix_aliases() -> None:
+    assert identifier_key("pubmed:25648772") == ("pmid", "25648772")
+    assert identifier_key("PMC:PMC4304851") == ("pmcid", "PMC4304851")
+    assert identifier_key("https://example.org/a") == ("url", "https://example.org/a")
+
+
+def test_a_tag_the_tags_file_maps_to_an_identifier_is_audited_by_it(tmp_path: Path) -> None:
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "citation-tags.tsv").write_text(
+        "tag\tcitation\ndeep-review\tdoi:10.1098/rsif.2017.0387\nnote\traw:conversation\n",
+        encoding="utf-8",
+    )
+    md = content / "02.main.md"
+    md.write_text("[@tag:deep-review; @tag:note; @tag:unknown]\n", encoding="utf-8")
+    table = load_files([str(md)]).table.to_pydict()  # tags only: no bibliography needed
+    assert table["key"] == ["tag:deep-review", "tag:note", "tag:unknown"]
+    assert table["declared_type"][0] == "doi" and table["id_raw"][0] == "10.1098/rsif.2017.0387"
+    assert table["identifier"][0] == "10.1098/rsif.2017.0387" and table["row_state"][0] is None
+    assert table["row_reason"][1:] == ["missing_entry", "missing_entry"]
+    assert "maps it to 'raw:conversation'" in table["parse_error"][1]
+    # A tags file elsewhere (not beside the manuscript) defines nothing for it.
+    other = tmp_path / "elsewhere.md"
+    other.write_text("[@tag:deep-review]\n", encoding="utf-8")
+    assert load_files([str(other)]).table["row_reason"].to_pylist() == ["missing_entry"]
+
+
+def test_a_tags_file_too_large_or_not_utf8_never_fails_the_load(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from auditor.load import citation_tags
+
+    (tmp_path / "citation-tags.tsv").write_bytes(b"t\xff\tdoi:10.1000/a\nbig\tdoi:10.1000/b\n")
+    md = tmp_path / "a.md"
+    md.write_text("[@tag:big]\n", encoding="utf-8")
+    assert load_files([str(md)]).table["identifier"].to_pylist() == ["10.1000/b"]
+    monkeypatch.setattr(citation_tags, "_MAX_TAGS_BYTES", 8)
+    assert load_files([str(md)]).table["row_reason"].to_pylist() == ["missing_entry"]
