@@ -24,7 +24,7 @@ from auditor.classify import classify
 from auditor.errors import InputError
 from auditor.lists_to_arrow import to_array
 from auditor.load.caps import cap_references
-from auditor.load.citation_tags import identifier_key
+from auditor.load.citation_tags import is_manubot_key
 from auditor.load.cited import select_cited
 from auditor.load.encoding import decode_bytes
 from auditor.load.formats import FORMATS, detect_format, is_manuscript_file, loader_for
@@ -187,11 +187,7 @@ def _load_manuscripts(
     """
     bibliographies = list(dict.fromkeys([b for m in manuscripts for b in m.bibliographies]))
     # manubot: keys by identifier (or `@tag:` keys standing for them) need no bibliography
-    by_identifier = any(
-        identifier_key(c.key) or c.key.lower().startswith("tag:")
-        for m in manuscripts
-        for c in m.citations
-    )
+    by_identifier = any(is_manubot_key(c.key, c.path) for m in manuscripts for c in m.citations)
     if not bibliographies and not named and not by_identifier:
         raise InputError(_no_bibliography(manuscripts))
     embedded = {k: v.encode("utf-8") for m in manuscripts for k, v in m.embedded.items()}

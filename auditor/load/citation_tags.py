@@ -5,7 +5,8 @@ A manubot manuscript cites `@doi:10.1126/science.aaf5675`, `@pmid:25648772`, `@a
 `pubmed`, `pmc`, `http`, `https`; any case): manubot fetches the metadata itself, so no
 bibliography holds these keys. Older manubot also reads `@tag:name`, which
 `content/citation-tags.tsv` (a `tag<TAB>citation` table beside the manuscript) maps to one of
-those keys.
+those keys. Only a Markdown file's citations are read so: in LaTeX such a key with no entry is
+a missing entry like any other (LaTeX prints `[?]`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from __future__ import annotations
 from collections.abc import MutableMapping
 from pathlib import Path
 
-__all__ = ["IDENTIFIER_PREFIXES", "TAGS_FILE", "identifier_key", "tag_target"]
+from auditor.load.manuscript import MARKDOWN_SUFFIXES
+
+__all__ = ["IDENTIFIER_PREFIXES", "TAGS_FILE", "identifier_key", "is_manubot_key", "tag_target"]
 
 #: Manubot's prefix (lowercased) → the `declared_type` its row carries (`auditor.classify`
 #: reads doi, pmid and arxiv; the others are types no register covers).
@@ -48,6 +51,14 @@ def identifier_key(key: str) -> tuple[str, str] | None:
     if prefix.lower() in ("http", "https"):  # the key is the URL itself
         return kind, f"{prefix.lower()}:{rest}"
     return kind, rest
+
+
+def is_manubot_key(key: str, path: str) -> bool:
+    """Whether `key`, cited in the file `path`, is a manubot key by identifier or a `@tag:`
+    key (whatever the tags file says): only in a Markdown file."""
+    if Path(path).suffix.lower() not in MARKDOWN_SUFFIXES:
+        return False
+    return identifier_key(key) is not None or key.lower().startswith("tag:")
 
 
 def tag_target(

@@ -21,7 +21,7 @@ import pyarrow as pa
 from auditor import tables
 from auditor.classify import MANUSCRIPT_FORMAT, classify
 from auditor.errors import Reason
-from auditor.load.citation_tags import TAGS_FILE, identifier_key, tag_target
+from auditor.load.citation_tags import TAGS_FILE, identifier_key, is_manubot_key, tag_target
 from auditor.load.interface import Problem
 from auditor.load.manuscript import Manuscript
 from auditor.tables import DEFAULT_CRITERIA, RowState
@@ -45,7 +45,8 @@ def select_cited(
     (bibliographies named on the command line beside the manuscript) are kept whole, after the
     cited ones.
 
-    A key no row holds is a citation by identifier when it is one (`identifier_key`): its row
+    A key no row holds is a citation by identifier when a Markdown file cites it so
+    (`auditor.load.citation_tags`, a `@tag:` through its tags file too): its row
     holds the identifier alone and is classified with `closed_legs` under `criteria`
     (`auditor.classify`); any other such key is INVALID, reason `missing_entry`.
     `row_id` is renumbered 0..n-1 in the new order; `cited_at` is `path:line` of the first
@@ -125,8 +126,8 @@ def _manuscript_row(
         "cited_at": where,
         "warnings": [],
     }
-    target = tag_target(key, path, tags)
-    named = identifier_key(target if target is not None else key)
+    target = tag_target(key, path, tags) if is_manubot_key(key, path) else None
+    named = identifier_key(target or key) if is_manubot_key(key, path) else None
     if named is not None:
         row["declared_type"], row["id_raw"] = named
         return row

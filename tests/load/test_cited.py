@@ -174,3 +174,18 @@ def test_a_tags_file_too_large_or_not_utf8_never_fails_the_load(
     assert load_files([str(md)]).table["identifier"].to_pylist() == ["10.1000/b"]
     monkeypatch.setattr(citation_tags, "_MAX_TAGS_BYTES", 8)
     assert load_files([str(md)]).table["row_reason"].to_pylist() == ["missing_entry"]
+
+
+def test_in_latex_a_key_by_identifier_with_no_entry_is_still_missing(tmp_path: Path) -> None:
+    # LaTeX prints [?] for it: only Markdown (manubot) fetches metadata by identifier
+    (tmp_path / "refs.bib").write_text(BIB, encoding="utf-8")
+    tex = tmp_path / "paper.tex"
+    tex.write_text(
+        "\\cite{doi:10.1038/nature14539,lecun2015deep}\n\\bibliography{refs}\n", encoding="utf-8"
+    )
+    table = load_files([str(tex)]).table
+    assert table["key"].to_pylist() == ["doi:10.1038/nature14539", "lecun2015deep"]
+    assert table["row_reason"].to_pylist() == ["missing_entry", None]
+    (tmp_path / "only.tex").write_text("\\cite{doi:10.1038/nature14539}\n", encoding="utf-8")
+    with pytest.raises(InputError, match="names no bibliography"):
+        load_files([str(tmp_path / "only.tex")])
