@@ -86,9 +86,8 @@ def load_files(
 ) -> LoadOutcome:
     """Load every entry of every file in `paths` into one classified `references` table.
 
-    `closed_legs` are the identifier types the criteria's leg switches close, and `criteria`
-    the criteria id the run applies (see `classify`: whether a row cited by identifier alone
-    needs a title).
+    `closed_legs` are the identifier types the criteria's leg switches close, `criteria` the
+    criteria id of the run (`classify`: does a row cited by identifier alone need a title).
     `fmt` forces a format for all files (else by extension/content); `encoding` forces a text
     encoding (else by BOM, then UTF-8 line by line with a Windows-1252/Latin-1 fallback per line
     that is named in a warning; CSV must be UTF-8); `csv_map` maps table fields to CSV column
@@ -117,16 +116,19 @@ def load_files(
     )
     if not outcome.table.num_rows:
         raise InputError(f"no references in {', '.join(paths)}")
+    return _warn_empty(outcome)
+
+
+def _warn_empty(outcome: LoadOutcome) -> LoadOutcome:
+    """`outcome` with a warning naming each input file that gave no row."""
     empty = [
         Problem(i.path, None, "no references in this file", "warning", "no references")
         for i in outcome.inputs
         if not i.rows
     ]
-    return (
-        LoadOutcome(outcome.table, (*outcome.problems, *empty), outcome.inputs)
-        if empty
-        else outcome
-    )
+    if not empty:
+        return outcome
+    return LoadOutcome(outcome.table, (*outcome.problems, *empty), outcome.inputs)
 
 
 def _load_any(
