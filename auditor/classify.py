@@ -12,6 +12,12 @@ Implements the `input_contract` of reference-resolution/v1 (`spec/reference-chec
   `unrecognized_id`; no id at all → `NOT COVERED`/`no_identifier`; a closed leg →
   `NOT COVERED`/`leg_closed`; no title → `INVALID`/`missing_title`.
 
+A row a manuscript cites by identifier alone (`@doi:…`, `@pmid:…` with no bibliography entry;
+the load stage makes it with `source_format` `manuscript`, `auditor.load.cited`) has no title.
+Under auditor/v2 it is audited by its identifier (decision `cited_by_identifier`): its title is
+not required, so it is looked up, or NOT COVERED for a type no register covers. Under
+reference-resolution/v1 the title is required of every row, and it is `INVALID`/`missing_title`.
+
 Choosing the primary identifier when an entry carries several: a DOI first (the version of record,
 and the DOI system can always be asked), then a PMID, then an arXiv id; a candidate whose leg is
 closed is skipped in favour of the next open one, and only when every candidate's leg is closed
@@ -34,9 +40,13 @@ import pyarrow as pa
 
 from auditor.errors import Reason
 from auditor.lists_to_arrow import to_array
-from auditor.tables import IdType, RowState, Verdict
+from auditor.tables import CRITERIA_V2, DEFAULT_CRITERIA, IdType, RowState, Verdict
 
-__all__ = ["PRIORITY", "classify", "infer_type", "normalize_identifier"]
+__all__ = ["MANUSCRIPT_FORMAT", "PRIORITY", "classify", "infer_type", "normalize_identifier"]
+
+#: The `source_format` of a row the manuscript itself gives (a cited key no bibliography holds,
+#: or a citation by identifier alone).
+MANUSCRIPT_FORMAT = "manuscript"
 
 #: Candidate order for the primary identifier (see the module docstring).
 PRIORITY: tuple[str, ...] = (IdType.DOI.value, IdType.PMID.value, IdType.ARXIV.value)
@@ -141,9 +151,10 @@ def _column(table: pa.Table, name: str) -> list[object]:
 
 
 def _decide(
-    row: tuple[object, ...], closed: frozenset[str]
+    row: tuple[object, ...], closed: frozenset[str], by_identifier: bool = False
 ) -> tuple[str | None, str | None, str | None, str | None, dict[str, str | None], str | None]:
-    """One row → (id_type, identifier, row_state, row_reason, doi/pmid/arxiv columns, id_raw)."""
+    """One row → (id_type, identifier, row_state, row_reason, doi/pmid/arxiv columns, id_raw);
+    `by_identifier`: the row is audited by its identifier alone (no title required)."""
     parse_error, title, id_raw, declared, *typed = row
     found: dict[str, str | None] = dict.fromkeys(PRIORITY)
     raws: dict[str, str] = {}  # as written, for display (keeps the arXiv version)
@@ -176,28 +187,29 @@ def _decide(
     stale = not given or normalize_identifier(given)[:2] != (id_type, ident)
     if id_type and stale and not explicit:
         shown = raws.get(id_type, ident)
-    state, reason = _state(parse_error, title, generic_reason, bad, bool(valid), chosen)
+    # auditor/v2 §cited_by_identifier: a citation by identifier claims no title; none required
+    titled = by_identifier or (isinstance(title, str) and bool(title.strip()))
+    state, reason = _state(parse_error, titled, generic_reason, bad, bool(valid), chosen)
     columns = {t: found[t] or junk.get(t) for t in PRIORITY}
     return id_type, ident, state, reason, columns, shown
 
 
 def _state(
     parse_error: object,
-    title: object,
+    titled: bool,
     generic_reason: str | None,
     bad: list[str],
     valid: bool,
     chosen: str | None,
 ) -> tuple[str | None, str | None]:
-    ok_title = isinstance(title, str) and title.strip()
-    if chosen is not None and generic_reason is None and not parse_error and ok_title:
+    if chosen is not None and generic_reason is None and not parse_error and titled:
         return None, None  # the common case: an identifier to look up, and a title
     invalid, not_covered = RowState.INVALID.value, Verdict.NOT_COVERED.value
     if isinstance(parse_error, str) and parse_error:
         return invalid, Reason.PARSE_ERROR.value
     if generic_reason == _CONTRADICTION or (not valid and _CONTRADICTION in bad):
         return invalid, _CONTRADICTION
-    if not isinstance(title, str) or not title.strip():
+    if not titled:
         return invalid, Reason.MISSING_TITLE.value
     if generic_reason == _UNSUPPORTED and not valid:
         return not_covered, _UNSUPPORTED
@@ -214,19 +226,27 @@ def _state(
 _LOADER_REASONS = frozenset({Reason.MISSING_ENTRY.value})
 
 
-def classify(table: pa.Table, *, closed_legs: frozenset[str] = frozenset()) -> pa.Table:
+def classify(
+    table: pa.Table,
+    *,
+    closed_legs: frozenset[str] = frozenset(),
+    criteria: str = DEFAULT_CRITERIA,
+) -> pa.Table:
     """Fill id_type, identifier, doi, pmid, arxiv, id_raw, row_state and row_reason of `table`.
 
     `table` has the `references` schema; `closed_legs` names legs (`doi`, `pmid`, `arxiv`) that
-    are switched off. Pure and idempotent; returns a new table of the same schema.
+    are switched off; `criteria` decides whether a row a manuscript cites by identifier alone
+    needs a title (v1: yes; v2: no, see the module docstring). Pure and idempotent; returns a
+    new table of the same schema.
 
     The common row (one bare DOI or PMID in its own column, nothing else to weigh) is decided
     by Arrow kernels over the whole column; every other row goes through `_decide`, one by one.
     Both give the same answer for the common row (`tests/test_classify.py` checks it).
     """
     closed = frozenset(leg.lower() for leg in closed_legs)
+    by_id = criteria == CRITERIA_V2
     if table.num_rows < COLUMN_PATH_ROWS:
-        return _write(table, _decide_rows(table, closed))
+        return _write(table, _decide_rows(table, closed, by_id))
     # pyarrow.compute is imported here, not above: 0.03 s a smaller `auditor load` need not pay
     import pyarrow.compute as pc
 
@@ -235,7 +255,7 @@ def classify(table: pa.Table, *, closed_legs: frozenset[str] = frozenset()) -> p
     slow = pc.invert(fast)
     slow_at = pc.indices_nonzero(slow)
     if len(slow_at):
-        decided = _decide_rows(table.take(slow_at), closed)
+        decided = _decide_rows(table.take(slow_at), closed, by_id)
         for name, values in decided.items():
             replacement = to_array(values, pa.string())
             columns[name] = pc.replace_with_mask(columns[name], slow, replacement)
@@ -331,8 +351,11 @@ def _fast_columns(table: pa.Table, fast: pa.BooleanArray) -> dict[str, pa.Array]
     }
 
 
-def _decide_rows(table: pa.Table, closed: frozenset[str]) -> dict[str, list[object]]:
-    """The classify columns of every row of `table`, decided one by one."""
+def _decide_rows(
+    table: pa.Table, closed: frozenset[str], by_id: bool = True
+) -> dict[str, list[object]]:
+    """The classify columns of every row of `table`, decided one by one; `by_id`: a row the
+    manuscript cites by identifier alone is audited by it (auditor/v2)."""
     names = ("parse_error", "title", "id_raw", "declared_type", "doi", "pmid", "arxiv")
     cols = [_column(table, n) for n in names]
     out: dict[str, list[object]] = {
@@ -340,8 +363,10 @@ def _decide_rows(table: pa.Table, closed: frozenset[str]) -> dict[str, list[obje
     }
     out["id_raw"] = []
     decided = _column(table, "row_reason")
-    for row, before in zip(zip(*cols, strict=True), decided, strict=True):
-        id_type, ident, state, reason, found, shown = _decide(row, closed)
+    formats = _column(table, "source_format")
+    for row, before, fmt in zip(zip(*cols, strict=True), decided, formats, strict=True):
+        cited_by_id = by_id and fmt == MANUSCRIPT_FORMAT and before not in _LOADER_REASONS
+        id_type, ident, state, reason, found, shown = _decide(row, closed, cited_by_id)
         if before in _LOADER_REASONS:  # a row the loader made (a cited key with no entry)
             state, reason = RowState.INVALID.value, before
         out["id_type"].append(id_type)

@@ -101,6 +101,7 @@ async def run_audit(
         csv_map=csv_map,
         closed_legs=closed_legs(settings),
         grobid_url=settings.grobid_url,
+        criteria=settings.criteria,
     )
     references = loaded.table
     async with _net_for(settings, net, progress) as net:

@@ -194,3 +194,41 @@ def test_a_doi_holding_a_control_character_has_no_covered_form() -> None:
     assert infer_type("10.1000/\x1b[31mq") == (None, None)
     assert infer_type("10.1000/a\x00") == (None, None)
     assert infer_type("10.1000/ü-x") == ("doi", "10.1000/ü-x")  # non-ASCII stays a DOI
+
+
+_BY_ID = [
+    {"doi": None, "declared_type": "doi", "id_raw": "10.1126/Science.aaf5675"},
+    {"declared_type": "arxiv", "id_raw": "1407.3561v2"},
+    {"declared_type": "isbn", "id_raw": "9780262035613"},
+    {"declared_type": "doi", "id_raw": "not-a-doi"},
+    {"declared_type": "pmid", "id_raw": "25648772", "row_reason": "missing_entry"},
+]
+
+
+def test_a_row_cited_by_identifier_needs_no_title_under_v2_only() -> None:
+    """auditor/v2 §cited_by_identifier; v1 requires a title of every row."""
+    rows = [{**r, "title": None, "source_format": "manuscript"} for r in _BY_ID]
+    rows.append({"title": None, "declared_type": "doi", "id_raw": "10.1000/x"})  # a bibliography's
+    cols = ("id_type", "identifier", "row_state", "row_reason", "id_raw")
+    v2 = classify(_table(*rows), criteria="auditor/v2")
+    assert _out(v2, *cols) == [
+        ("doi", "10.1126/science.aaf5675", None, None, "10.1126/Science.aaf5675"),
+        ("arxiv", "1407.3561", None, None, "1407.3561v2"),
+        (None, None, "NOT COVERED", "unsupported_type", "9780262035613"),
+        (None, None, "NOT COVERED", "unrecognized_id", "not-a-doi"),
+        ("pmid", "25648772", "INVALID", "missing_entry", "25648772"),
+        ("doi", "10.1000/x", "INVALID", "missing_title", "10.1000/x"),
+    ]
+    v1 = classify(_table(*rows), criteria="reference-resolution/v1")
+    states = [(s, r) for _, _, s, r, _ in _out(v1, *cols)]
+    assert states == [("INVALID", "missing_title")] * 4 + [
+        ("INVALID", "missing_entry"),
+        ("INVALID", "missing_title"),
+    ]
+    # Idempotent, and a re-run under the other criteria equals a single run under it.
+    assert classify(v2, criteria="auditor/v2").equals(v2)
+    assert _out(classify(v2, criteria="reference-resolution/v1"), *cols) == _out(v1, *cols)
+    assert _out(classify(v1, criteria="auditor/v2"), *cols) == _out(v2, *cols)
+    # A closed leg applies to it as to any row.
+    closed = classify(_table(*rows), closed_legs=frozenset({"doi"}))
+    assert _out(closed, "row_state", "row_reason")[0] == ("NOT COVERED", "leg_closed")

@@ -75,7 +75,10 @@ _NOT = Field(False, None)
 
 def title_rule(claimed: str | None, register: str | None) -> Field:
     """Same title (case, punctuation, markup, hyphenation, trailing subtitle, spelling aside),
-    else a near miss (at most two words apart) or a different title."""
+    else a near miss (at most two words apart) or a different title. No claimed title at all
+    (`None`: a citation by identifier alone, decision `cited_by_identifier`) is not compared."""
+    if claimed is None:
+        return _NOT
     agreement, score = compare_titles(claimed, register)
     if agreement is TitleAgreement.EMPTY:
         has_either = bool(normalize_text(claimed) or normalize_text(register))

@@ -24,6 +24,7 @@ from auditor.classify import classify
 from auditor.errors import InputError
 from auditor.lists_to_arrow import to_array
 from auditor.load.caps import cap_references
+from auditor.load.citation_tags import is_manubot_key
 from auditor.load.cited import select_cited
 from auditor.load.encoding import decode_bytes
 from auditor.load.formats import FORMATS, detect_format, is_manuscript_file, loader_for
@@ -32,6 +33,7 @@ from auditor.load.manuscript import Manuscript
 from auditor.load.manuscript_reader import read_manuscript
 from auditor.load.table import is_table, load_tables
 from auditor.result import InputFile
+from auditor.tables import DEFAULT_CRITERIA
 
 __all__ = [
     "FORMATS",
@@ -80,10 +82,12 @@ def load_files(
     closed_legs: frozenset[str] = frozenset(),
     grobid_url: str | None = None,
     contents: Mapping[str, bytes] | None = None,
+    criteria: str = DEFAULT_CRITERIA,
 ) -> LoadOutcome:
     """Load every entry of every file in `paths` into one classified `references` table.
 
-    `closed_legs` are the identifier types the criteria's leg switches close (see `classify`).
+    `closed_legs` are the identifier types the criteria's leg switches close, `criteria` the
+    criteria id of the run (`classify`: does a row cited by identifier alone need a title).
     `fmt` forces a format for all files (else by extension/content); `encoding` forces a text
     encoding (else by BOM, then UTF-8 line by line with a Windows-1252/Latin-1 fallback per line
     that is named in a warning; CSV must be UTF-8); `csv_map` maps table fields to CSV column
@@ -108,19 +112,23 @@ def load_files(
         closed_legs=closed_legs,
         grobid_url=grobid_url,
         contents=contents,
+        criteria=criteria,
     )
     if not outcome.table.num_rows:
         raise InputError(f"no references in {', '.join(paths)}")
+    return _warn_empty(outcome)
+
+
+def _warn_empty(outcome: LoadOutcome) -> LoadOutcome:
+    """`outcome` with a warning naming each input file that gave no row."""
     empty = [
         Problem(i.path, None, "no references in this file", "warning", "no references")
         for i in outcome.inputs
         if not i.rows
     ]
-    return (
-        LoadOutcome(outcome.table, (*outcome.problems, *empty), outcome.inputs)
-        if empty
-        else outcome
-    )
+    if not empty:
+        return outcome
+    return LoadOutcome(outcome.table, (*outcome.problems, *empty), outcome.inputs)
 
 
 def _load_any(
@@ -132,8 +140,10 @@ def _load_any(
     closed_legs: frozenset[str],
     grobid_url: str | None = None,
     contents: Mapping[str, bytes] | None = None,
+    criteria: str = DEFAULT_CRITERIA,
 ) -> LoadOutcome:
-    if any(is_table(p, fmt) for p in paths):  # Parquet / JSON Lines references tables
+    # Parquet / JSON Lines references tables (no row of theirs is a manuscript's: no criteria)
+    if any(is_table(p, fmt) for p in paths):
         return load_tables(paths, fmt=fmt, column_map=csv_map, closed_legs=closed_legs)
     manuscripts = [read_manuscript(p) for p in paths if is_manuscript_file(p)]
     if not manuscripts:
@@ -155,6 +165,7 @@ def _load_any(
         csv_map=csv_map,
         closed_legs=closed_legs,
         grobid_url=grobid_url,
+        criteria=criteria,
     )
 
 
@@ -167,15 +178,19 @@ def _load_manuscripts(
     csv_map: Mapping[str, str] | None,
     closed_legs: frozenset[str],
     grobid_url: str | None = None,
+    criteria: str = DEFAULT_CRITERIA,
 ) -> LoadOutcome:
     """The cited entries of `manuscripts`, from the bibliographies they name and `named` (the
     files given beside them: kept whole, unless no manuscript names a bibliography, in which case
     they are the manuscripts' bibliographies and only their cited entries are audited).
 
-    Raises `InputError` when there is no bibliography to read at all.
+    Raises `InputError` when there is no bibliography to read at all and nothing is cited by
+    identifier (a manubot manuscript may cite only `@doi:…` keys and need none).
     """
     bibliographies = list(dict.fromkeys([b for m in manuscripts for b in m.bibliographies]))
-    if not bibliographies and not named:
+    # manubot: keys by identifier (or `@tag:` keys standing for them) need no bibliography
+    by_identifier = any(is_manubot_key(c.key, c.path) for m in manuscripts for c in m.citations)
+    if not bibliographies and not named and not by_identifier:
         raise InputError(_no_bibliography(manuscripts))
     embedded = {k: v.encode("utf-8") for m in manuscripts for k, v in m.embedded.items()}
     with _bulk_allocation():
@@ -189,7 +204,9 @@ def _load_manuscripts(
             grobid_url=grobid_url,
         )
     keep_all = named if bibliographies else []
-    table, problems = select_cited(outcome.table, manuscripts, keep_all=keep_all)
+    table, problems = select_cited(
+        outcome.table, manuscripts, keep_all, closed_legs=closed_legs, criteria=criteria
+    )
     read = [p for m in manuscripts for p in m.problems]
     return LoadOutcome(table, (*read, *outcome.problems, *problems), outcome.inputs)
 
