@@ -127,20 +127,32 @@ def _wanted(out: Path, chunk: Chunk) -> pa.Table:
     return ds.dataset(files, format="parquet").to_table(filter=where)
 
 
+#: Identity rows read at a time: a 1M-row group's four columns whole would be 100+ MB.
+_BATCH = 1 << 16
+_IDENTITY = pa.schema([(name, pa.string()) for name in IDENTITY])
+
+
 def _answers(file: pq.ParquetFile, group: int, asked: pa.Table) -> tuple[pa.Table, np.ndarray]:
     """`(keys, rows)`: the definitive primary rows of one row group whose key is asked, by
-    their row number in the group; reads the identity columns alone."""
-    ident = file.read_row_group(group, columns=list(IDENTITY))
-    ident = ident.select(list(IDENTITY)).cast(pa.schema([(c, pa.string()) for c in IDENTITY]))
-    answers = pc.fill_null(pc.is_in(ident["status"], value_set=_DEFINITIVE), False)
-    for name in sorted(SIDE_REGISTERS):
-        # As the snapshot's own join: a row without a register is no primary answer either.
-        answers = pc.and_(answers, pc.fill_null(pc.not_equal(ident["register"], name), False))
-    rows = np.flatnonzero(answers.to_numpy(zero_copy_only=False))
-    keys = ident.select(_KEY).take(pa.array(rows, pa.int64()))
-    keys = keys.append_column("_row", pa.array(rows, pa.int64()))
-    hit = keys.join(asked, _KEY, join_type="left semi", use_threads=False)
-    return hit.select(_KEY), hit["_row"].to_numpy()
+    their row number in the group; reads the identity columns alone, a batch at a time."""
+    keys, rows, start = [], [], 0
+    batches = file.iter_batches(_BATCH, row_groups=[group], columns=list(IDENTITY))
+    for batch in batches:
+        ident = pa.Table.from_batches([batch]).select(list(IDENTITY)).cast(_IDENTITY)
+        answers = pc.fill_null(pc.is_in(ident["status"], value_set=_DEFINITIVE), False)
+        for name in sorted(SIDE_REGISTERS):
+            # As the snapshot's own join: a row without a register is no primary answer.
+            answers = pc.and_(answers, pc.fill_null(pc.not_equal(ident["register"], name), False))
+        at = np.flatnonzero(answers.to_numpy(zero_copy_only=False))
+        mine = ident.select(_KEY).take(pa.array(at, pa.int64()))
+        mine = mine.append_column("_row", pa.array(at + start, pa.int64()))
+        hit = mine.join(asked, _KEY, join_type="left semi", use_threads=False)
+        keys.append(hit.select(_KEY))
+        rows.append(hit["_row"].to_numpy())
+        start += batch.num_rows
+    if not keys:
+        return _key_schema().empty_table(), np.zeros(0, np.int64)
+    return pa.concat_tables(keys), np.concatenate(rows)
 
 
 #: The record columns of the hit rows. DuckDB prunes the row groups outside the hits' row
