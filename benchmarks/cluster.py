@@ -30,6 +30,12 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 
+#: As `auditor.cluster` starts its local workers: Arrow on the system allocator, which hands
+#: freed memory back (Dask's nanny sets `MALLOC_TRIM_THRESHOLD_`), so a worker's RSS falls
+#: between tasks; with mimalloc each task's peak was 25-35% higher (`benchmarks/RESULTS.md`).
+WORKER_ENV = {"ARROW_DEFAULT_MEMORY_POOL": "system"}
+
+
 def _data(folder: Path, references: int, records: int, group: int) -> tuple[Path, Path]:
     import pyarrow.parquet as pq
     import scaledata
@@ -90,6 +96,7 @@ def main() -> None:
         distributed.LocalCluster(
             n_workers=args.workers, threads_per_worker=1, host="127.0.0.1",
             dashboard_address="127.0.0.1:0", memory_limit=args.memory_limit,
+            env=dict(WORKER_ENV),
         ) as cluster,
         distributed.Client(cluster) as client,
     ):  # fmt: skip
