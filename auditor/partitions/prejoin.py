@@ -66,7 +66,11 @@ def _bounds(meta: pq.FileMetaData, groups: Sequence[int], column: int) -> tuple[
     lows, highs = [], []
     for g in groups:
         stats = meta.row_group(g).column(column).statistics
-        if stats is None or not stats.has_min_max:
+        # A writer may cut long strings in its statistics: then the range is no bound.
+        exact = getattr(stats, "is_min_value_exact", True) and getattr(
+            stats, "is_max_value_exact", True
+        )
+        if stats is None or not stats.has_min_max or not exact:
             return None, None
         lows.append(stats.min)
         highs.append(stats.max)
