@@ -4,17 +4,21 @@ cluster whose workers read, audit and write their own pieces (`auditor.partition
 Usage:
   python benchmarks/cluster.py [--references 10000000] [--records 10000000]
       [--workers 2] [--memory-limit 2GiB] [--partition-rows 100000] [--data /tmp/auditor-cluster]
+      [--out DIR] [--json FILE]
 
 Generates the data once (`benchmarks/scaledata.py`, kept in `--data`; the references written
 with row groups of `--partition-rows / 4`), then runs `run_partitioned` on a `LocalCluster` of
 `--workers` processes (one thread each, `--memory-limit` each, loopback, HTTP on a free port) and
 prints, as Markdown: wall time, the driver's peak RSS, each worker's peak RSS, and whether any
-worker was restarted (the scheduler's worker names are compared before and after).
+worker was restarted (the scheduler's worker names are compared before and after). `--json`
+also writes those numbers to a file: `tests/partitions/test_cluster_memory.py` runs this script
+as its driver process, so the driver's peak is a process of its own.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import resource
 import subprocess
 import sys
@@ -24,6 +28,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
+
+
+#: As `auditor.cluster` starts its local workers: Arrow on the system allocator, which hands
+#: freed memory back (Dask's nanny sets `MALLOC_TRIM_THRESHOLD_`), so a worker's RSS falls
+#: between tasks; with mimalloc each task's peak was 25-35% higher (`benchmarks/RESULTS.md`).
+WORKER_ENV = {"ARROW_DEFAULT_MEMORY_POOL": "system"}
 
 
 def _data(folder: Path, references: int, records: int, group: int) -> tuple[Path, Path]:
@@ -62,6 +72,8 @@ def main() -> None:
     parser.add_argument("--memory-limit", default="2GiB")
     parser.add_argument("--partition-rows", type=int, default=100_000)
     parser.add_argument("--data", default="/tmp/auditor-cluster")
+    parser.add_argument("--out", help="the run's output folder (default: <data>/out)")
+    parser.add_argument("--json", help="also write the measurements to this file")
     parser.add_argument("--generate-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.generate_only:
@@ -76,7 +88,7 @@ def main() -> None:
     from auditor.partitions.run import run_partitioned
     from auditor.registers import registry
 
-    out = Path(args.data) / "out"
+    out = Path(args.out) if args.out else Path(args.data) / "out"
     settings = registry.settings(
         offline=True, cache_dir=str(Path(args.data) / "cache"), snapshots=(str(snap),)
     )
@@ -84,6 +96,7 @@ def main() -> None:
         distributed.LocalCluster(
             n_workers=args.workers, threads_per_worker=1, host="127.0.0.1",
             dashboard_address="127.0.0.1:0", memory_limit=args.memory_limit,
+            env=dict(WORKER_ENV),
         ) as cluster,
         distributed.Client(cluster) as client,
     ):  # fmt: skip
@@ -97,6 +110,20 @@ def main() -> None:
         wall = time.perf_counter() - started
         peaks = client.run(_peak_kib)
         restarted = names != set(client.scheduler_info()["workers"])
+    if args.json:
+        measured = {
+            "references": args.references,
+            "records": args.records,
+            "pieces": len(run.pieces),
+            "wall_s": round(wall, 1),
+            "memory_limit": args.memory_limit,
+            "driver_peak_kib": _peak_kib(),
+            "driver_before_kib": driver_before,
+            "worker_peaks_kib": sorted(peaks.values()),
+            "restarted": restarted,
+            "counts": run.totals.counts,
+        }
+        Path(args.json).write_text(json.dumps(measured, indent=2) + "\n")
     print(
         "| references | records | pieces | wall s | driver peak MB | worker peaks MB | restarted |"
     )

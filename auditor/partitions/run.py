@@ -7,11 +7,12 @@ references, records and verdicts stay on the workers and in `out`, which every w
 `docs/cluster.md`).
 
 Steps: (1) plan the pieces (`plan.plan_pieces`; bibliography files counted on the workers);
-(2) `tasks.stage_piece` per piece; (3) two tasks per value bucket (`grouping.flag_task`, then
-`grouping.share_task`: link pairs); (4) one task closing the pairs into groups
-(`grouping.component_task`); (5) `tasks.finish_piece` per piece; (6) `grouping.order_task` per
-range of groups (`duplicates/`); (7) the totals combined here (`totals.combine`) and
-`parts.json` written.
+(2) `tasks.read_task` per piece, `prejoin.join_chunk` per snapshot chunk (the snapshot joined
+once for the run), then `tasks.stage_piece` per piece; (3) two tasks per value bucket
+(`grouping.flag_task`, then `grouping.share_task`: link pairs); (4) one task closing the pairs
+into groups (`grouping.component_task`); (5) `tasks.finish_piece` per piece;
+(6) `grouping.order_task` per range of groups (`duplicates/`); (7) the totals combined here
+(`totals.combine`) and `parts.json` written.
 """
 
 from __future__ import annotations
@@ -29,9 +30,10 @@ from auditor.files import atomic_write_text
 from auditor.partitions import layout
 from auditor.partitions.grouping import component_task, flag_task, order_task, share_task
 from auditor.partitions.plan import Piece, plan_pieces, with_counts
+from auditor.partitions.prejoin import join_chunk, plan_chunks
 from auditor.partitions.read import ReadOptions, count_rows
 from auditor.partitions.small import read_back
-from auditor.partitions.tasks import Staged, finish_piece, stage_piece
+from auditor.partitions.tasks import Staged, finish_piece, read_task, stage_piece
 from auditor.partitions.totals import RunTotals, combine, search_use
 from auditor.result import AuditResult
 from auditor.settings import Settings
@@ -140,18 +142,26 @@ def _run(
     if pieces and not pieces[0].is_table:
         pieces = _counted(client, pieces, options, partition_rows * BYTES_PER_ROW)
     buckets = max(1, min(len(pieces), MAX_BUCKETS))
-    staged = client.gather(
+    staged = client.gather(client.map(read_task, pieces, options=options, out=str(out), pure=False))
+    # The snapshot joined once, by chunk, for every piece (`prejoin`): not once per piece.
+    chunks = plan_chunks(settings.snapshots) if settings.snapshots else []
+    client.gather(client.map(join_chunk, chunks, out=str(out), pure=False))
+    made = client.gather(
         client.map(
             stage_piece,
             pieces,
             settings=settings,
-            options=options,
             out=str(out),
             buckets=buckets,
             lookups=lookups,
+            prejoined=bool(chunks),
             pure=False,
         )  # fmt: skip
     )
+    staged = [
+        dataclasses.replace(s, tiers=t, search_use=u)
+        for s, (t, u) in zip(staged, made, strict=True)
+    ]
     grouped = _group(client, pieces, out, buckets, partition_rows)
     parts = client.gather(
         client.map(

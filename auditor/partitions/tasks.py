@@ -11,7 +11,9 @@ returns the piece's totals. Each task holds one piece; nothing but totals goes b
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +23,7 @@ import pyarrow.compute as pc
 from auditor import tables
 from auditor.checklist import priority_rank
 from auditor.checklist.priority import PRIORITY_ORDER
-from auditor.partitions import layout
+from auditor.partitions import layout, prejoin
 from auditor.partitions.dupes import bucket_links
 from auditor.partitions.plan import Piece
 from auditor.partitions.read import ReadOptions, read_piece
@@ -29,7 +31,7 @@ from auditor.partitions.totals import PieceTotals, piece_totals
 from auditor.result import AuditResult
 from auditor.settings import Settings
 
-__all__ = ["finish_piece", "ordered_checklist", "stage_piece"]
+__all__ = ["finish_piece", "ordered_checklist", "read_task", "stage_piece"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -47,8 +49,13 @@ class Staged:
     """`SearchUse`s of the piece's title search (`totals.search_use` sums them)."""
 
 
-def _audit(references: pa.Table, settings: Settings, lookups: Any) -> Any:
+def _audit(
+    references: pa.Table, settings: Settings, lookups: Any, found: Sequence[str] | None = None
+) -> Any:
+    """The stages on one piece; `found` are its snapshot hits joined beforehand (`prejoin`),
+    or `None` to join the snapshot here."""
     from auditor.stages import audit_tables
+    from auditor.transport.snapshot import prejoined
 
     # Never a title-worker pool inside a worker: the workers are the parallelism (#29 item 5).
     settings = dataclasses.replace(settings, title_workers=False)
@@ -62,25 +69,39 @@ def _audit(references: pa.Table, settings: Settings, lookups: Any) -> Any:
         async with remote_net(settings, lookups) as net:
             return await audit_tables(references, settings, net, duplicates=False)
 
-    return asyncio.run(run())
+    scope = prejoined(found) if found is not None else contextlib.nullcontext()
+    with scope:
+        return asyncio.run(run())
+
+
+def read_task(piece: Piece, options: ReadOptions, out: str) -> Staged:
+    """Read `piece` (`read.read_piece`) and stage its references and its distinct keys for the
+    run's snapshot join (`prejoin.write_keys`); `tiers` stay empty until `stage_piece`."""
+    root = Path(out)
+    loaded = read_piece(piece, options)
+    layout.write_part(layout.staged(root, "refs", piece.index), loaded.table)
+    prejoin.write_keys(root, piece.index, loaded.table)
+    return Staged(piece.index, loaded.table.num_rows, loaded.inputs, loaded.problems, ())
 
 
 def stage_piece(
     piece: Piece,
     settings: Settings,
-    options: ReadOptions,
     out: str,
     buckets: int,
     lookups: Any = None,
-) -> Staged:
-    """Audit `piece` and stage its tables and links; `lookups` is the cluster's lookup service
-    (`lookups.LookupService` actor), or `None` for an offline run."""
+    prejoined: bool = False,
+) -> tuple[tuple[str, ...], tuple[Any, ...]]:
+    """Audit `piece`'s staged references and stage its tables and links; returns the tiers
+    that answered and the `SearchUse`s of its title search. `lookups` is the cluster's lookup
+    service (`lookups.LookupService` actor), or `None` for an offline run; `prejoined`: the
+    snapshot was joined for the whole run (`prejoin.join_chunk`), so the piece reads its own
+    hits only."""
     root = Path(out)
-    loaded = read_piece(piece, options)
-    refs = loaded.table
-    made = _audit(refs, settings, lookups)
+    refs = layout.read_part(layout.staged(root, "refs", piece.index))
+    found = prejoin.found_files(root, piece.index) if prejoined else None
+    made = _audit(refs, settings, lookups, found)
     for kind, table in (
-        ("refs", refs),
         ("records", made.records),
         ("verdicts", made.verdicts),
         ("checklist", made.checklist),
@@ -89,10 +110,8 @@ def stage_piece(
     for bucket, links in enumerate(bucket_links(refs, made.records, buckets)):
         if links.num_rows:
             layout.write_part(layout.bucket_path(root, bucket, piece.index), links)
-    tiers = sorted(set(made.records["tier"].drop_null().to_pylist()))
-    return Staged(
-        piece.index, refs.num_rows, loaded.inputs, loaded.problems, tuple(tiers), made.search_use
-    )
+    tiers = tuple(sorted(set(made.records["tier"].drop_null().to_pylist())))
+    return tiers, tuple(made.search_use)
 
 
 def ordered_checklist(checklist: pa.Table) -> pa.Table:

@@ -21,7 +21,9 @@ it: `join_snapshots` leaves them out and `lookup_istic` gives them to the waterf
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +52,23 @@ _MEMORY_LIMIT = "1GB"
 _INDEX = "title_index"
 
 _KEYS = pa.schema([pa.field("id_type", pa.string()), pa.field("identifier", pa.string())])
+
+#: A cluster piece's snapshot rows, joined for the whole run beforehand
+#: (`auditor.partitions.prejoin`): the primary join reads these files instead of the snapshot.
+#: Scoped to one piece's audit by `prejoined`; the side lookups still read the snapshot itself.
+_PREJOINED: ContextVar[tuple[str, ...] | None] = ContextVar("prejoined", default=None)
+
+
+@contextmanager
+def prejoined(files: Sequence[str]) -> Iterator[None]:
+    """Within this block, `join_snapshots` answers from `files` alone: each holds at most one
+    row per key, already the newest definitive primary row of its part of the snapshot, and a
+    later file wins (as a later snapshot file does)."""
+    token = _PREJOINED.set(tuple(files))
+    try:
+        yield
+    finally:
+        _PREJOINED.reset(token)
 
 
 def snapshot_files(paths: Sequence[str]) -> list[str]:
@@ -193,9 +212,10 @@ def join_snapshots(paths: Sequence[str], keys: pa.Table) -> tuple[pa.Table, pa.A
     `keys` up to `ORDERED_ROWS` hits; keys without an answer are simply absent. Raises
     `InputError` naming a snapshot that cannot be read.
     """
-    if not paths or keys.num_rows == 0:
+    given = _PREJOINED.get()
+    if not paths or keys.num_rows == 0 or given == ():
         return RECORDS.empty_table(), pa.array([], pa.int64())
-    files = snapshot_files(paths)
+    files = list(given) if given is not None else snapshot_files(paths)
     ids = keys.select(["id_type", "identifier"]).cast(_KEYS)
     wanted = pa.table(
         {
