@@ -75,7 +75,9 @@ def audit_on_cluster(
     from auditor.partitions.run import run_partitioned
 
     settings = dataclasses.replace(settings, title_workers=False)
-    options = ReadOptions(input_format, csv_map, settings.encoding, closed_legs(settings))
+    options = ReadOptions(
+        input_format, csv_map, settings.encoding, closed_legs(settings), settings.criteria
+    )
     with cluster_client(settings) as client:
         run = run_partitioned(
             paths, settings, out, client, options=options,

@@ -85,6 +85,35 @@ def test_a_parquet_dataset_folder_is_read_by_the_cluster(scheduler: str, tmp_pat
     assert manifest["totals"]["rows"] == 30
 
 
+@pytest.mark.parametrize("criteria", ["auditor/v2", "reference-resolution/v1"])
+def test_a_manuscript_cited_by_identifier_reads_as_in_one_process(
+    scheduler: str, tmp_path: Path, criteria: str
+) -> None:
+    # The workers classify with the run's criteria: under v1 a manubot `@doi:` citation has no
+    # title (INVALID), under v2 it is looked up by its DOI, on the cluster as in one process.
+    (tmp_path / "content").mkdir()
+    (tmp_path / "content" / "01.md").write_text("Deep nets [@doi:10.1038/nature14539].\n")
+    (tmp_path / "refs.bib").write_text("@article{unused, title={T}, year={2020}}\n")
+    env = {"AUDITOR_CACHE_DIR": str(tmp_path / "cache"), "AUDITOR_OFFLINE": "1"}
+    base = [str(tmp_path / "content" / "01.md"), str(tmp_path / "refs.bib"), "-q"]
+    base += ["--snapshot", str(SAMPLES / "snapshot.parquet"), "--criteria", criteria]
+    rows = {}
+    for engine in ("local", "dask"):
+        out = tmp_path / engine
+        args = [*base, "--out", str(out), "--engine", engine, "--scheduler", scheduler]
+        result = CliRunner().invoke(app, ["audit", *args], env=env)
+        assert result.exit_code in (0, 1), result.output
+        # The workers' own parts for the cluster run, the report set's file for one process.
+        parts = sorted(out.glob("verdicts/part-*.parquet")) or [out / "verdicts.parquet"]
+        table = pa.concat_tables([pq.read_table(p) for p in parts])
+        rows[engine] = table.select(["key", "verdict", "reason"]).to_pylist()
+    assert rows["dask"] == rows["local"]
+    want = (
+        ("INVALID", "missing_title") if criteria.endswith("v1") else ("RESOLVES-AND-MATCHES", None)
+    )
+    assert [(r["verdict"], r["reason"]) for r in rows["local"]][:1] == [want]
+
+
 def test_a_large_run_prints_its_totals_and_search_use_as_json(
     scheduler: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

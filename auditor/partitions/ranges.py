@@ -172,7 +172,11 @@ def load_range(piece: Piece, options: Any) -> LoadOutcome:
     blank = b"\n" * (piece.first_line - 1)  # the lines before the range, so lines count on
     fmt = format_of(path, options.input_format) or "bibtex"
     loaded = load_files(
-        [path], fmt=fmt, closed_legs=options.closed_legs, contents={path: blank + data}
+        [path],
+        fmt=fmt,
+        closed_legs=options.closed_legs,
+        contents={path: blank + data},
+        criteria=options.criteria,
     )
     digest = _digest(path) if piece.first_of_file else ""
     inputs = (InputFile(path, digest, fmt, loaded.table.num_rows),)

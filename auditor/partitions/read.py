@@ -20,6 +20,7 @@ from auditor.load import LoadOutcome, load_files
 from auditor.load.table import load_table_piece
 from auditor.partitions.plan import Piece, _fs
 from auditor.result import InputFile
+from auditor.tables import DEFAULT_CRITERIA
 
 __all__ = ["ReadOptions", "count_rows", "read_piece"]
 
@@ -32,6 +33,8 @@ class ReadOptions:
     csv_map: Mapping[str, str] | None = None
     encoding: str | None = None
     closed_legs: frozenset[str] = frozenset()
+    criteria: str = DEFAULT_CRITERIA
+    """The run's criteria id: whether a manuscript's citation by identifier needs a title."""
 
 
 def _digest(path: str) -> str:
@@ -77,6 +80,7 @@ def _load(piece: Piece, options: ReadOptions) -> LoadOutcome:
         encoding=options.encoding,
         csv_map=options.csv_map,
         closed_legs=options.closed_legs,
+        criteria=options.criteria,
     )
 
 
