@@ -20,6 +20,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
+from auditor.duckdb_connect import connect
 from auditor.errors import InputError
 from auditor.files import atomic_write_parquet
 
@@ -54,10 +55,7 @@ BUILD_MEMORY = "256MB"
 
 
 def _connect(memory: str = "1GB") -> duckdb.DuckDBPyConnection:
-    # Settings as the connection's configuration, never pasted into a statement.
-    return duckdb.connect(
-        ":memory:", config={"memory_limit": memory, "preserve_insertion_order": False}
-    )
+    return connect(memory)
 
 
 #: Index rows per Parquet row group (and per batch streamed out of DuckDB).

@@ -22,7 +22,7 @@ from typing import Any
 
 from auditor.errors import InputError
 
-__all__ = ["Piece", "expand", "plan_pieces"]
+__all__ = ["Piece", "expand", "file_digest", "plan_pieces"]
 
 _PARQUET = (".parquet", ".pq")
 _GLOB = frozenset("*?[")
@@ -66,6 +66,18 @@ def _fs(path: str) -> tuple[Any, str]:
 
     fs, inner = url_to_fs(path)
     return fs, inner
+
+
+def file_digest(path: str) -> str:
+    """SHA-256 of the file at `path` (a local path or fsspec URL), read a megabyte at a time."""
+    import hashlib
+
+    fs, inner = _fs(path)
+    sha = hashlib.sha256()
+    with fs.open(inner, "rb") as handle:
+        while chunk := handle.read(1 << 20):
+            sha.update(chunk)
+    return sha.hexdigest()
 
 
 def _shown(fs: Any, inner: str, given: str) -> str:

@@ -32,7 +32,7 @@ import numpy as np
 import pyarrow.compute as pc
 
 from auditor.load import LoadOutcome, load_files
-from auditor.partitions.plan import Piece, _fs
+from auditor.partitions.plan import Piece, _fs, file_digest
 from auditor.result import InputFile
 
 __all__ = ["count_range", "cut_ranges", "format_of", "load_range", "ranges_agree", "split_files"]
@@ -161,8 +161,6 @@ def load_range(piece: Piece, options: Any) -> LoadOutcome:
     """The rows of one byte range of a file, lines numbered as in the whole file; the file's
     digest from its first range only. `options` is the run's `ReadOptions`. Raises
     `InputError` as `load_files` does."""
-    from auditor.partitions.read import _digest
-
     path = piece.paths[0]
     start, end = piece.byte_range
     fs, inner = _fs(path)
@@ -178,7 +176,7 @@ def load_range(piece: Piece, options: Any) -> LoadOutcome:
         contents={path: blank + data},
         criteria=options.criteria,
     )
-    digest = _digest(path) if piece.first_of_file else ""
+    digest = file_digest(path) if piece.first_of_file else ""
     inputs = (InputFile(path, digest, fmt, loaded.table.num_rows),)
     return LoadOutcome(loaded.table, loaded.problems, inputs)
 

@@ -8,7 +8,6 @@ table is the one the single-process run would hold for those rows.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -18,7 +17,7 @@ import pyarrow.compute as pc
 from auditor.errors import InputError
 from auditor.load import LoadOutcome, load_files
 from auditor.load.table import load_table_piece
-from auditor.partitions.plan import Piece, _fs
+from auditor.partitions.plan import Piece, _fs, file_digest
 from auditor.result import InputFile
 from auditor.tables import DEFAULT_CRITERIA
 
@@ -35,15 +34,6 @@ class ReadOptions:
     closed_legs: frozenset[str] = frozenset()
     criteria: str = DEFAULT_CRITERIA
     """The run's criteria id: whether a manuscript's citation by identifier needs a title."""
-
-
-def _digest(path: str) -> str:
-    fs, inner = _fs(path)
-    sha = hashlib.sha256()
-    with fs.open(inner, "rb") as handle:
-        while chunk := handle.read(1 << 20):
-            sha.update(chunk)
-    return sha.hexdigest()
 
 
 def _read_table(piece: Piece, options: ReadOptions) -> LoadOutcome:
@@ -64,7 +54,7 @@ def _read_table(piece: Piece, options: ReadOptions) -> LoadOutcome:
         column_map=options.csv_map,
         closed_legs=options.closed_legs,
     )
-    digest = _digest(path) if piece.first_of_file else ""
+    digest = file_digest(path) if piece.first_of_file else ""
     inputs = (InputFile(path, digest, "parquet", loaded.table.num_rows),)
     return LoadOutcome(loaded.table, loaded.problems, inputs)
 

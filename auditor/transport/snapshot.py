@@ -33,6 +33,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from auditor.duckdb_connect import connect
 from auditor.errors import InputError
 from auditor.files import atomic_write_parquet
 from auditor.tables import PREFIX_ID_TYPE, RECORDS, RecordStatus, Tier, from_rows
@@ -120,10 +121,7 @@ def conform(table: pa.Table) -> pa.Table:
 
 
 def _connect() -> duckdb.DuckDBPyConnection:
-    # Settings as the connection's configuration, never pasted into a statement.
-    return duckdb.connect(
-        ":memory:", config={"memory_limit": _MEMORY_LIMIT, "preserve_insertion_order": False}
-    )
+    return connect(_MEMORY_LIMIT)
 
 
 def literal_path(path: str) -> str:
