@@ -1,20 +1,22 @@
 """One large bibliography file cut into byte ranges at record boundaries, each range a task.
 
-A BibTeX, RIS or MEDLINE file larger than a piece's bytes is scanned once, streaming, on a
-worker (`cut_ranges`). BibTeX is cut before a line that starts an entry (`@type{` or `@type(`
-at the start of a line, not `@comment`, `@preamble` or `@string`) where the braces so far
-balance as the loader's comment rule counts them, so that each range reads as the same blocks
-the whole file gives. RIS is cut before a `TY  -` line and MEDLINE before a `PMID-` line: the
-loaders' record cutter (`tagged.cut_records`) starts afresh at such a line. A file is not cut at
-all when a range could read differently from the whole (the rule that keeps rows exact is the
-simplest one): a BibTeX file that defines `@string` macros or names a `crossref` (both need the
-whole database), a RIS or MEDLINE file with a line break other than `\n` or `\r\n` (their
-loaders number `str.splitlines` lines), a file that is not valid UTF-8, has NUL bytes or a
-UTF-16/32 byte-order mark.
+A BibTeX, RIS, MEDLINE or CSV file (CSV's rules: `auditor.partitions.csv_ranges`) larger than a
+piece's bytes is scanned once, streaming, on a worker (`cut_ranges`). BibTeX is cut before a
+line that starts an entry (`@type{` or `@type(` at the start of a line, not `@comment`,
+`@preamble` or `@string`) where the braces so far balance as the loader's comment rule counts
+them, so that each range reads as the same blocks the whole file gives. RIS is cut before a
+`TY  -` line and MEDLINE before a `PMID-` line: the loaders' record cutter (`tagged.cut_records`)
+starts afresh at such a line. A file is not cut at all when a range could read differently from
+the whole (the rule that keeps rows exact is the simplest one): a BibTeX file that defines
+`@string` macros or names a `crossref` (both need the whole database), a RIS or MEDLINE file
+with a line break other than `\n` or `\r\n` (their loaders number `str.splitlines` lines), a
+file that is not valid UTF-8, has NUL bytes or a UTF-16/32 byte-order mark.
 
 Each range is then loaded on its own (`load_range`) with its lines numbered as in the whole file
-(the bytes before it stand as blank lines), counted, and checked (`ranges_agree`): no entry cut
-off by the end of its range, no key in two ranges (a duplicate key warns across the file). If
+(the bytes before it stand as blank lines; a CSV range after the first has the file's header
+record first), counted, and checked (`ranges_agree`): no entry cut off by the end of its range
+(a CSV range ends outside quotes, at a line's end), no key in two ranges (a BibTeX duplicate
+key warns across the file), no range that reads to no row. If
 the check fails, the file stays one piece. So rows, `source_line`s, keys and warnings are the
 ones the single-process run gives.
 """
@@ -275,8 +277,8 @@ def _splittable(piece: Piece, input_format: str | None, target: int) -> str | No
 def split_files(
     client: Any, pieces: Sequence[Piece], options: Any, target: int
 ) -> list[tuple[Piece, int | None]]:
-    """`(piece, rows or None)` of the run, each large BibTeX file's piece replaced by its
-    counted ranges (in order; the caller numbers them). `options` is the run's `ReadOptions`:
+    """`(piece, rows or None)` of the run, each large file's piece that can be cut replaced by
+    its counted ranges (in order; the caller numbers them). `options` is the run's `ReadOptions`:
     a forced `--encoding` keeps every file whole."""
     formats = [_splittable(p, options.input_format, target) for p in pieces]
     big = [i for i, f in enumerate(formats) if f is not None and options.encoding is None]
