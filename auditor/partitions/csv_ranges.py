@@ -153,14 +153,23 @@ def _scan(handle: Any, data: bytes, skip: int, scan: _CsvScan) -> int:
         size, skip = size + len(data), 0
         if len(buf) >= limit:
             return -1  # a record that long: the `csv` module errs in it and reads on mid-record
-        if buf.count(b'"') % 2 == 0:  # else a quoted cell runs on into the next chunk
-            if not scan.chunk(buf, at):
-                return -1
-            at, buf = at + len(buf), b""
+        whole = _records_end(buf)  # after it, a quoted cell runs on into the next chunk
+        if whole and not scan.chunk(buf[:whole], at):
+            return -1
+        at, buf = at + whole, buf[whole:]
         data = _read(handle)
     if buf or _bad_utf8(decoder, b"", final=True):
         return -1  # a quote never closed, or a character cut off at the end
     return size
+
+
+def _records_end(buf: bytes) -> int:
+    """End of the last line of `buf` that ends outside quotes (after an even count of `"`)."""
+    end, quotes = len(buf), buf.count(b'"')
+    while quotes % 2 and (at := buf.rfind(b"\n", 0, end - 1)) >= 0:
+        quotes -= buf.count(b'"', at + 1, end)
+        end = at + 1
+    return end if quotes % 2 == 0 else 0
 
 
 def _is_csv(path: str, head: bytes) -> bool:

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from auditor.load import load_files
+from auditor.partitions import csv_ranges
 from auditor.partitions.csv_ranges import cut_csv
 from auditor.partitions.plan import Piece, with_counts
 from auditor.partitions.ranges import count_range, cut_ranges, load_range, ranges_agree
@@ -104,6 +105,7 @@ def _table(header: list[str], rows: list[list[str]], delimiter: str, quote_all: 
     st.booleans(),
     st.sampled_from(["", "\r\n", "bom", "no-final-newline"]),
     st.integers(10, 300),
+    st.sampled_from([1, 16, 64, 4 << 20]),
 )
 def test_any_table_cut_anywhere_reads_as_a_whole(
     tmp_path_factory: Any,
@@ -113,6 +115,7 @@ def test_any_table_cut_anywhere_reads_as_a_whole(
     quote_all: bool,
     variant: str,
     target: int,
+    chunk: int,
 ) -> None:
     text = _table(header, rows, delimiter, quote_all)
     if variant == "\r\n":
@@ -128,6 +131,14 @@ def test_any_table_cut_anywhere_reads_as_a_whole(
         assert cut_csv(str(path), target) == []  # a lone CR: the `csv` module counts it a line
         return
     _ranges_read_as_whole(path, target)
+    # Small chunks end inside quoted cells: the scan carries the open record into the next,
+    # and cuts where one chunk does.
+    saved, csv_ranges._CHUNK = csv_ranges._CHUNK, chunk
+    try:
+        small = cut_csv(str(path), target)
+    finally:
+        csv_ranges._CHUNK = saved
+    assert small == cut_csv(str(path), target)
 
 
 def _records(n: int) -> str:
@@ -196,3 +207,22 @@ def test_a_range_that_runs_on_keeps_the_file_whole(tmp_path: Path) -> None:
     inside = data.index(b"A title\n") + len(b"A title\n")
     bad = [(0, inside, 1), (inside, size, data[:inside].count(b"\n") + 1)]
     assert not ranges_agree([count_range(p, ReadOptions(), size) for p in _pieces(path, bad)])
+
+
+def test_a_scan_in_small_chunks_holds_only_the_open_record(tmp_path: Path) -> None:
+    # Records of one length and chunks of 13 bytes (and the rest of a line): every chunk ends
+    # inside a quoted cell. The scan carries only the record left open, so a field limit
+    # above the longest record (not above the file) still lets it cut.
+    path = tmp_path / "fixed.csv"
+    rows = "".join(f'k{n:04d},"Work {n:04d}, on ""ranges""\nof CSV",2020\n' for n in range(300))
+    path.write_text("key,title,year\n" + rows)
+    whole = cut_csv(str(path), 500)
+    saved, csv_ranges._CHUNK = csv_ranges._CHUNK, 13
+    limit = csv.field_size_limit(1000)
+    try:
+        assert cut_csv(str(path), 500) == whole and len(whole) > 10
+        path.write_text("key,title\n" + _records(3) + f'k,"{"x" * 1000}"\n' + _records(9))
+        assert cut_csv(str(path), 100) == []  # a record as long as the limit: the file is whole
+    finally:
+        csv_ranges._CHUNK = saved
+        csv.field_size_limit(limit)
