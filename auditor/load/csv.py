@@ -21,7 +21,7 @@ from auditor.load.csv_exports import Export, derive, recognise
 from auditor.load.interface import Loader, Problem, Rows
 from auditor.load.names import clean_author_list, family_given_names
 
-__all__ = ["DEFAULT_COLUMNS", "CsvLoader"]
+__all__ = ["DEFAULT_COLUMNS", "CsvLoader", "delimiter"]
 
 #: Field → default column name (a field missing from the file is null).
 DEFAULT_COLUMNS: dict[str, str] = {
@@ -44,7 +44,9 @@ _BARE_ISSN = re.compile(r"^\d{7}[\dXx]$")  # Scopus writes `19326203`
 csv.field_size_limit(1 << 24)  # abstracts in database exports exceed the 128 KiB default
 
 
-def _delimiter(header: str) -> str:
+def delimiter(header: str) -> str:
+    """The delimiter of a CSV file whose first line is `header`: `,` unless tab or `;` is more
+    frequent."""
     counts = {d: header.count(d) for d in (",", "\t", ";")}
     return max(counts, key=lambda d: (counts[d], d == ","))
 
@@ -69,7 +71,7 @@ class CsvLoader(Loader):
         rows, problems = Rows(), []
         text = text.removeprefix("\ufeff")
         first = text.split("\n", 1)[0]
-        reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(first))
+        reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter(first))
         try:
             header = next(reader)
         except (StopIteration, csv.Error):

@@ -1,20 +1,22 @@
 """One large bibliography file cut into byte ranges at record boundaries, each range a task.
 
-A BibTeX, RIS or MEDLINE file larger than a piece's bytes is scanned once, streaming, on a
-worker (`cut_ranges`). BibTeX is cut before a line that starts an entry (`@type{` or `@type(`
-at the start of a line, not `@comment`, `@preamble` or `@string`) where the braces so far
-balance as the loader's comment rule counts them, so that each range reads as the same blocks
-the whole file gives. RIS is cut before a `TY  -` line and MEDLINE before a `PMID-` line: the
-loaders' record cutter (`tagged.cut_records`) starts afresh at such a line. A file is not cut at
-all when a range could read differently from the whole (the rule that keeps rows exact is the
-simplest one): a BibTeX file that defines `@string` macros or names a `crossref` (both need the
-whole database), a RIS or MEDLINE file with a line break other than `\n` or `\r\n` (their
-loaders number `str.splitlines` lines), a file that is not valid UTF-8, has NUL bytes or a
-UTF-16/32 byte-order mark.
+A BibTeX, RIS, MEDLINE or CSV file (CSV's rules: `auditor.partitions.csv_ranges`) larger than a
+piece's bytes is scanned once, streaming, on a worker (`cut_ranges`). BibTeX is cut before a
+line that starts an entry (`@type{` or `@type(` at the start of a line, not `@comment`,
+`@preamble` or `@string`) where the braces so far balance as the loader's comment rule counts
+them, so that each range reads as the same blocks the whole file gives. RIS is cut before a
+`TY  -` line and MEDLINE before a `PMID-` line: the loaders' record cutter (`tagged.cut_records`)
+starts afresh at such a line. A file is not cut at all when a range could read differently from
+the whole (the rule that keeps rows exact is the simplest one): a BibTeX file that defines
+`@string` macros or names a `crossref` (both need the whole database), a RIS or MEDLINE file
+with a line break other than `\n` or `\r\n` (their loaders number `str.splitlines` lines), a
+file that is not valid UTF-8, has NUL bytes or a UTF-16/32 byte-order mark.
 
 Each range is then loaded on its own (`load_range`) with its lines numbered as in the whole file
-(the bytes before it stand as blank lines), counted, and checked (`ranges_agree`): no entry cut
-off by the end of its range, no key in two ranges (a duplicate key warns across the file). If
+(the bytes before it stand as blank lines; a CSV range after the first has the file's header
+record first), counted, and checked (`ranges_agree`): no entry cut off by the end of its range
+(a CSV range ends outside quotes, at a line's end), no key in two ranges (a BibTeX duplicate
+key warns across the file), no range that reads to no row. If
 the check fails, the file stays one piece. So rows, `source_line`s, keys and warnings are the
 ones the single-process run gives.
 """
@@ -31,7 +33,9 @@ from typing import Any
 import numpy as np
 import pyarrow.compute as pc
 
+from auditor.errors import InputError
 from auditor.load import LoadOutcome, load_files
+from auditor.partitions.csv_ranges import cut_csv, header_end
 from auditor.partitions.plan import Piece, _fs, file_digest
 from auditor.result import InputFile
 
@@ -56,7 +60,12 @@ _RECORD_START = {
     "ris": re.compile(rb"(?m)^TY  ?-(?: |\r?$)"),
     "medline": re.compile(rb"(?m)^PMID *-(?: |\r?$)"),
 }
-_EXTENSIONS = {"bibtex": (".bib",), "ris": (".ris",), "medline": (".nbib", ".medline")}
+_EXTENSIONS = {
+    "bibtex": (".bib",),
+    "ris": (".ris",),
+    "medline": (".nbib", ".medline"),
+    "csv": (".csv", ".tsv"),
+}
 _OTHER_BOMS = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
 _CHUNK = 8 << 20
 _END_OF_FILE = "reached end of file"
@@ -128,8 +137,10 @@ class _TagScan:
 
 def cut_ranges(path: str, target: int, fmt: str = "bibtex") -> list[tuple[int, int, int]]:
     """`(first byte, end byte, first line)` of each range of about `target` bytes of the file
-    `path` in format `fmt` (`bibtex`, `ris` or `medline`), or `[]` when it is not to be cut
-    (see the module docstring). Streams the file."""
+    `path` in format `fmt` (`bibtex`, `ris`, `medline` or `csv`: `csv_ranges.cut_csv`), or
+    `[]` when it is not to be cut (see the module docstring). Streams the file."""
+    if fmt == "csv":
+        return cut_csv(path, target)
     fs, inner = _fs(path)
     scan: _Scan | _TagScan = (
         _Scan(target) if fmt == "bibtex" else _TagScan(target, _RECORD_START[fmt])
@@ -164,21 +175,35 @@ def load_range(piece: Piece, options: Any) -> LoadOutcome:
     path = piece.paths[0]
     start, end = piece.byte_range
     fs, inner = _fs(path)
+    fmt = format_of(path, options.input_format) or "bibtex"
     with fs.open(inner, "rb") as handle:
+        # A CSV range after the first is read after the file's header record (delimiter,
+        # columns, export), which then stands for the range's first lines.
+        head = _csv_header(handle) if fmt == "csv" and start else b""
         handle.seek(start)
         data = handle.read(end - start)
-    blank = b"\n" * (piece.first_line - 1)  # the lines before the range, so lines count on
-    fmt = format_of(path, options.input_format) or "bibtex"
+    blank = b"\n" * (piece.first_line - 1 - head.count(b"\n"))  # so lines count on
     loaded = load_files(
         [path],
         fmt=fmt,
+        csv_map=options.csv_map,
         closed_legs=options.closed_legs,
-        contents={path: blank + data},
+        contents={path: head + blank + data},
         criteria=options.criteria,
     )
+    # The header's own problems (a column it lacks) are the first range's.
+    problems = [p for p in loaded.problems if not head or (p.line or 0) >= piece.first_line]
     digest = file_digest(path) if piece.first_of_file else ""
     inputs = (InputFile(path, digest, fmt, loaded.table.num_rows),)
-    return LoadOutcome(loaded.table, loaded.problems, inputs)
+    return LoadOutcome(loaded.table, tuple(problems), inputs)
+
+
+def _csv_header(handle: Any) -> bytes:
+    """The bytes of a CSV file up to the end of its header record (its byte-order mark too)."""
+    data = b""
+    while (end := header_end(data)) < 0 and (more := handle.read(1 << 16)):
+        data += more
+    return data[:end] if end >= 0 else data
 
 
 def _key_hashes(keys: list[str]) -> np.ndarray:
@@ -197,15 +222,33 @@ def _key_hashes(keys: list[str]) -> np.ndarray:
 
 def count_range(piece: Piece, options: Any, size: int) -> tuple[int, bool, Any]:
     """`(rows, whether no entry ran into the range's end, key hashes)` of one range of a file
-    of `size` bytes (BibTeX only: the other formats' records stand alone)."""
-    table = load_range(piece, options).table
-    if format_of(piece.paths[0], options.input_format) != "bibtex":
+    of `size` bytes (keys of BibTeX only: the other formats' records stand alone). A range that
+    does not load (no row in it) is not clean: the file stays whole."""
+    try:
+        table = load_range(piece, options).table
+    except InputError:
+        return 0, False, np.array([], np.uint64)
+    fmt = format_of(piece.paths[0], options.input_format)
+    if fmt == "csv":
+        return int(table.num_rows), _csv_clean(piece, size), np.array([], np.uint64)
+    if fmt != "bibtex":
         return int(table.num_rows), True, np.array([], np.uint64)
     errors = table["parse_error"]
     cut_off = pc.any(pc.match_substring(pc.fill_null(errors, ""), _END_OF_FILE)).as_py()
     clean = piece.byte_range[1] == size or not cut_off
     keys = [k for k in table["key"].to_pylist() if k is not None]
     return int(table.num_rows), clean, _key_hashes(keys)
+
+
+def _csv_clean(piece: Piece, size: int) -> bool:
+    """Whether a CSV range ends outside quotes, at a line's end (or the file's): no record of
+    it runs on into the next range."""
+    start, end = piece.byte_range
+    fs, inner = _fs(piece.paths[0])
+    with fs.open(inner, "rb") as handle:
+        handle.seek(start)
+        data = handle.read(end - start)
+    return data.count(b'"') % 2 == 0 and (end == size or data.endswith(b"\n"))
 
 
 def ranges_agree(counted: Sequence[tuple[int, bool, Any]]) -> bool:
@@ -217,8 +260,8 @@ def ranges_agree(counted: Sequence[tuple[int, bool, Any]]) -> bool:
 
 
 def format_of(path: str, input_format: str | None) -> str | None:
-    """The format a file is cut by (`bibtex`, `ris`, `medline`), or `None` (not cut): the
-    forced `--input-format`, else the file's extension."""
+    """The format a file is cut by (`bibtex`, `ris`, `medline`, `csv`), or `None` (not cut):
+    the forced `--input-format`, else the file's extension."""
     if input_format is not None:
         return input_format if input_format in _EXTENSIONS else None
     name = path.lower()
@@ -234,8 +277,8 @@ def _splittable(piece: Piece, input_format: str | None, target: int) -> str | No
 def split_files(
     client: Any, pieces: Sequence[Piece], options: Any, target: int
 ) -> list[tuple[Piece, int | None]]:
-    """`(piece, rows or None)` of the run, each large BibTeX file's piece replaced by its
-    counted ranges (in order; the caller numbers them). `options` is the run's `ReadOptions`:
+    """`(piece, rows or None)` of the run, each large file's piece that can be cut replaced by
+    its counted ranges (in order; the caller numbers them). `options` is the run's `ReadOptions`:
     a forced `--encoding` keeps every file whole."""
     formats = [_splittable(p, options.input_format, target) for p in pieces]
     big = [i for i, f in enumerate(formats) if f is not None and options.encoding is None]

@@ -86,10 +86,12 @@ def test_bibliography_files_in_small_pieces(client: Any, tmp_path: Path) -> None
     run = run_partitioned(
         BIBS, settings, tmp_path / "out", client, options=ReadOptions(), partition_rows=1
     )
-    # thesis.bib defines `@string` macros (kept whole); the RIS file is cut at its records.
+    # thesis.bib defines `@string` macros (kept whole); the RIS and CSV files are cut at
+    # their records.
     paths = [Path(p.paths[0]).name for p in run.pieces]
-    ris = len(paths) - 2
-    assert ris >= 2 and paths == ["thesis.bib", *["screening.ris"] * ris, "submissions.csv"]
+    ris, rows = paths.count("screening.ris"), paths.count("submissions.csv")
+    assert ris >= 2 and rows >= 2
+    assert paths == ["thesis.bib", *["screening.ris"] * ris, *["submissions.csv"] * rows]
     assert single.duplicates.num_rows and single.checklist.num_rows  # both really compared
     _compare(single, tmp_path / "out")
     assert run.totals.counts == dict(build_view(single).totals)
@@ -198,3 +200,35 @@ def test_large_bibliographies_are_cut_into_range_tasks(client: Any, tmp_path: Pa
     assert [(i.path, i.rows, i.sha256) for i in run.result.run.inputs] == [
         (i.path, i.rows, i.sha256) for i in single.run.inputs
     ]
+
+
+def test_a_large_csv_is_cut_into_range_tasks(client: Any, tmp_path: Path) -> None:
+    # A Scopus-shaped CSV with quoted cells, embedded newlines and blank lines; pieces of ~1
+    # row's bytes: cut before records outside quotes, DOIs at both ends make groups across.
+    rows = "".join(
+        f'"Doe J.","Doe, Jane (1{n})","Work {n}, on ""ranges""{chr(10) * (n % 2)} of CSV",'
+        f'2020,"J. Test",{n},{n + 9},"10.1000/csv.{n % 11}","2-s2.0-{n}"\r\n'
+        + ("\r\n" if n % 5 == 0 else "")
+        for n in range(30)
+    )
+    path = tmp_path / "scopus.csv"
+    path.write_bytes(
+        b"\xef\xbb\xbf"
+        + (
+            "Authors,Author full names,Title,Year,Source title,Page start,Page end,DOI,EID\r\n"
+            + rows
+        ).encode()
+    )
+    settings = registry.settings(offline=True, cache_dir=str(tmp_path / "cache"))
+    single = asyncio.run(run_audit([str(path)], settings))
+    run = run_partitioned(
+        [str(path)], settings, tmp_path / "out", client, options=ReadOptions(), partition_rows=1
+    )
+    assert len(run.pieces) >= 5 and all(p.byte_range for p in run.pieces)
+    assert single.duplicates.num_rows == 30 and single.references["source_line"][-1].as_py() > 30
+    _compare(single, tmp_path / "out")
+    assert run.result is not None and run.result.run is not None
+    assert [(i.path, i.rows, i.sha256) for i in run.result.run.inputs] == [
+        (i.path, i.rows, i.sha256) for i in single.run.inputs
+    ]
+    assert run.result.run.load_problems == single.run.load_problems
