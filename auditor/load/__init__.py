@@ -15,6 +15,7 @@ import hashlib
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pyarrow as pa
@@ -104,16 +105,8 @@ def load_files(
     bibliography is never a silent pass. A file with no entries among others that have some is
     a warning naming it.
     """
-    outcome = _load_any(
-        paths,
-        fmt=fmt,
-        encoding=encoding,
-        csv_map=csv_map,
-        closed_legs=closed_legs,
-        grobid_url=grobid_url,
-        contents=contents,
-        criteria=criteria,
-    )
+    reading = _Reading(fmt, encoding, csv_map, closed_legs, grobid_url, criteria)
+    outcome = _load_any(paths, reading, contents)
     if not outcome.table.num_rows:
         raise InputError(f"no references in {', '.join(paths)}")
     return _warn_empty(outcome)
@@ -131,54 +124,35 @@ def _warn_empty(outcome: LoadOutcome) -> LoadOutcome:
     return LoadOutcome(outcome.table, (*outcome.problems, *empty), outcome.inputs)
 
 
+@dataclass(frozen=True)
+class _Reading:
+    """How `load_files` was asked to read (its keyword arguments, handed down once)."""
+
+    fmt: str | None
+    encoding: str | None
+    csv_map: Mapping[str, str] | None
+    closed_legs: frozenset[str]
+    grobid_url: str | None
+    criteria: str
+
+
 def _load_any(
-    paths: Sequence[str],
-    *,
-    fmt: str | None,
-    encoding: str | None,
-    csv_map: Mapping[str, str] | None,
-    closed_legs: frozenset[str],
-    grobid_url: str | None = None,
-    contents: Mapping[str, bytes] | None = None,
-    criteria: str = DEFAULT_CRITERIA,
+    paths: Sequence[str], reading: _Reading, contents: Mapping[str, bytes] | None
 ) -> LoadOutcome:
     # Parquet / JSON Lines references tables (no row of theirs is a manuscript's: no criteria)
-    if any(is_table(p, fmt) for p in paths):
-        return load_tables(paths, fmt=fmt, column_map=csv_map, closed_legs=closed_legs)
+    if any(is_table(p, reading.fmt) for p in paths):
+        return load_tables(
+            paths, fmt=reading.fmt, column_map=reading.csv_map, closed_legs=reading.closed_legs
+        )
     manuscripts = [read_manuscript(p) for p in paths if is_manuscript_file(p)]
     if not manuscripts:
         with _bulk_allocation():
-            return _load_files(
-                paths,
-                fmt=fmt,
-                encoding=encoding,
-                csv_map=csv_map,
-                closed_legs=closed_legs,
-                grobid_url=grobid_url,
-                embedded=contents,
-            )
-    return _load_manuscripts(
-        manuscripts,
-        [p for p in paths if not is_manuscript_file(p)],
-        fmt=fmt,
-        encoding=encoding,
-        csv_map=csv_map,
-        closed_legs=closed_legs,
-        grobid_url=grobid_url,
-        criteria=criteria,
-    )
+            return _load_files(paths, reading, embedded=contents)
+    return _load_manuscripts(manuscripts, [p for p in paths if not is_manuscript_file(p)], reading)
 
 
 def _load_manuscripts(
-    manuscripts: Sequence[Manuscript],
-    named: list[str],
-    *,
-    fmt: str | None,
-    encoding: str | None,
-    csv_map: Mapping[str, str] | None,
-    closed_legs: frozenset[str],
-    grobid_url: str | None = None,
-    criteria: str = DEFAULT_CRITERIA,
+    manuscripts: Sequence[Manuscript], named: list[str], reading: _Reading
 ) -> LoadOutcome:
     """The cited entries of `manuscripts`, from the bibliographies they name and `named` (the
     files given beside them: kept whole, unless no manuscript names a bibliography, in which case
@@ -195,17 +169,15 @@ def _load_manuscripts(
     embedded = {k: v.encode("utf-8") for m in manuscripts for k, v in m.embedded.items()}
     with _bulk_allocation():
         outcome = _load_files(
-            list(dict.fromkeys([*bibliographies, *named])),
-            fmt=fmt,
-            encoding=encoding,
-            csv_map=csv_map,
-            closed_legs=closed_legs,
-            embedded=embedded,
-            grobid_url=grobid_url,
+            list(dict.fromkeys([*bibliographies, *named])), reading, embedded=embedded
         )
     keep_all = named if bibliographies else []
     table, problems = select_cited(
-        outcome.table, manuscripts, keep_all, closed_legs=closed_legs, criteria=criteria
+        outcome.table,
+        manuscripts,
+        keep_all,
+        closed_legs=reading.closed_legs,
+        criteria=reading.criteria,
     )
     read = [p for m in manuscripts for p in m.problems]
     return LoadOutcome(table, (*read, *outcome.problems, *problems), outcome.inputs)
@@ -239,15 +211,9 @@ def _decode(
 
 
 def _load_files(
-    paths: Sequence[str],
-    *,
-    fmt: str | None,
-    encoding: str | None,
-    csv_map: Mapping[str, str] | None,
-    closed_legs: frozenset[str],
-    embedded: Mapping[str, bytes] | None = None,
-    grobid_url: str | None = None,
+    paths: Sequence[str], reading: _Reading, *, embedded: Mapping[str, bytes] | None = None
 ) -> LoadOutcome:
+    fmt, encoding, csv_map = reading.fmt, reading.encoding, reading.csv_map
     columns: dict[str, list[object]] = {name: [] for name in ENTRY_COLUMNS}
     source_paths: list[str] = []
     formats: list[str] = []
@@ -266,7 +232,7 @@ def _load_files(
         data = _read(path)
         kind = binary_kind(path, data[:16]) if fmt in (None, "pdf", "docx", "odt") else None
         if kind is not None:  # a PDF or Word file is read from its bytes
-            loaded[len(files)] = binary_loader(kind, grobid_url).load_bytes(data, path)
+            loaded[len(files)] = binary_loader(kind, reading.grobid_url).load_bytes(data, path)
             files.append((path, kind, data, "", []))
             continue
         name, text, warnings = _decode(data, path, fmt, encoding)
@@ -287,7 +253,7 @@ def _load_files(
         problems.extend(aggregate(sorted(file_problems, key=lambda p: p.line or 0)))
         inputs.append(InputFile(path, hashlib.sha256(data).hexdigest(), name, n))
     table = _table(columns, source_paths, formats)
-    capped, over = cap_references(classify(table, closed_legs=closed_legs))
+    capped, over = cap_references(classify(table, closed_legs=reading.closed_legs))
     return LoadOutcome(capped, (*problems, *aggregate(over)), tuple(inputs))
 
 
