@@ -71,7 +71,9 @@ def _run(code: str, *args: str) -> tuple[float, float, float]:
     """Wall s, peak MB and CPU s of a fresh process running `code` (a `MEASURE` script)."""
     env_path = str(ROOT)
     out = subprocess.run(
-        [sys.executable, "-c", code, *args],
+        # -P: a stray module in the working folder (say a `grp.py` in /tmp) must not shadow the
+        # standard library's.
+        [sys.executable, "-P", "-c", code, *args],
         capture_output=True,
         text=True,
         env={"PYTHONPATH": env_path, "PATH": "/usr/bin:/bin"},
