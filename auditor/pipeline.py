@@ -16,6 +16,7 @@ import pyarrow as pa
 
 from auditor import __version__
 from auditor.load import LoadOutcome, load_files
+from auditor.memory import map_large_blocks
 from auditor.registers import registry
 from auditor.result import AuditResult, LoadProblem, RunInfo, SearchUse
 from auditor.settings import Settings
@@ -90,6 +91,7 @@ async def run_audit(
     run opens its own.
     """
     started = _now()
+    map_large_blocks()  # a large run's NumPy temporaries freed to the system, not the heap
     # Parsing is the longest stage without a network wait: in a worker thread, a server's event
     # loop (`auditor serve` runs audits of uploads) keeps answering while a file loads.
     # Classified once, inside the load stage, with the legs the settings close.
