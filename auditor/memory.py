@@ -20,8 +20,9 @@ import pyarrow as pa
 
 __all__ = ["MMAP_THRESHOLD", "give_back", "map_large_blocks"]
 
-#: Blocks of this size or more get a mapping of their own, unmapped when freed.
-MMAP_THRESHOLD = 1 << 20
+#: Blocks of this size or more get a mapping of their own, unmapped when freed: glibc's own
+#: starting threshold, kept (1 MiB held 70 MB more at the peak, for the same CPU time).
+MMAP_THRESHOLD = 128 << 10
 _M_MMAP_THRESHOLD = -3  # glibc's <malloc.h> parameter number
 
 
