@@ -31,8 +31,37 @@ def strings(column: pa.ChunkedArray) -> pa.ChunkedArray:
             column = pa.chunked_array(
                 [pa.array([_text(v) for v in column.to_pylist()], pa.string())]
             )
-    trimmed = pc.utf8_trim_whitespace(column.cast(pa.string()))
-    return pc.if_else(pc.equal(trimmed, ""), pa.scalar(None, pa.string()), trimmed)
+    column = column.cast(pa.string())
+    trimmed = pc.utf8_trim_whitespace(column) if _may_have_spaces_at_ends(column) else column
+    blank = pc.equal(trimmed, "")
+    if not pc.any(blank).as_py():
+        return trimmed  # nothing to null: no copy of a million titles
+    return pc.if_else(blank, pa.scalar(None, pa.string()), trimmed)
+
+
+# A byte that may begin or end a whitespace character: ASCII space and controls, and any byte
+# of a multi-byte character (NBSP, U+2000-U+200A, U+3000 are whitespace too). A string whose
+# first and last bytes are none of these is printable ASCII at both ends: nothing to trim.
+_MAY_BE_SPACE = np.zeros(256, dtype=bool)
+_MAY_BE_SPACE[:0x21] = _MAY_BE_SPACE[0x7F:] = True
+
+
+def _may_have_spaces_at_ends(column: pa.ChunkedArray) -> bool:
+    """Whether trimming may change a string of `column` (`string` type); `False` is certain."""
+    for chunk in column.chunks:
+        data = chunk.buffers()[2]
+        if data is None or len(chunk) == 0:
+            continue
+        offsets = np.frombuffer(chunk.buffers()[1], np.int32, len(chunk) + 1, 4 * chunk.offset)
+        bytes_ = np.frombuffer(data, np.uint8)
+        starts, ends = offsets[:-1], offsets[1:]
+        filled = ends > starts  # a null slot spanning bytes is checked too: only ever "may"
+        if (
+            _MAY_BE_SPACE[bytes_[starts[filled]]].any()
+            or _MAY_BE_SPACE[bytes_[ends[filled] - 1]].any()
+        ):
+            return True
+    return False
 
 
 def _text(value: object) -> str | None:

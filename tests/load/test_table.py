@@ -144,3 +144,42 @@ def test_closed_legs_and_mixed_inputs(tmp_path: Path) -> None:
     bib.write_text("@article{k, title={T}}\n", encoding="utf-8")
     with pytest.raises(InputError, match="a.bib"):
         load_files([path, str(bib)])
+
+
+# Every character Python or Arrow may read as whitespace, beside ones neither does.
+_EDGE_CHARS = [
+    " ", "\t", "\n", "\x0b", "\x0c", "\r", "\x1c", "\x1f", "\x85", "\xa0", "\u1680", "\u2000",
+    "\u200a", "\u200b", "\u2028", "\u202f", "\u205f", "\u3000", "\ufeff", "a", "Z", "0", "-",
+    "~", "é", "漢", "\u0301", "\x00", "\x7f",
+]  # fmt: skip
+
+
+def _strings_by_trimming_everything(column: pa.ChunkedArray) -> pa.ChunkedArray:
+    """What `strings` returned before it looked at the ends first: trim, then blanks null."""
+    trimmed = pc.utf8_trim_whitespace(column)
+    return pc.if_else(pc.equal(trimmed, ""), pa.scalar(None, pa.string()), trimmed)
+
+
+def test_strings_trims_and_nulls_as_a_trim_of_every_cell_does() -> None:
+    from auditor.load.table_cells import strings
+
+    rng = random.Random(23)
+    values: list[str | None] = [None, "", " ", "plain", "x"]
+    for _ in range(3000):
+        ends = [rng.choice(_EDGE_CHARS) for _ in range(rng.randint(0, 2))]
+        middle = "".join(rng.choice(_EDGE_CHARS) for _ in range(rng.randint(0, 4)))
+        values.append("".join(ends[:1]) + middle + "".join(ends[1:]))
+    array = pa.array(values, pa.string())
+    # Chunked, and chunks that are slices of a larger buffer (a nonzero offset).
+    column = pa.chunked_array([array.slice(0, 1000), array.slice(1000, 1003), array.slice(2003)])
+    assert strings(column).to_pylist() == _strings_by_trimming_everything(column).to_pylist()
+    for value in values:  # each alone: a one-row column takes the fast path when it can
+        one = pa.chunked_array([pa.array([value], pa.string())])
+        assert strings(one).to_pylist() == _strings_by_trimming_everything(one).to_pylist()
+
+
+def test_strings_leaves_a_column_with_nothing_to_trim_as_it_is() -> None:
+    from auditor.load.table_cells import strings
+
+    column = pa.chunked_array([pa.array(["Deep learning", "A", None, "x y"], pa.string())])
+    assert strings(column).to_pylist() == ["Deep learning", "A", None, "x y"]
