@@ -16,6 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from auditor import tables
+from auditor.compare.aligned import Aligned
 from auditor.compare.claimed import v2_claimed_authors
 from auditor.compare.criteria import (
     AuthorsResult,
@@ -29,19 +30,15 @@ from auditor.compare.v2columns import v2_fields
 from auditor.errors import Reason
 from auditor.markup import strip_markup_column
 
-__all__ = ["CHUNK_ROWS", "DIFFERS", "MATCHES", "as_array", "decide_found", "take_found"]
+__all__ = ["CHUNK_ROWS", "DIFFERS", "MATCHES", "RECORD_COLUMNS", "as_array", "decide_found"]
+
+#: The record columns the field rules of either criteria read (`auditor.compare.aligned`).
+RECORD_COLUMNS = (
+    "title", "surnames", "year", "container_title", "years", "register", "work_type", "version",
+)  # fmt: skip
 
 #: Outcome codes of a found row (indexes into `verdicts._OUTCOMES`).
 MATCHES, DIFFERS = 0, 1
-
-
-def take_found(column: pa.ChunkedArray, index: np.ndarray, keep: np.ndarray) -> pa.Array:
-    """`column[index]` where `keep`, null elsewhere (and where `index` is -1)."""
-    mask = ~keep | (index < 0)
-    picked = pa.array(np.where(mask, 0, index), mask=mask, type=pa.int64())
-    if len(column) == 0:
-        return pa.nulls(len(index), column.type)
-    return as_array(pc.take(column, picked))
 
 
 def as_array(column: pa.ChunkedArray | pa.Array) -> pa.Array:
@@ -117,16 +114,16 @@ def _rules_in_chunks(
 
 
 def _field_columns(
-    references: pa.Table, records: pa.Table, idx: np.ndarray, found_mask: np.ndarray
+    references: pa.Table, records: Aligned, found_mask: np.ndarray
 ) -> tuple[dict[str, pa.Array], np.ndarray, pa.Array]:
     """Per-field columns for the found rows, their MATCHES/DIFFERS codes and their reasons."""
-    n = len(idx)
+    n = len(found_mask)
     found = np.flatnonzero(found_mask)
     cols = {
         # Markup is not text (every criteria): the register title without its JATS/MathML.
-        "title_register": strip_markup_column(take_found(records["title"], idx, found_mask)),
-        "authors_register": take_found(records["surnames"], idx, found_mask),
-        "year_register": take_found(records["year"], idx, found_mask),
+        "title_register": strip_markup_column(records.found_only("title", found_mask)),
+        "authors_register": records.found_only("surnames", found_mask),
+        "year_register": records.found_only("year", found_mask),
     }
     rules = _rules_in_chunks(
         (strip_markup_column(references["title"]), cols["title_register"]),
@@ -175,8 +172,7 @@ def _v2_inputs(
 
 def _field_columns_v2(
     references: pa.Table,
-    records: pa.Table,
-    idx: np.ndarray,
+    records: Aligned,
     found_mask: np.ndarray,
     title_workers: bool = False,
     by_title: bool = False,
@@ -190,7 +186,7 @@ def _field_columns_v2(
     found = np.flatnonzero(found_mask)
 
     def record(name: str) -> pa.Array:
-        return take_found(records[name], idx, found_mask)
+        return records.found_only(name, found_mask)
 
     cols = {
         "title_register": strip_markup_column(record("title")),
@@ -223,8 +219,7 @@ def _scatter_where(values: np.ndarray, compared: np.ndarray, at: np.ndarray, n: 
 
 def decide_found(
     references: pa.Table,
-    records: pa.Table,
-    idx: np.ndarray,
+    records: Aligned,
     state: tuple[np.ndarray, np.ndarray, pa.Array],
     criteria: str,
     by_title: bool,
@@ -236,10 +231,10 @@ def decide_found(
     codes, found_mask, reason = state
     if criteria == tables.CRITERIA_V2:
         cols, found_codes, found_reasons = _field_columns_v2(
-            references, records, idx, found_mask, title_workers, by_title
+            references, records, found_mask, title_workers, by_title
         )
     else:
-        cols, found_codes, found_reasons = _field_columns(references, records, idx, found_mask)
+        cols, found_codes, found_reasons = _field_columns(references, records, found_mask)
     found = np.flatnonzero(found_mask)
     codes[found] = found_codes
     if found.size:

@@ -14,7 +14,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from auditor import tables
-from auditor.compare.field_columns import as_array, decide_found, take_found
+from auditor.compare.aligned import Aligned, align
+from auditor.compare.field_columns import RECORD_COLUMNS, as_array, decide_found
 from auditor.errors import Reason
 from auditor.patches import record_keys
 from auditor.tables import RecordStatus, RowState, Verdict
@@ -52,6 +53,14 @@ _FROM_REFERENCE = {
 
 #: The `RECORDS` columns that name a record (`patches.record_keys`).
 _RECORD_ID = ("register", "id_type", "identifier")
+#: Every `RECORDS` column compare reads, gathered once per reference row (`compare.aligned`):
+#: the largest first, so the two threads end together.
+_READ = tuple(
+    dict.fromkeys(
+        ("title", "surnames", "retrieved_at", "container_title", "identifier", "updates",
+         *RECORD_COLUMNS, "status", "reason", "tier", *_RECORD_ID)
+    )
+)  # fmt: skip
 
 
 def _key(id_type: pa.ChunkedArray, identifier: pa.ChunkedArray) -> pa.Array:
@@ -102,18 +111,18 @@ def _status_outcomes(status: pa.Array, has_record: np.ndarray) -> np.ndarray:
 
 
 def _outcome_and_reason(
-    references: pa.Table, records: pa.Table, idx: np.ndarray
+    references: pa.Table, records: Aligned, idx: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, pa.Array]:
     """Outcome codes (-1 for found), the pre-decided mask and the reason column before fields."""
     row_state = as_array(references["row_state"])
     pre = pc.is_valid(row_state).to_numpy(zero_copy_only=False)
     lookup = ~pre & (idx >= 0)
-    codes = _status_outcomes(take_found(records["status"], idx, lookup), lookup)
+    codes = _status_outcomes(records.found_only("status", lookup), lookup)
     codes[pre] = -2
     reason = pc.if_else(
         pa.array(pre),
         as_array(references["row_reason"]),
-        take_found(records["reason"], idx, lookup & (codes != -1)),
+        records.found_only("reason", lookup & (codes != -1)),
     )
     missing = ~pre & (idx < 0)
     reason = pc.if_else(pa.array(missing), pa.scalar(Reason.NOT_LOOKED_UP.value), reason)
@@ -155,10 +164,11 @@ def verdicts_at(
     """The `VERDICTS` of `references` against `records[idx]` (-1: none), see `compare`;
     `by_title`: the records were found by a title search (`compare.found.compare_found`)."""
     n = references.num_rows
-    codes, pre, reason = _outcome_and_reason(references, records, idx)
+    aligned = align(records, idx, _READ)
+    codes, pre, reason = _outcome_and_reason(references, aligned, idx)
     found_mask = codes == -1
     cols, reason = decide_found(
-        references, records, idx, (codes, found_mask, reason), criteria, by_title, title_workers
+        references, aligned, (codes, found_mask, reason), criteria, by_title, title_workers
     )
     verdict = pc.take(_OUTCOMES, pa.array(np.maximum(codes, 0)))
     verdict = pc.if_else(pa.array(pre), as_array(references["row_state"]), verdict)
@@ -168,17 +178,17 @@ def verdicts_at(
         **{name: references[column] for name, column in _FROM_REFERENCE.items()},
         "verdict": verdict,
         "reason": reason,
-        "register": take_found(records["register"], idx, consulted),
-        "tier": take_found(records["tier"], idx, consulted),
-        "retrieved_at": take_found(records["retrieved_at"], idx, consulted),
+        "register": aligned.found_only("register", consulted),
+        "tier": aligned.found_only("tier", consulted),
+        "retrieved_at": aligned.found_only("retrieved_at", consulted),
         # Updates (retractions, corrections) belong to the record that was found, whatever the
         # fields say: a matching citation of a retracted work is still a finding.
-        "updates": take_found(records["updates"], idx, consulted & found_mask),
+        "updates": aligned.found_only("updates", consulted & found_mask),
         "criteria_id": pc.take(pa.array([criteria]), pa.array(np.zeros(n, np.int64))),
         "group_id": pa.nulls(n, pa.int32()),
         **{f.name: references[f.name] for f in tables.DOCUMENT_FIELDS},
         # The record this row is joined with (consulted or not: its status is reported).
-        "record_key": record_keys(*(take_found(records[c], idx, idx >= 0) for c in _RECORD_ID)),
+        "record_key": record_keys(*(aligned.found_only(c, idx >= 0) for c in _RECORD_ID)),
         **cols,
     }
     # A record consulted by identifier; the title search fills its own rows (and `searched`,
