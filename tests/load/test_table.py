@@ -15,8 +15,7 @@ from auditor import tables
 from auditor.errors import InputError
 from auditor.load import load_files
 from auditor.load.names import clean_author_list
-from auditor.load.table import _SPACES, _collapse_spaces
-from auditor.load.table_cells import clean_authors
+from auditor.load.table_cells import _SPACES, clean_authors, collapse_spaces
 
 ROWS = [
     {"key": "a", "doi": "10.1000/ABC", "title": "  Deep   learning ", "authors": ["LeCun, Y."],
@@ -131,9 +130,9 @@ def test_title_whitespace_collapses_as_str_split_does() -> None:
     # The loader rewrites only the titles that need it, across chunks, keeping nulls.
     mixed = pa.chunked_array([titles[:3] + [None], ["plain", *titles[3:]]])
     want = [None if t is None else " ".join(t.split()) for t in mixed.to_pylist()]
-    assert _collapse_spaces(mixed).to_pylist() == want
+    assert collapse_spaces(mixed).to_pylist() == want
     plain = pa.chunked_array([["one", None], ["two"]])
-    assert _collapse_spaces(plain) is plain
+    assert collapse_spaces(plain) is plain
 
 
 def test_closed_legs_and_mixed_inputs(tmp_path: Path) -> None:
@@ -183,3 +182,18 @@ def test_strings_leaves_a_column_with_nothing_to_trim_as_it_is() -> None:
 
     column = pa.chunked_array([pa.array(["Deep learning", "A", None, "x y"], pa.string())])
     assert strings(column).to_pylist() == ["Deep learning", "A", None, "x y"]
+
+
+def test_title_whitespace_collapses_the_same_whether_or_not_the_bytes_are_scanned_first() -> None:
+    # `collapse_spaces` skips the regex for a column of printable ASCII with no two spaces in a
+    # row: checked against the regex applied to every title.
+    rng = random.Random(29)
+    pool = [" ", "a", "b", "-", "~", *_EDGE_CHARS]
+    for size in (1, 2, 5, 50):
+        for _ in range(200):
+            titles = [
+                "".join(rng.choice(pool) for _ in range(rng.randint(0, 6))) for _ in range(size)
+            ]
+            column = pa.chunked_array([pa.array(titles, pa.string())])
+            want = pc.replace_substring_regex(column, _SPACES, " ").to_pylist()
+            assert collapse_spaces(column).to_pylist() == want, titles
