@@ -8,7 +8,7 @@ them (`decide_found`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -16,7 +16,6 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from auditor import tables
-from auditor.compare.aligned import Aligned
 from auditor.compare.claimed import v2_claimed_authors
 from auditor.compare.criteria import (
     AuthorsResult,
@@ -32,7 +31,8 @@ from auditor.markup import strip_markup_column
 
 __all__ = ["CHUNK_ROWS", "DIFFERS", "MATCHES", "RECORD_COLUMNS", "as_array", "decide_found"]
 
-#: The record columns the field rules of either criteria read (`auditor.compare.aligned`).
+#: The record columns the field rules of either criteria read, gathered for the found rows
+#: (`auditor.compare.aligned`), the largest first.
 RECORD_COLUMNS = (
     "title", "surnames", "year", "container_title", "years", "register", "work_type", "version",
 )  # fmt: skip
@@ -114,16 +114,16 @@ def _rules_in_chunks(
 
 
 def _field_columns(
-    references: pa.Table, records: Aligned, found_mask: np.ndarray
+    references: pa.Table, records: Mapping[str, pa.Array], found_mask: np.ndarray
 ) -> tuple[dict[str, pa.Array], np.ndarray, pa.Array]:
     """Per-field columns for the found rows, their MATCHES/DIFFERS codes and their reasons."""
     n = len(found_mask)
     found = np.flatnonzero(found_mask)
     cols = {
         # Markup is not text (every criteria): the register title without its JATS/MathML.
-        "title_register": strip_markup_column(records.found_only("title", found_mask)),
-        "authors_register": records.found_only("surnames", found_mask),
-        "year_register": records.found_only("year", found_mask),
+        "title_register": strip_markup_column(records["title"]),
+        "authors_register": records["surnames"],
+        "year_register": records["year"],
     }
     rules = _rules_in_chunks(
         (strip_markup_column(references["title"]), cols["title_register"]),
@@ -172,7 +172,7 @@ def _v2_inputs(
 
 def _field_columns_v2(
     references: pa.Table,
-    records: Aligned,
+    records: Mapping[str, pa.Array],
     found_mask: np.ndarray,
     title_workers: bool = False,
     by_title: bool = False,
@@ -186,7 +186,7 @@ def _field_columns_v2(
     found = np.flatnonzero(found_mask)
 
     def record(name: str) -> pa.Array:
-        return records.found_only(name, found_mask)
+        return records[name]
 
     cols = {
         "title_register": strip_markup_column(record("title")),
@@ -219,7 +219,7 @@ def _scatter_where(values: np.ndarray, compared: np.ndarray, at: np.ndarray, n: 
 
 def decide_found(
     references: pa.Table,
-    records: Aligned,
+    records: Mapping[str, pa.Array],
     state: tuple[np.ndarray, np.ndarray, pa.Array],
     criteria: str,
     by_title: bool,

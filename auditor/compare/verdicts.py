@@ -14,7 +14,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from auditor import tables
-from auditor.compare.aligned import Aligned, align
+from auditor.compare.aligned import gather_found, take_found
 from auditor.compare.field_columns import RECORD_COLUMNS, as_array, decide_found
 from auditor.errors import Reason
 from auditor.patches import record_keys
@@ -53,14 +53,6 @@ _FROM_REFERENCE = {
 
 #: The `RECORDS` columns that name a record (`patches.record_keys`).
 _RECORD_ID = ("register", "id_type", "identifier")
-#: Every `RECORDS` column compare reads, gathered once per reference row (`compare.aligned`):
-#: the largest first, so the two threads end together.
-_READ = tuple(
-    dict.fromkeys(
-        ("title", "surnames", "retrieved_at", "container_title", "identifier", "updates",
-         *RECORD_COLUMNS, "status", "reason", "tier", *_RECORD_ID)
-    )
-)  # fmt: skip
 
 
 def _key(id_type: pa.ChunkedArray, identifier: pa.ChunkedArray) -> pa.Array:
@@ -99,6 +91,22 @@ def _record_index_by_pair(references: pa.Table, records: pa.Table) -> np.ndarray
     return found
 
 
+def _wanted(
+    found: np.ndarray, consulted: np.ndarray, joined: np.ndarray
+) -> dict[str, tuple[str, np.ndarray]]:
+    """The record columns `verdicts_at` reads and the rows it reads each for
+    (`aligned.gather_found`): the field rules' for the found rows, the record relied on for the
+    consulted ones, its name for every joined one; the largest columns first."""
+    return {
+        **{name: (name, found) for name in RECORD_COLUMNS},
+        "consulted retrieved_at": ("retrieved_at", consulted),
+        "found updates": ("updates", consulted & found),
+        **{f"joined {c}": (c, joined) for c in _RECORD_ID},
+        "consulted register": ("register", consulted),
+        "consulted tier": ("tier", consulted),
+    }
+
+
 def _status_outcomes(status: pa.Array, has_record: np.ndarray) -> np.ndarray:
     """Outcome codes from record status alone; `found` rows get -1 (decided by the fields)."""
     known = [RecordStatus.FOUND.value, *_STATUS_OUTCOME]
@@ -111,18 +119,18 @@ def _status_outcomes(status: pa.Array, has_record: np.ndarray) -> np.ndarray:
 
 
 def _outcome_and_reason(
-    references: pa.Table, records: Aligned, idx: np.ndarray
+    references: pa.Table, records: pa.Table, idx: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, pa.Array]:
     """Outcome codes (-1 for found), the pre-decided mask and the reason column before fields."""
     row_state = as_array(references["row_state"])
     pre = pc.is_valid(row_state).to_numpy(zero_copy_only=False)
     lookup = ~pre & (idx >= 0)
-    codes = _status_outcomes(records.found_only("status", lookup), lookup)
+    codes = _status_outcomes(take_found(records["status"], idx, lookup), lookup)
     codes[pre] = -2
     reason = pc.if_else(
         pa.array(pre),
         as_array(references["row_reason"]),
-        records.found_only("reason", lookup & (codes != -1)),
+        take_found(records["reason"], idx, lookup & (codes != -1)),
     )
     missing = ~pre & (idx < 0)
     reason = pc.if_else(pa.array(missing), pa.scalar(Reason.NOT_LOOKED_UP.value), reason)
@@ -164,31 +172,31 @@ def verdicts_at(
     """The `VERDICTS` of `references` against `records[idx]` (-1: none), see `compare`;
     `by_title`: the records were found by a title search (`compare.found.compare_found`)."""
     n = references.num_rows
-    aligned = align(records, idx, _READ)
-    codes, pre, reason = _outcome_and_reason(references, aligned, idx)
+    codes, pre, reason = _outcome_and_reason(references, records, idx)
     found_mask = codes == -1
+    # The record relied on (register, tier, as-of) is reported whenever one was consulted.
+    consulted = ~pre & (idx >= 0)
+    taken = gather_found(records, idx, _wanted(found_mask, consulted, idx >= 0))
     cols, reason = decide_found(
-        references, aligned, (codes, found_mask, reason), criteria, by_title, title_workers
+        references, taken, (codes, found_mask, reason), criteria, by_title, title_workers
     )
     verdict = pc.take(_OUTCOMES, pa.array(np.maximum(codes, 0)))
     verdict = pc.if_else(pa.array(pre), as_array(references["row_state"]), verdict)
-    # The record relied on (register, tier, as-of) is reported whenever one was consulted.
-    consulted = ~pre & (idx >= 0)
     out = {
         **{name: references[column] for name, column in _FROM_REFERENCE.items()},
         "verdict": verdict,
         "reason": reason,
-        "register": aligned.found_only("register", consulted),
-        "tier": aligned.found_only("tier", consulted),
-        "retrieved_at": aligned.found_only("retrieved_at", consulted),
+        "register": taken["consulted register"],
+        "tier": taken["consulted tier"],
+        "retrieved_at": taken["consulted retrieved_at"],
         # Updates (retractions, corrections) belong to the record that was found, whatever the
         # fields say: a matching citation of a retracted work is still a finding.
-        "updates": aligned.found_only("updates", consulted & found_mask),
+        "updates": taken["found updates"],
         "criteria_id": pc.take(pa.array([criteria]), pa.array(np.zeros(n, np.int64))),
         "group_id": pa.nulls(n, pa.int32()),
         **{f.name: references[f.name] for f in tables.DOCUMENT_FIELDS},
         # The record this row is joined with (consulted or not: its status is reported).
-        "record_key": record_keys(*(aligned.found_only(c, idx >= 0) for c in _RECORD_ID)),
+        "record_key": record_keys(*(taken[f"joined {c}"] for c in _RECORD_ID)),
         **cols,
     }
     # A record consulted by identifier; the title search fills its own rows (and `searched`,
