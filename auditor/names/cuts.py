@@ -73,9 +73,20 @@ def v1_surname_cut_column(column: pa.Array | pa.ChunkedArray) -> pa.Array:
         return pa.array([], pa.string())
     # Arrow's string kernels (a split and one RE2 pass); the leftmost match of `_LAST_TOKEN` is the
     # last token. They agree with `str.split` on ASCII only: other strings take the Python rule.
-    before = pc.list_element(pc.split_pattern(values, ",", max_splits=1), 0)
-    last = pc.struct_field(pc.extract_regex(values, _LAST_TOKEN), [0])
-    out: pa.Array = pc.if_else(pc.match_substring(values, ","), before, last)
+    comma = pc.match_substring(values, ",")
+    commas = pc.sum(comma).as_py() or 0
+    # Each kernel only where some name needs it: a list of `Surname, Given` names has no name
+    # to take the last token of (the regex is the costlier of the two).
+    before = pc.list_element(pc.split_pattern(values, ",", max_splits=1), 0) if commas else None
+    last = (
+        pc.struct_field(pc.extract_regex(values, _LAST_TOKEN), [0])
+        if commas < len(values)
+        else None
+    )
+    out: pa.Array = (
+        pc.if_else(comma, before, last) if before is not None and last is not None
+        else before if before is not None else last
+    )  # fmt: skip
     other = np.flatnonzero(~pc.string_is_ascii(values).to_numpy(zero_copy_only=False))
     if other.size == 0:
         return out
