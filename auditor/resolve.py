@@ -285,11 +285,12 @@ def _distinct_keys(references: pa.Table) -> pa.Table:
 
 def _snapshot_rows(hits: pa.Table, first: pa.Array) -> pa.Table:
     """Snapshot hits restated as `_as` does (tier, as-of filled), with their `first` position."""
-    now = pa.scalar(now_iso(), pa.string())
-    stamped = pc.coalesce(hits["retrieved_at"], now)
-    hits = hits.set_column(
-        RECORDS.get_field_index("retrieved_at"), RECORDS.field("retrieved_at"), stamped
-    )
+    if hits["retrieved_at"].null_count:  # a snapshot's rows are stamped as a rule: no copy
+        now = pa.scalar(now_iso(), pa.string())
+        stamped = pc.coalesce(hits["retrieved_at"], now)
+        hits = hits.set_column(
+            RECORDS.get_field_index("retrieved_at"), RECORDS.field("retrieved_at"), stamped
+        )
     return hits.append_column("first", first)
 
 

@@ -226,3 +226,23 @@ def test_a_cache_is_empty_until_it_holds_a_record(tmp_path: Path) -> None:
         assert not cache.empty
     finally:
         cache.close()
+
+
+async def test_a_snapshot_row_without_its_as_of_is_stamped_and_one_with_it_kept(tmp_path):
+    rows = [
+        {"register": "crossref", "id_type": "doi", "identifier": "10.5555/a", "status": "found",
+         "title": "A", "retrieved_at": "2026-01-02T00:00:00+00:00"},
+        {"register": "crossref", "id_type": "doi", "identifier": "10.5555/b", "status": "found",
+         "title": "B", "retrieved_at": None},
+    ]  # fmt: skip
+    out = tmp_path / "snap.parquet"
+    pq.write_table(from_rows(rows, RECORDS), out)
+    settings = registry.settings(cache_dir=str(tmp_path / "cache"), snapshots=(str(out),))
+    table = await resolve(refs(("doi", "10.5555/a"), ("doi", "10.5555/b")), settings, None)
+    ids, stamps = table["identifier"].to_pylist(), table["retrieved_at"].to_pylist()
+    stamped = dict(zip(ids, stamps, strict=True))
+    assert stamped["10.5555/a"] == "2026-01-02T00:00:00+00:00"
+    assert stamped["10.5555/b"] is not None and stamped["10.5555/b"] != stamped["10.5555/a"]
+    # Both stamped: no null as-of for a snapshot's rows, so none needs a copy of the column.
+    table = await resolve(refs(("doi", "10.5555/a")), settings, None)
+    assert table["retrieved_at"].to_pylist() == ["2026-01-02T00:00:00+00:00"]
