@@ -17,6 +17,7 @@ from functools import partial
 from pathlib import Path
 from typing import BinaryIO
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
@@ -49,18 +50,67 @@ _NEEDS_DEFUSING = "(^|[,;\t|]) *[=+\\-@\x00-\x1f\x7f]"
 
 
 def _defuse_column(column: pa.ChunkedArray | pa.Array) -> pa.ChunkedArray | pa.Array:
-    """`_defuse` over a whole column: one RE2 scan finds the cells, only those are rewritten;
-    a column with none is returned as it is (joining its chunks cost as much as the scan)."""
+    """`_defuse` over a whole column: the cells that may start a formula are found over its
+    bytes, RE2 checks those, and only the cells it matches are rewritten; a column with none is
+    returned as it is (joining its chunks cost as much as the scan)."""
     if column.null_count == len(column):
         return column  # nothing to scan (a column no row filled costs a full scan otherwise)
-    risky = pc.fill_null(pc.match_substring_regex(column, _NEEDS_DEFUSING), False)
-    if not pc.any(risky).as_py():
+    chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+    starts = np.cumsum([0, *(len(chunk) for chunk in chunks)])
+    maybe = np.concatenate(
+        [np.zeros(0, np.int64)]
+        + [
+            _may_start_a_formula(chunk) + start
+            for chunk, start in zip(chunks, starts, strict=False)
+        ]
+    )
+    if maybe.size == 0:
+        return column
+    found = pc.match_substring_regex(column.take(pa.array(maybe)), _NEEDS_DEFUSING)
+    hits = maybe[pc.fill_null(found, False).to_numpy(zero_copy_only=False)]
+    if hits.size == 0:
         return column
     if isinstance(column, pa.ChunkedArray):
-        column, risky = column.combine_chunks(), risky.combine_chunks()
-    at = pc.indices_nonzero(risky)
+        column = column.combine_chunks()
+    risky = np.zeros(len(column), dtype=bool)
+    risky[hits] = True
+    at = pa.array(hits)
     fixed = pa.array([_defuse(v) for v in column.take(at).to_pylist()], pa.string())
     return pc.replace_with_mask(column, risky, fixed)
+
+
+# Bytes `_NEEDS_DEFUSING` looks for after a piece's start, and the bytes before such a byte that
+# may end what comes before the piece (a delimiter, or a space that may run back to one).
+_FORMULA_BYTES = (0x3D, 0x2B, 0x2D, 0x40, 0x7F)
+_BEFORE_BYTES = (0x2C, 0x3B, 0x09, 0x7C, 0x20)
+
+
+def _may_start_a_formula(column: pa.Array) -> np.ndarray:
+    """Rows of a `string` column (others: every row) where `_NEEDS_DEFUSING` may match: a
+    formula byte at the cell's start or after a delimiter or a space. A superset of the
+    regex's matches, found over the bytes with no scan per cell."""
+    if not pa.types.is_string(column.type):
+        return np.arange(len(column), dtype=np.int64)
+    data = column.buffers()[2]
+    offsets = np.frombuffer(column.buffers()[1], np.int32, len(column) + 1, 4 * column.offset)
+    if data is None or offsets[-1] == offsets[0]:
+        return np.zeros(0, dtype=np.int64)
+    values = np.frombuffer(data, np.uint8)[offsets[0] : offsets[-1]]
+    formula = values < 0x20
+    for byte in _FORMULA_BYTES:
+        formula |= values == byte
+    at = np.flatnonzero(formula)
+    if at.size == 0:
+        return at
+    starts = offsets[:-1] - offsets[0]
+    starting = np.zeros(values.size + 1, dtype=bool)
+    starting[starts] = True
+    before = values[np.maximum(at - 1, 0)]
+    maybe = starting[at] | (before < 0x20)  # \t is a delimiter, other controls are formulas
+    for byte in _BEFORE_BYTES:
+        maybe |= before == byte
+    rows = np.searchsorted(starts, at[maybe], side="right") - 1
+    return np.unique(rows)
 
 
 def _updates_text(column: pa.ChunkedArray) -> pa.Array:

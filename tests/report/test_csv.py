@@ -144,6 +144,23 @@ def test_a_whole_column_is_guarded_exactly_as_each_cell_alone(cells: list[str | 
 
     column = pa.chunked_array([pa.array(cells[:3], pa.string()), pa.array(cells[3:], pa.string())])
     assert _defuse_column(column).to_pylist() == [_defuse(c) for c in cells]
+    # Chunks that are slices of one buffer (a table read from Parquet, a CSV slice of a table).
+    whole = pa.array(["=pad", *cells, "x, -pad"], pa.string())
+    first = min(2, len(cells))
+    sliced = pa.chunked_array([whole.slice(1, first), whole.slice(1 + first, len(cells) - first)])
+    assert _defuse_column(sliced).to_pylist() == [_defuse(c) for c in cells]
+
+
+@pytest.mark.parametrize(
+    "cell",
+    ["=1", " =1", "a,=1", "a, =1", "a;  +1", "a\t-1", "a|@x", "a\x00", "\t=1", "a,\rb", "x-y",
+     "x =y", "pre-training", "a, b", "a,\x7f", "é, =1", "10.1000/x-1", "2026-01-01T00:00:00+00:00"],
+)  # fmt: skip
+def test_each_cell_that_may_start_a_formula_is_checked(cell: str) -> None:
+    from auditor.report.csv import _defuse, _defuse_column
+
+    column = pa.chunked_array([pa.array(["plain", cell, None, "plain too"], pa.string())])
+    assert _defuse_column(column).to_pylist() == ["plain", _defuse(cell), None, "plain too"]
 
 
 def test_a_table_written_in_slices_is_the_table_written_whole(
