@@ -11,6 +11,7 @@ import asyncio
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 import pyarrow as pa
 
@@ -20,8 +21,9 @@ from auditor.memory import map_large_blocks
 from auditor.registers import registry
 from auditor.result import AuditResult, LoadProblem, RunInfo, SearchUse
 from auditor.settings import Settings
-from auditor.stages import audit_tables
-from auditor.transport.net import Net, open_net
+
+if TYPE_CHECKING:
+    from auditor.transport.net import Net
 
 Progress = Callable[[str, int, int], None]
 """`progress(register, done, total)`: stages report, the console draws."""
@@ -72,6 +74,8 @@ async def _net_for(
     if net is not None:
         yield net
         return
+    from auditor.transport.net import open_net  # aiohttp: imported with the stages, above
+
     async with open_net(settings, registry.hosts(), progress=progress) as own:
         yield own
 
@@ -95,16 +99,23 @@ async def run_audit(
     # Parsing is the longest stage without a network wait: in a worker thread, a server's event
     # loop (`auditor serve` runs audits of uploads) keeps answering while a file loads.
     # Classified once, inside the load stage, with the legs the settings close.
-    loaded = await asyncio.to_thread(
-        load_files,
-        paths,
-        fmt=input_format,
-        encoding=settings.encoding,
-        csv_map=csv_map,
-        closed_legs=closed_legs(settings),
-        grobid_url=settings.grobid_url,
-        criteria=settings.criteria,
+    loading = asyncio.ensure_future(
+        asyncio.to_thread(
+            load_files,
+            paths,
+            fmt=input_format,
+            encoding=settings.encoding,
+            csv_map=csv_map,
+            closed_legs=closed_legs(settings),
+            grobid_url=settings.grobid_url,
+            criteria=settings.criteria,
+        )
     )
+    # The later stages' modules (half a second of imports on a small machine, aiohttp among
+    # them) are imported while the inputs load: the loader's kernels let go of the lock.
+    from auditor.stages import audit_tables
+
+    loaded = await loading
     references = loaded.table
     async with _net_for(settings, net, progress) as net:
         made = await audit_tables(references, settings, net)
