@@ -15,6 +15,8 @@ from functools import lru_cache
 from auditor.markup import strip_markup
 
 __all__ = [
+    "SPELLING_WORDS",
+    "american_word",
     "title_main",
     "title_tokens",
     "title_words",
@@ -85,6 +87,15 @@ def _american(word: str) -> str:
         if pattern.match(word):
             return pattern.sub(repl, word)
     return word
+
+
+#: The words `american_word` rewrites whole (its rules rewrite others by their endings).
+SPELLING_WORDS = tuple(_SPELLING)
+
+
+def american_word(word: str) -> str:
+    """One word of `title_words` (folded, punctuation removed) in American spelling."""
+    return _american(word)
 
 
 _GREEK_NAMES = frozenset(_GREEK.values()) | {"varepsilon", "vartheta", "varphi", "varrho"}

@@ -19,7 +19,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from auditor.compare import title_pool, v2
+from auditor.compare import title_columns, title_pool, v2
 from auditor.compare.criteria import same_surname_sequences
 from auditor.compare.text_columns import han_mask, normalize_distinct
 from auditor.compare.v2 import Field
@@ -174,7 +174,10 @@ def _titles_with(
     index: dict[tuple[str | None, str | None], int] = {}
     slots = [index.setdefault(pair, len(index)) for pair in pairs]
     distinct = list(index)
-    decided = pool.decide([c for c, _ in distinct], [r for _, r in distinct])
+    # The plain pairs (most) over whole columns; the others by the rule, in the pool.
+    decided = title_columns.decide_pairs(
+        [c for c, _ in distinct], [r for _, r in distinct], pool.decide
+    )
     out.set(rest.tolist(), [decided[k] for k in slots])
     return out
 

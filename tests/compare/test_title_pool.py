@@ -10,7 +10,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from auditor.compare import title_pool
+from auditor.compare import title_columns, title_pool
 from auditor.compare.title_pool import TitlePool
 from auditor.compare.v2 import Field, title_rule
 from auditor.pipeline import run_audit
@@ -169,6 +169,9 @@ def test_verdicts_with_and_without_workers_are_equal(
     monkeypatch.setattr(title_pool, "MIN_PAIRS", 1)
     alone = verdicts(workers=False)
     assert answered == []  # opt-in: large enough, but not asked for
+    # The column form decides the plain pairs before the pool sees any: with it off, the workers
+    # decide them all, and the verdicts are still those of the column form and this process.
+    monkeypatch.setattr(title_columns, "_NOT_PLAIN", ".")
     shared = verdicts(workers=True)
     assert answered and all(answered)
     assert shared == alone

@@ -1,0 +1,244 @@
+"""auditor/v2's title rule over whole columns, for the pairs whose decision can be proved.
+
+`v2.title_rule` decides one pair at a time in Python; on a large run that is most of the compare
+stage. Most pairs are plain: two printable-ASCII titles without markup, entities, TeX, notice
+labels (`RETRACTED: …`) or subtitles. On such a title `title_words` is a few byte rules
+(lowercase; `-` and `/` read as spaces; what is not a letter, digit or space deleted; split on
+spaces) and then `american_word` of each word, so its words can be computed for a whole column
+with Arrow kernels and `american_word` called once per distinct word that a spelling rule can
+change at all. The Jaccard score, the equality of the joined words and the word distance then
+follow from integer word codes, with the results `compare_titles` gives.
+
+`decide_pairs` returns exactly what `title_rule` returns, pair for pair: the pairs it cannot
+prove plain (a null, non-ASCII, markup, TeX, a notice word, a subtitle `title_main` finds on a
+pair whose words differ, no words at all) are decided by the rule itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+from rapidfuzz.distance import Levenshtein
+
+from auditor.compare.forms import SPELLING_WORDS, american_word, title_main
+from auditor.compare.titles import NEAR_MISS_MAX_WORDS
+from auditor.compare.v2 import Field
+from auditor.errors import Reason
+
+__all__ = ["TitleDecisions", "decide_pairs", "title_decisions"]
+
+# Printable ASCII only, so that the only `str.isspace` character is the space and `str.lower`
+# is ASCII lowercasing; without `<` and `&` (markup, entities: `strip_markup` is the identity),
+# `\` and `$` (TeX residue: `_clean` leaves the text as it is) and, to be safe, TeX's braces.
+_NOT_PLAIN = r"[^ -~]|[<&\\${}]"
+# Every subtitle or trailing note `title_main` finds starts at one of these (on ASCII text).
+_SEPARATORS = r"[:\-.?)\]]"
+# Every notice label `forms._NOTICE_PREFIX` removes holds one of these words.
+_NOTICE_WORDS = "retract|withdrawn|concern"
+# A word `american_word` can change is a `SPELLING_WORDS` key or matches one of its rules: each
+# rule's match ends in these suffixes (every doubled-l stem ends in `l`), or holds `ae`, or
+# starts with `oe`. A superset: the words it admits are looked up, the others stay as written.
+_SPELLING_KEYS = pa.array(SPELLING_WORDS, pa.string())
+_SPELLING_RULE_WORDS = r"(is|ys)(e|es|ed|ing|ation|ations|er|ers|able)$|ll(ing|ed|er|ers)$|ae|^oe"
+
+
+@dataclass(frozen=True)
+class TitleDecisions:
+    """The column form's decisions of `n` pairs; only rows where `decided` is set mean anything."""
+
+    decided: np.ndarray
+    """Whether the pair was decided here (else it is left to `title_rule`)."""
+    same: np.ndarray
+    near: np.ndarray
+    """Not the same title, but at most `NEAR_MISS_MAX_WORDS` word edits apart."""
+    score: np.ndarray
+    """The Jaccard score of the two word sets (float64)."""
+
+    def field(self, k: int) -> Field | None:
+        """Pair `k`'s `Field` as `title_rule` gives it; `None` when not decided here."""
+        if not self.decided[k]:
+            return None
+        score = float(self.score[k])
+        if self.same[k]:
+            return Field(True, True, None, score)
+        finding = Reason.TITLE_NEAR_MISS if self.near[k] else Reason.TITLE_DIFFERS
+        return Field(True, False, finding, score)
+
+
+def _bools(column: pa.Array) -> np.ndarray:
+    out: np.ndarray = pc.fill_null(column, False).to_numpy(zero_copy_only=False)
+    return out
+
+
+@dataclass(frozen=True)
+class _Words:
+    """Each plain string's words as integer codes: equal codes, equal (American) words."""
+
+    offsets: np.ndarray
+    codes: np.ndarray
+    joined: np.ndarray
+    """A code of each string's words joined without spaces: equal codes, equal joins."""
+
+
+def _american(words: pa.Array) -> pa.Array:
+    """`american_word` of each distinct word, called only where a spelling rule may apply."""
+    maybe = _bools(pc.is_in(words, value_set=_SPELLING_KEYS)) | _bools(
+        pc.match_substring_regex(words, _SPELLING_RULE_WORDS)
+    )
+    rows = np.flatnonzero(maybe)
+    if rows.size == 0:
+        return words
+    spelt = pa.array([american_word(w) for w in words.take(rows).to_pylist()], pa.string())
+    where = np.arange(len(words), dtype=np.int64)
+    where[rows] = len(words) + np.arange(rows.size)
+    return pa.concat_arrays([words.cast(pa.string()), spelt]).take(pa.array(where))
+
+
+def _words(strings: pa.Array) -> _Words:
+    """The words of plain strings (see `_NOT_PLAIN`), as `title_words` reads them."""
+    text = pc.replace_substring(pc.ascii_lower(strings), "-", " ")
+    text = pc.replace_substring_regex(pc.replace_substring(text, "/", " "), "[^a-z0-9 ]+", "")
+    split = pc.split_pattern(text, " ")
+    flat = pc.list_flatten(split)
+    keep = _bools(pc.greater(pc.binary_length(flat), 0))
+    owner = np.repeat(np.arange(len(split)), pc.list_value_length(split).to_numpy())
+    offsets = np.zeros(len(split) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(owner[keep], minlength=len(split)), out=offsets[1:])
+    encoded = pc.dictionary_encode(flat.filter(pa.array(keep)))
+    spelt = pc.dictionary_encode(_american(encoded.dictionary))
+    codes = spelt.indices.to_numpy()[encoded.indices.to_numpy()]
+    lists = pa.ListArray.from_arrays(pa.array(offsets), spelt.dictionary.take(pa.array(codes)))
+    joined = pc.dictionary_encode(pc.binary_join(lists, "")).indices.to_numpy()
+    return _Words(offsets, codes.astype(np.int64), joined.astype(np.int64))
+
+
+def _plain(strings: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """Per distinct string: whether it is plain, and whether `title_main` finds a subtitle."""
+    plain = _bools(pc.is_valid(strings)) & ~_bools(pc.match_substring_regex(strings, _NOT_PLAIN))
+    plain &= ~_bools(pc.match_substring_regex(strings, _NOTICE_WORDS, ignore_case=True))
+    subtitled = np.zeros(len(strings), dtype=bool)
+    maybe = np.flatnonzero(plain & _bools(pc.match_substring_regex(strings, _SEPARATORS)))
+    values = strings.take(pa.array(maybe, pa.int64())).to_pylist()
+    subtitled[maybe] = [title_main(v) is not None for v in values]
+    return plain, subtitled
+
+
+def _ranges(offsets: np.ndarray, which: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(positions, owner) of the elements of ranges `which` of `offsets`, in order."""
+    sizes = offsets[which + 1] - offsets[which]
+    owner = np.repeat(np.arange(which.size), sizes)
+    starts = np.repeat(offsets[which] - np.concatenate([[0], np.cumsum(sizes)[:-1]]), sizes)
+    return starts + np.arange(owner.size), owner
+
+
+def _common(words: _Words, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(|A ∩ B|, |A ∪ B|) of the word sets of strings `a[k]` and `b[k]`."""
+    width = int(words.codes.max(initial=0)) + 1
+    owner = np.repeat(np.arange(len(words.offsets) - 1), np.diff(words.offsets))
+    keys = np.sort(owner * width + words.codes)
+    unique = keys[np.diff(keys, prepend=-1) != 0]  # (string, code), each once
+    sizes = np.bincount(unique // width, minlength=len(words.offsets) - 1)
+    starts = np.zeros(len(sizes) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=starts[1:])
+    at_a, pair_a = _ranges(starts, a)
+    at_b, pair_b = _ranges(starts, b)
+    # Pair-major, code-ascending: the keys of the B sets are sorted as they come.
+    keys_a = pair_a * width + unique[at_a] % width
+    keys_b = pair_b * width + unique[at_b] % width
+    found = np.searchsorted(keys_b, keys_a)
+    hit = found < keys_b.size
+    hit[hit] = keys_b[found[hit]] == keys_a[hit]
+    both = np.bincount(pair_a[hit], minlength=a.size)
+    return both, sizes[a] + sizes[b] - both
+
+
+def _near(words: _Words, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Whether the word sequences of strings `a[k]` and `b[k]` are at most
+    `NEAR_MISS_MAX_WORDS` edits apart (rapidfuzz on codes, as `word_distance` on the words)."""
+    lengths = np.diff(words.offsets)
+    near: np.ndarray = np.abs(lengths[a] - lengths[b]) <= NEAR_MISS_MAX_WORDS
+    codes, offsets = words.codes.tolist(), words.offsets.tolist()
+    cutoff = NEAR_MISS_MAX_WORDS
+    for k in np.flatnonzero(near).tolist():
+        i, j = int(a[k]), int(b[k])
+        seq_a, seq_b = codes[offsets[i] : offsets[i + 1]], codes[offsets[j] : offsets[j + 1]]
+        near[k] = Levenshtein.distance(seq_a, seq_b, score_cutoff=cutoff) <= cutoff
+    return near
+
+
+def title_decisions(claimed: pa.Array, register: pa.Array) -> TitleDecisions:
+    """The decisions of the pairs `(claimed[k], register[k])` that can be proved plain."""
+    n = len(claimed)
+    encoded = pc.dictionary_encode(
+        pa.concat_arrays([claimed.cast(pa.string()), register.cast(pa.string())])
+    )
+    strings: pa.Array = encoded.dictionary
+    plain, subtitled = _plain(strings)
+    chosen = np.flatnonzero(plain)
+    words = _words(strings.take(pa.array(chosen, pa.int64())))
+    # A string's slot among the plain ones (-1: not plain, or null, which has no index).
+    slot = np.full(len(strings) + 1, -1, dtype=np.int64)
+    slot[chosen] = np.arange(chosen.size)
+    slot[chosen[np.diff(words.offsets) == 0]] = -1  # no words: `title_rule` names it empty
+    index = pc.fill_null(encoded.indices, len(strings)).to_numpy(zero_copy_only=False)
+    side_a, side_b = slot[index[:n]], slot[index[n:]]
+    rows = np.flatnonzero((side_a >= 0) & (side_b >= 0))
+    a, b = side_a[rows], side_b[rows]
+    same = words.joined[a] == words.joined[b]
+    # A subtitle can only make a pair the same: with words already the same it changes nothing.
+    subtitled = subtitled[chosen]
+    keep = same | ~(subtitled[a] | subtitled[b])
+    rows, a, b, same = rows[keep], a[keep], b[keep], same[keep]
+    both, union = _common(words, a, b)
+    near = np.zeros(rows.size, dtype=bool)
+    near[~same] = _near(words, a[~same], b[~same])
+    out = TitleDecisions(
+        np.zeros(n, dtype=bool), np.zeros(n, dtype=bool), np.zeros(n, dtype=bool), np.zeros(n)
+    )
+    out.decided[rows], out.same[rows], out.near[rows] = True, same, near
+    # float64 division of two integers is correctly rounded, as Python's `int / int` is.
+    out.score[rows] = both.astype(np.float64) / union.astype(np.float64)
+    return out
+
+
+# A kind of decision (1 same, 2 near miss, 3 differs) and its finding.
+_FINDINGS = (None, None, Reason.TITLE_NEAR_MISS, Reason.TITLE_DIFFERS)
+
+
+def _fields(decisions: TitleDecisions) -> list[Field | None]:
+    """Every pair's `Field` (`None`: not decided here); one shared `Field` per distinct answer
+    (a `Field` is frozen, and scores repeat: they are ratios of small counts)."""
+    kinds = np.where(decisions.same, 1, np.where(decisions.near, 2, 3))
+    kinds[~decisions.decided] = 0
+    made: dict[tuple[int, float], Field] = {}
+    out: list[Field | None] = []
+    for kind, score in zip(kinds.tolist(), decisions.score.tolist(), strict=True):
+        if not kind:
+            out.append(None)
+            continue
+        got = made.get((kind, score))
+        if got is None:
+            got = made[kind, score] = Field(True, kind == 1, _FINDINGS[kind], score)
+        out.append(got)
+    return out
+
+
+def decide_pairs(
+    claimed: Sequence[str | None],
+    register: Sequence[str | None],
+    rule: Callable[[Sequence[str | None], Sequence[str | None]], list[Field]],
+) -> list[Field]:
+    """`title_rule` of each pair, in order: the plain pairs decided here, the others by `rule`
+    (a function of the two lists of the pairs left, answering `title_rule` of each)."""
+    decisions = title_decisions(pa.array(claimed, pa.string()), pa.array(register, pa.string()))
+    left = np.flatnonzero(~decisions.decided).tolist()
+    decided = rule([claimed[k] for k in left], [register[k] for k in left])
+    if len(decided) != len(left):
+        raise ValueError(f"{len(decided)} decisions of {len(left)} title pairs")
+    # The pairs left are in order, so their decisions fill the gaps in order.
+    rest = iter(decided)
+    return [f if f is not None else next(rest) for f in _fields(decisions)]
