@@ -80,8 +80,10 @@ class _Words:
 
     offsets: np.ndarray
     codes: np.ndarray
-    joined: np.ndarray
-    """A code of each string's words joined without spaces: equal codes, equal joins."""
+    lists: pa.ListArray
+    """Each string's words, spelt as `american_word` spells them."""
+    length: np.ndarray
+    """The length of each string's words joined without spaces."""
 
 
 def _american(words: pa.Array) -> pa.Array:
@@ -112,14 +114,28 @@ def _words(strings: pa.Array) -> _Words:
     spelt = pc.dictionary_encode(_american(encoded.dictionary))
     codes = spelt.indices.to_numpy()[encoded.indices.to_numpy()]
     lists = pa.ListArray.from_arrays(pa.array(offsets), spelt.dictionary.take(pa.array(codes)))
-    joined = pc.dictionary_encode(pc.binary_join(lists, "")).indices.to_numpy()
-    return _Words(offsets, codes.astype(np.int64), joined.astype(np.int64))
+    sizes = pc.binary_length(spelt.dictionary).to_numpy()[codes]
+    length = np.bincount(np.repeat(np.arange(len(split)), np.diff(offsets)), sizes, len(split))
+    return _Words(offsets, codes.astype(np.int64), lists, length.astype(np.int64))
+
+
+def _same(words: _Words, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Whether strings `a[k]` and `b[k]` have the same words once joined without spaces (equal
+    words or not): compared only where the joined lengths are equal."""
+    same = np.zeros(a.size, dtype=bool)
+    maybe = np.flatnonzero(words.length[a] == words.length[b])
+    if maybe.size:
+        joined_a = pc.binary_join(words.lists.take(pa.array(a[maybe])), "")
+        joined_b = pc.binary_join(words.lists.take(pa.array(b[maybe])), "")
+        same[maybe] = _bools(pc.equal(joined_a, joined_b))
+    return same
 
 
 def _plain(strings: pa.Array) -> tuple[np.ndarray, np.ndarray]:
     """Per distinct string: whether it is plain, and whether `title_main` finds a subtitle."""
-    plain = _bools(pc.is_valid(strings)) & ~_bools(pc.match_substring_regex(strings, _NOT_PLAIN))
-    plain &= ~_bools(pc.match_substring_regex(strings, _NOTICE_WORDS, ignore_case=True))
+    # One pass of the regular expression engine for both: a title is rarely either.
+    either = pc.match_substring_regex(strings, f"{_NOT_PLAIN}|(?i:{_NOTICE_WORDS})")
+    plain = _bools(pc.is_valid(strings)) & ~_bools(either)
     subtitled = np.zeros(len(strings), dtype=bool)
     maybe = np.flatnonzero(plain & _bools(pc.match_substring_regex(strings, _SEPARATORS)))
     values = strings.take(pa.array(maybe, pa.int64())).to_pylist()
@@ -156,17 +172,69 @@ def _common(words: _Words, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np
     return both, sizes[a] + sizes[b] - both
 
 
+def _padded(words: _Words, which: np.ndarray, width: int) -> np.ndarray:
+    """The first `width` codes from the start of each string `which[k]`, one column per
+    position. Past a string's end they are the next strings' codes: the band never reads them
+    where they count (a cell past either end cannot lead to the cell read for the answer)."""
+    at = words.offsets[which][None, :] + np.arange(width)[:, None]
+    padded: np.ndarray = words.codes[np.minimum(at, words.codes.size - 1)]
+    return padded
+
+
+def _band(words: _Words, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Whether strings `a[k]` and `b[k]` (at most `NEAR_MISS_MAX_WORDS` words apart in length)
+    are at most that many word edits apart: Levenshtein's table, vectorized over the pairs,
+    only its cells within that many of the diagonal, each capped at one more."""
+    k = NEAR_MISS_MAX_WORDS
+    cap = k + 1
+    la, lb = np.diff(words.offsets)[a], np.diff(words.offsets)[b]
+    rows = int(la.max(initial=0))
+    codes_a, codes_b = _padded(words, a, rows), _padded(words, b, rows + k)
+    # prev[d] is the cell of row i - 1, column i - 1 + d - k (row 0: j edits from nothing).
+    prev = np.full((2 * k + 1, a.size), cap, dtype=np.int16)
+    for d in range(k, 2 * k + 1):
+        prev[d] = d - k
+    answer = np.full(a.size, cap, dtype=np.int16)
+    for i in range(1, rows + 1):
+        cur = np.full_like(prev, cap)
+        for d in range(2 * k + 1):
+            j = i + d - k
+            if j < 0:
+                continue
+            if j == 0:
+                cur[d] = min(i, cap)
+                continue
+            cell = prev[d] + (codes_a[i - 1] != codes_b[j - 1])
+            if d + 1 <= 2 * k:
+                np.minimum(cell, prev[d + 1] + 1, out=cell)
+            if d >= 1:
+                np.minimum(cell, cur[d - 1] + 1, out=cell)
+            np.minimum(cell, cap, out=cur[d])
+        done = np.flatnonzero(la == i)
+        answer[done] = cur[(lb - la + k)[done], done]
+        prev = cur
+    near: np.ndarray = answer <= k
+    return near
+
+
 def _near(words: _Words, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Whether the word sequences of strings `a[k]` and `b[k]` are at most
-    `NEAR_MISS_MAX_WORDS` edits apart (rapidfuzz on codes, as `word_distance` on the words)."""
+    `NEAR_MISS_MAX_WORDS` edits apart (the number `word_distance` compares)."""
     lengths = np.diff(words.offsets)
-    near: np.ndarray = np.abs(lengths[a] - lengths[b]) <= NEAR_MISS_MAX_WORDS
-    codes, offsets = words.codes.tolist(), words.offsets.tolist()
+    la, lb = lengths[a], lengths[b]
+    near: np.ndarray = np.abs(la - lb) <= NEAR_MISS_MAX_WORDS
+    # By length, so that the short titles (most) are not padded to the longest one's length.
+    for low, high in ((0, 12), (12, 24), (24, 48), (48, 96)):
+        rows = np.flatnonzero(near & (la > low) & (la <= high))
+        near[rows] = _band(words, a[rows], b[rows])
+    # Longer titles, rare, by rapidfuzz on the codes (equal codes, equal words).
+    long = np.flatnonzero(near & (la > 96)).tolist()
+    codes, offsets = (words.codes.tolist(), words.offsets.tolist()) if long else ([], [])
     cutoff = NEAR_MISS_MAX_WORDS
-    for k in np.flatnonzero(near).tolist():
-        i, j = int(a[k]), int(b[k])
+    for row in long:
+        i, j = int(a[row]), int(b[row])
         seq_a, seq_b = codes[offsets[i] : offsets[i + 1]], codes[offsets[j] : offsets[j + 1]]
-        near[k] = Levenshtein.distance(seq_a, seq_b, score_cutoff=cutoff) <= cutoff
+        near[row] = Levenshtein.distance(seq_a, seq_b, score_cutoff=cutoff) <= cutoff
     return near
 
 
@@ -188,7 +256,7 @@ def title_decisions(claimed: pa.Array, register: pa.Array) -> TitleDecisions:
     side_a, side_b = slot[index[:n]], slot[index[n:]]
     rows = np.flatnonzero((side_a >= 0) & (side_b >= 0))
     a, b = side_a[rows], side_b[rows]
-    same = words.joined[a] == words.joined[b]
+    same = _same(words, a, b)
     # A subtitle can only make a pair the same: with words already the same it changes nothing.
     subtitled = subtitled[chosen]
     keep = same | ~(subtitled[a] | subtitled[b])

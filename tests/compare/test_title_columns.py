@@ -244,3 +244,50 @@ def test_the_spelling_filter_passes_every_word_a_rule_changes() -> None:
     got = title_columns._american(pa.array(words, pa.string())).to_pylist()
     assert got == [american_word(w) for w in words]
     assert sum(g != w for g, w in zip(got, words, strict=True)) > 20
+
+
+def _edited(words: list[str], edits: list[tuple[int, int, str]]) -> list[str]:
+    out = list(words)
+    for kind, at, word in edits:
+        k = at % (len(out) + 1)
+        if kind == 0:
+            out.insert(k, word)
+        elif out and kind == 1:
+            del out[k % len(out)]
+        elif out:
+            out[k % len(out)] = word
+    return out
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.lists(st.sampled_from("abc"), max_size=30),
+            st.lists(st.tuples(st.integers(0, 2), st.integers(0, 40), st.sampled_from("abcd"))),
+        ),
+        min_size=1,
+        max_size=20,
+    )
+)
+def test_word_edits_near_the_near_miss_bound_are_counted_as_the_rule_counts(
+    cases: list[tuple[list[str], list[tuple[int, int, str]]]],
+) -> None:
+    # Few distinct words and a few edits: distances of 0 to 4, where the bound of 2 is decided.
+    pairs: list[tuple[str | None, str | None]] = [
+        (" ".join(w), " ".join(_edited(w, e))) for w, e in cases
+    ]
+    wrong, _ = _mismatches(pairs)
+    assert wrong == []
+
+
+def test_long_titles_past_the_banded_lengths_are_decided_as_the_rule_decides() -> None:
+    rng = random.Random(13)
+    base = [rng.choice(["deep", "learning", "model", "data", "graph"]) for _ in range(240)]
+    lengths = (11, 12, 13, 23, 24, 25, 47, 48, 49, 95, 96, 97, 98, 150, 240)
+    edits = ([], [(2, 5, "x")], [(0, 1, "y"), (1, 7, "")], [(2, 3, "z")] * 3)
+    pairs: list[tuple[str | None, str | None]] = [
+        (" ".join(base[:n]), " ".join(_edited(base[:n], e))) for n in lengths for e in edits
+    ]
+    wrong, decided = _mismatches(pairs)
+    assert wrong == [] and decided == len(pairs)
