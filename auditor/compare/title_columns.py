@@ -29,7 +29,14 @@ from auditor.compare.titles import NEAR_MISS_MAX_WORDS
 from auditor.compare.v2 import Field
 from auditor.errors import Reason
 
-__all__ = ["TitleDecisions", "decide_pairs", "title_decisions"]
+__all__ = [
+    "FINDINGS",
+    "TitleDecisions",
+    "TitleRows",
+    "decide_pairs",
+    "decide_rows",
+    "title_decisions",
+]
 
 # Printable ASCII only, so that the only `str.isspace` character is the space and `str.lower`
 # is ASCII lowercasing; without `<` and `&` (markup, entities: `strip_markup` is the identity),
@@ -46,6 +53,10 @@ _SPELLING_KEYS = pa.array(SPELLING_WORDS, pa.string())
 _SPELLING_RULE_WORDS = r"(is|ys)(e|es|ed|ing|ation|ations|er|ers|able)$|ll(ing|ed|er|ers)$|ae|^oe"
 
 
+#: The findings of `TitleDecisions.kinds`: same title, near miss, another title.
+FINDINGS = (None, Reason.TITLE_NEAR_MISS, Reason.TITLE_DIFFERS)
+
+
 @dataclass(frozen=True)
 class TitleDecisions:
     """The column form's decisions of `n` pairs; only rows where `decided` is set mean anything."""
@@ -57,6 +68,11 @@ class TitleDecisions:
     """Not the same title, but at most `NEAR_MISS_MAX_WORDS` word edits apart."""
     score: np.ndarray
     """The Jaccard score of the two word sets (float64)."""
+
+    def kinds(self) -> np.ndarray:
+        """Per pair, the index of its finding in `FINDINGS` (0: the same title, no finding)."""
+        kinds: np.ndarray = np.where(self.same, 0, np.where(self.near, 1, 2))
+        return kinds
 
     def field(self, k: int) -> Field | None:
         """Pair `k`'s `Field` as `title_rule` gives it; `None` when not decided here."""
@@ -80,8 +96,8 @@ class _Words:
 
     offsets: np.ndarray
     codes: np.ndarray
-    lists: pa.ListArray
-    """Each string's words, spelt as `american_word` spells them."""
+    spelt: pa.Array
+    """The distinct words, spelt as `american_word` spells them: `codes` index it."""
     length: np.ndarray
     """The length of each string's words joined without spaces."""
 
@@ -113,10 +129,9 @@ def _words(strings: pa.Array) -> _Words:
     encoded = pc.dictionary_encode(flat.filter(pa.array(keep)))
     spelt = pc.dictionary_encode(_american(encoded.dictionary))
     codes = spelt.indices.to_numpy()[encoded.indices.to_numpy()]
-    lists = pa.ListArray.from_arrays(pa.array(offsets), spelt.dictionary.take(pa.array(codes)))
     sizes = pc.binary_length(spelt.dictionary).to_numpy()[codes]
     length = np.bincount(np.repeat(np.arange(len(split)), np.diff(offsets)), sizes, len(split))
-    return _Words(offsets, codes.astype(np.int64), lists, length.astype(np.int64))
+    return _Words(offsets, codes.astype(np.int64), spelt.dictionary, length.astype(np.int64))
 
 
 def _same(words: _Words, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -125,10 +140,17 @@ def _same(words: _Words, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     same = np.zeros(a.size, dtype=bool)
     maybe = np.flatnonzero(words.length[a] == words.length[b])
     if maybe.size:
-        joined_a = pc.binary_join(words.lists.take(pa.array(a[maybe])), "")
-        joined_b = pc.binary_join(words.lists.take(pa.array(b[maybe])), "")
-        same[maybe] = _bools(pc.equal(joined_a, joined_b))
+        same[maybe] = _bools(pc.equal(_joined(words, a[maybe]), _joined(words, b[maybe])))
     return same
+
+
+def _joined(words: _Words, which: np.ndarray) -> pa.Array:
+    """The words of each string `which[k]` joined without spaces."""
+    at, _ = _ranges(words.offsets, which)
+    offsets = np.zeros(which.size + 1, dtype=np.int64)
+    np.cumsum(words.offsets[which + 1] - words.offsets[which], out=offsets[1:])
+    values = words.spelt.take(pa.array(words.codes[at]))
+    return pc.binary_join(pa.ListArray.from_arrays(pa.array(offsets), values), "")
 
 
 def _plain(strings: pa.Array) -> tuple[np.ndarray, np.ndarray]:
@@ -273,24 +295,20 @@ def title_decisions(claimed: pa.Array, register: pa.Array) -> TitleDecisions:
     return out
 
 
-# A kind of decision (1 same, 2 near miss, 3 differs) and its finding.
-_FINDINGS = (None, None, Reason.TITLE_NEAR_MISS, Reason.TITLE_DIFFERS)
-
-
 def _fields(decisions: TitleDecisions) -> list[Field | None]:
     """Every pair's `Field` (`None`: not decided here); one shared `Field` per distinct answer
     (a `Field` is frozen, and scores repeat: they are ratios of small counts)."""
-    kinds = np.where(decisions.same, 1, np.where(decisions.near, 2, 3))
-    kinds[~decisions.decided] = 0
+    kinds = decisions.kinds()
+    kinds[~decisions.decided] = -1
     made: dict[tuple[int, float], Field] = {}
     out: list[Field | None] = []
     for kind, score in zip(kinds.tolist(), decisions.score.tolist(), strict=True):
-        if not kind:
+        if kind < 0:
             out.append(None)
             continue
         got = made.get((kind, score))
         if got is None:
-            got = made[kind, score] = Field(True, kind == 1, _FINDINGS[kind], score)
+            got = made[kind, score] = Field(True, kind == 0, FINDINGS[kind], score)
         out.append(got)
     return out
 
@@ -310,3 +328,53 @@ def decide_pairs(
     # The pairs left are in order, so their decisions fill the gaps in order.
     rest = iter(decided)
     return [f if f is not None else next(rest) for f in _fields(decisions)]
+
+
+@dataclass(frozen=True)
+class TitleRows:
+    """`title_rule` of every row of two columns: the plain rows' decisions as arrays, the
+    other rows' as `Field`s."""
+
+    decisions: TitleDecisions
+    """Per row; the rows where `decisions.decided` is set were decided here."""
+    left: np.ndarray
+    """The other rows, in order."""
+    fields: list[Field]
+    """Their decisions by the rule, in the order of `left`."""
+
+
+def _distinct(claimed: pa.Array, register: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """(a row holding each distinct pair, each row's distinct pair): nulls are a value too."""
+    codes = [
+        pc.fill_null(pc.dictionary_encode(c).indices, -1).to_numpy(zero_copy_only=False) + 1
+        for c in (claimed, register)
+    ]
+    key = codes[0].astype(np.int64) * (int(codes[1].max(initial=0)) + 1) + codes[1]
+    pair = pc.dictionary_encode(pa.array(key)).indices.to_numpy(zero_copy_only=False)
+    holder = np.zeros(int(pair.max(initial=-1)) + 1, dtype=np.int64)
+    holder[pair] = np.arange(pair.size)  # any row of a pair holds its two values
+    return holder, pair
+
+
+def decide_rows(
+    claimed: pa.Array,
+    register: pa.Array,
+    rule: Callable[[Sequence[str | None], Sequence[str | None]], list[Field]],
+) -> TitleRows:
+    """`title_rule` of each row, each distinct pair once: the plain pairs decided here, the
+    others by `rule` (as in `decide_pairs`)."""
+    holder, pair = _distinct(claimed, register)
+    at = pa.array(holder)
+    distinct = title_decisions(claimed.take(at), register.take(at))
+    undecided = np.flatnonzero(~distinct.decided)
+    asked = pa.array(holder[undecided])
+    decided = rule(claimed.take(asked).to_pylist(), register.take(asked).to_pylist())
+    if len(decided) != undecided.size:
+        raise ValueError(f"{len(decided)} decisions of {undecided.size} title pairs")
+    rows = TitleDecisions(
+        distinct.decided[pair], distinct.same[pair], distinct.near[pair], distinct.score[pair]
+    )
+    left = np.flatnonzero(~rows.decided)
+    slot = np.zeros(holder.size, dtype=np.int64)
+    slot[undecided] = np.arange(undecided.size)
+    return TitleRows(rows, left, [decided[k] for k in slot[pair[left]].tolist()])

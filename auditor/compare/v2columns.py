@@ -56,6 +56,21 @@ class FieldColumn:
         self.finding[at] = [self._code(f.finding) for f in decided]
         self.score[at] = [np.nan if f.score is None else f.score for f in decided]
 
+    def set_compared(
+        self,
+        rows: np.ndarray,
+        matched: np.ndarray,
+        kinds: np.ndarray,
+        findings: tuple[str | None, ...],
+        score: np.ndarray,
+    ) -> None:
+        """Rows `rows` were compared: `matched`, finding `findings[kinds[k]]`, `score`."""
+        codes = np.array([self._code(f) for f in findings], dtype=np.int64)
+        self.compared[rows] = True
+        self.matched[rows] = matched
+        self.finding[rows] = codes[kinds]
+        self.score[rows] = score
+
     def _code(self, finding: str | None) -> int:
         if finding is None:
             return -1
@@ -170,15 +185,13 @@ def _titles_with(
     same &= ~(han_mask(claimed) & han_mask(register))
     out = FieldColumn(n, Field(True, True, None, 1.0))
     rest = np.flatnonzero(~same & rows)
-    pairs = list(zip(_pylist(claimed, rest), _pylist(register, rest), strict=True))
-    index: dict[tuple[str | None, str | None], int] = {}
-    slots = [index.setdefault(pair, len(index)) for pair in pairs]
-    distinct = list(index)
-    # The plain pairs (most) over whole columns; the others by the rule, in the pool.
-    decided = title_columns.decide_pairs(
-        [c for c, _ in distinct], [r for _, r in distinct], pool.decide
-    )
-    out.set(rest.tolist(), [decided[k] for k in slots])
+    # Each distinct pair once: the plain ones (most) over whole columns, the others by the rule
+    # (in the pool's workers when there are enough).
+    got = title_columns.decide_rows(_rows(claimed, rest), _rows(register, rest), pool.decide)
+    out.set(rest[got.left].tolist(), got.fields)
+    d, plain = got.decisions, np.flatnonzero(got.decisions.decided)
+    kinds = d.kinds()[plain]
+    out.set_compared(rest[plain], d.same[plain], kinds, title_columns.FINDINGS, d.score[plain])
     return out
 
 

@@ -291,3 +291,25 @@ def test_long_titles_past_the_banded_lengths_are_decided_as_the_rule_decides() -
     ]
     wrong, decided = _mismatches(pairs)
     assert wrong == [] and decided == len(pairs)
+
+
+def test_decide_rows_gives_each_row_the_rule_s_field_each_distinct_pair_asked_once() -> None:
+    pairs = pairs_of(SEEDS, seed=17)
+    rows = pairs + pairs[::3] + [(None, None), (None, None), ("", None), (None, "")]
+    claimed = pa.array([c for c, _ in rows], pa.string())
+    register = pa.array([r for _, r in rows], pa.string())
+    asked: list[tuple[str | None, str | None]] = []
+
+    def rule(c: Sequence[str | None], r: Sequence[str | None]) -> list[Field]:
+        asked.extend(zip(c, r, strict=True))
+        return _rule(c, r)
+
+    got = title_columns.decide_rows(claimed, register, rule)
+    assert len(asked) == len(set(asked)) and set(asked) >= {(None, None), ("", None)}
+    by_rule = dict(zip(got.left.tolist(), got.fields, strict=True))
+    for k, (c, r) in enumerate(rows):
+        mine = got.decisions.field(k) if got.decisions.decided[k] else by_rule[k]
+        assert _identical(mine, title_rule(c, r)), (c, r)
+    kinds = got.decisions.kinds()[got.decisions.decided]
+    findings = [title_columns.FINDINGS[k] for k in kinds.tolist()]
+    assert findings == [f.finding for f in (got.decisions.field(k) for k in range(len(rows))) if f]
