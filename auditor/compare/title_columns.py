@@ -22,11 +22,10 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-from rapidfuzz.distance import Levenshtein
 
 from auditor.compare.forms import SPELLING_WORDS, american_word, title_main
-from auditor.compare.titles import NEAR_MISS_MAX_WORDS
 from auditor.compare.v2 import Field
+from auditor.compare.word_edits import near_misses
 from auditor.errors import Reason
 
 __all__ = [
@@ -194,79 +193,25 @@ def _common(words: _Words, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np
     return both, sizes[a] + sizes[b] - both
 
 
-def _padded(words: _Words, which: np.ndarray, width: int) -> np.ndarray:
-    """The first `width` codes from the start of each string `which[k]`, one column per
-    position. Past a string's end they are the next strings' codes: the band never reads them
-    where they count (a cell past either end cannot lead to the cell read for the answer)."""
-    at = words.offsets[which][None, :] + np.arange(width)[:, None]
-    padded: np.ndarray = words.codes[np.minimum(at, words.codes.size - 1)]
-    return padded
-
-
-def _band(words: _Words, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Whether strings `a[k]` and `b[k]` (at most `NEAR_MISS_MAX_WORDS` words apart in length)
-    are at most that many word edits apart: Levenshtein's table, vectorized over the pairs,
-    only its cells within that many of the diagonal, each capped at one more."""
-    k = NEAR_MISS_MAX_WORDS
-    cap = k + 1
-    la, lb = np.diff(words.offsets)[a], np.diff(words.offsets)[b]
-    rows = int(la.max(initial=0))
-    codes_a, codes_b = _padded(words, a, rows), _padded(words, b, rows + k)
-    # prev[d] is the cell of row i - 1, column i - 1 + d - k (row 0: j edits from nothing).
-    prev = np.full((2 * k + 1, a.size), cap, dtype=np.int16)
-    for d in range(k, 2 * k + 1):
-        prev[d] = d - k
-    answer = np.full(a.size, cap, dtype=np.int16)
-    for i in range(1, rows + 1):
-        cur = np.full_like(prev, cap)
-        for d in range(2 * k + 1):
-            j = i + d - k
-            if j < 0:
-                continue
-            if j == 0:
-                cur[d] = min(i, cap)
-                continue
-            cell = prev[d] + (codes_a[i - 1] != codes_b[j - 1])
-            if d + 1 <= 2 * k:
-                np.minimum(cell, prev[d + 1] + 1, out=cell)
-            if d >= 1:
-                np.minimum(cell, cur[d - 1] + 1, out=cell)
-            np.minimum(cell, cap, out=cur[d])
-        done = np.flatnonzero(la == i)
-        answer[done] = cur[(lb - la + k)[done], done]
-        prev = cur
-    near: np.ndarray = answer <= k
-    return near
-
-
-def _near(words: _Words, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Whether the word sequences of strings `a[k]` and `b[k]` are at most
-    `NEAR_MISS_MAX_WORDS` edits apart (the number `word_distance` compares)."""
-    lengths = np.diff(words.offsets)
-    la, lb = lengths[a], lengths[b]
-    near: np.ndarray = np.abs(la - lb) <= NEAR_MISS_MAX_WORDS
-    # By length, so that the short titles (most) are not padded to the longest one's length.
-    for low, high in ((0, 12), (12, 24), (24, 48), (48, 96)):
-        rows = np.flatnonzero(near & (la > low) & (la <= high))
-        near[rows] = _band(words, a[rows], b[rows])
-    # Longer titles, rare, by rapidfuzz on the codes (equal codes, equal words).
-    long = np.flatnonzero(near & (la > 96)).tolist()
-    codes, offsets = (words.codes.tolist(), words.offsets.tolist()) if long else ([], [])
-    cutoff = NEAR_MISS_MAX_WORDS
-    for row in long:
-        i, j = int(a[row]), int(b[row])
-        seq_a, seq_b = codes[offsets[i] : offsets[i + 1]], codes[offsets[j] : offsets[j + 1]]
-        near[row] = Levenshtein.distance(seq_a, seq_b, score_cutoff=cutoff) <= cutoff
-    return near
+def _encoded(claimed: pa.Array, register: pa.Array) -> tuple[pa.Array, np.ndarray, np.ndarray]:
+    """(the distinct strings of both columns, each row's claimed and register string in them);
+    a null is the index one past the last string."""
+    both = pa.concat_arrays([claimed.cast(pa.string()), register.cast(pa.string())])
+    encoded = pc.dictionary_encode(both)
+    strings: pa.Array = encoded.dictionary
+    index = pc.fill_null(encoded.indices, len(strings)).to_numpy(zero_copy_only=False)
+    index = index.astype(np.int64)
+    return strings, index[: len(claimed)], index[len(claimed) :]
 
 
 def title_decisions(claimed: pa.Array, register: pa.Array) -> TitleDecisions:
     """The decisions of the pairs `(claimed[k], register[k])` that can be proved plain."""
+    return _decisions(*_encoded(claimed, register))
+
+
+def _decisions(strings: pa.Array, claimed: np.ndarray, register: np.ndarray) -> TitleDecisions:
+    """`title_decisions` of the pairs `(strings[claimed[k]], strings[register[k]])`."""
     n = len(claimed)
-    encoded = pc.dictionary_encode(
-        pa.concat_arrays([claimed.cast(pa.string()), register.cast(pa.string())])
-    )
-    strings: pa.Array = encoded.dictionary
     plain, subtitled = _plain(strings)
     chosen = np.flatnonzero(plain)
     words = _words(strings.take(pa.array(chosen, pa.int64())))
@@ -274,8 +219,7 @@ def title_decisions(claimed: pa.Array, register: pa.Array) -> TitleDecisions:
     slot = np.full(len(strings) + 1, -1, dtype=np.int64)
     slot[chosen] = np.arange(chosen.size)
     slot[chosen[np.diff(words.offsets) == 0]] = -1  # no words: `title_rule` names it empty
-    index = pc.fill_null(encoded.indices, len(strings)).to_numpy(zero_copy_only=False)
-    side_a, side_b = slot[index[:n]], slot[index[n:]]
+    side_a, side_b = slot[claimed], slot[register]
     rows = np.flatnonzero((side_a >= 0) & (side_b >= 0))
     a, b = side_a[rows], side_b[rows]
     same = _same(words, a, b)
@@ -285,7 +229,7 @@ def title_decisions(claimed: pa.Array, register: pa.Array) -> TitleDecisions:
     rows, a, b, same = rows[keep], a[keep], b[keep], same[keep]
     both, union = _common(words, a, b)
     near = np.zeros(rows.size, dtype=bool)
-    near[~same] = _near(words, a[~same], b[~same])
+    near[~same] = near_misses(words.offsets, words.codes, a[~same], b[~same])
     out = TitleDecisions(
         np.zeros(n, dtype=bool), np.zeros(n, dtype=bool), np.zeros(n, dtype=bool), np.zeros(n)
     )
@@ -343,13 +287,9 @@ class TitleRows:
     """Their decisions by the rule, in the order of `left`."""
 
 
-def _distinct(claimed: pa.Array, register: pa.Array) -> tuple[np.ndarray, np.ndarray]:
-    """(a row holding each distinct pair, each row's distinct pair): nulls are a value too."""
-    codes = [
-        pc.fill_null(pc.dictionary_encode(c).indices, -1).to_numpy(zero_copy_only=False) + 1
-        for c in (claimed, register)
-    ]
-    key = codes[0].astype(np.int64) * (int(codes[1].max(initial=0)) + 1) + codes[1]
+def _distinct(claimed: np.ndarray, register: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(a row holding each distinct pair, each row's distinct pair) of two string indices."""
+    key = claimed * (int(register.max(initial=0)) + 1) + register
     pair = pc.dictionary_encode(pa.array(key)).indices.to_numpy(zero_copy_only=False)
     holder = np.zeros(int(pair.max(initial=-1)) + 1, dtype=np.int64)
     holder[pair] = np.arange(pair.size)  # any row of a pair holds its two values
@@ -363,9 +303,9 @@ def decide_rows(
 ) -> TitleRows:
     """`title_rule` of each row, each distinct pair once: the plain pairs decided here, the
     others by `rule` (as in `decide_pairs`)."""
-    holder, pair = _distinct(claimed, register)
-    at = pa.array(holder)
-    distinct = title_decisions(claimed.take(at), register.take(at))
+    strings, index_c, index_r = _encoded(claimed, register)
+    holder, pair = _distinct(index_c, index_r)
+    distinct = _decisions(strings, index_c[holder], index_r[holder])
     undecided = np.flatnonzero(~distinct.decided)
     asked = pa.array(holder[undecided])
     decided = rule(claimed.take(asked).to_pylist(), register.take(asked).to_pylist())

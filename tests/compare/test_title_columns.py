@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from auditor.compare import title_columns
+from auditor.compare import title_columns, word_edits
 from auditor.compare.forms import american_word
 from auditor.compare.title_columns import decide_pairs, title_decisions
 from auditor.compare.v2 import Field, title_rule
@@ -116,16 +116,16 @@ def test_plain_pairs_are_the_column_form_s_and_the_others_are_not() -> None:
 @pytest.mark.parametrize(
     "broken",
     [
-        pytest.param(("_SPELLING_RULE_WORDS", "^$"), id="spelling-rules-skipped"),
-        pytest.param(("_NOTICE_WORDS", "^$"), id="notice-labels-taken"),
-        pytest.param(("_SEPARATORS", "^$"), id="subtitles-taken"),
-        pytest.param(("NEAR_MISS_MAX_WORDS", 1), id="near-miss-off-by-one"),
+        pytest.param((title_columns, "_SPELLING_RULE_WORDS", "^$"), id="spelling-rules-skipped"),
+        pytest.param((title_columns, "_NOTICE_WORDS", "^$"), id="notice-labels-taken"),
+        pytest.param((title_columns, "_SEPARATORS", "^$"), id="subtitles-taken"),
+        pytest.param((word_edits, "NEAR_MISS_MAX_WORDS", 1), id="near-miss-off-by-one"),
     ],
 )
 def test_the_check_catches_a_column_form_that_differs(
-    broken: tuple[str, object], monkeypatch: pytest.MonkeyPatch
+    broken: tuple[object, str, object], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(title_columns, *broken)
+    monkeypatch.setattr(*broken)
     wrong, _ = _mismatches(pairs_of(SEEDS))
     assert wrong
 
