@@ -9,7 +9,11 @@ Both forms run in this one process, alternately, `--repeat` times each, with the
 (`compare_titles`, `title_words`, the spelling rules) cleared before every run so that neither
 finds the other's work; CPU seconds (`time.process_time`), so the ratio means something on a
 shared machine. Every decision of the column form is checked against the rule's: the same
-`Field`, the score equal to the bit. Prints Markdown.
+`Field`, the score equal to the bit. `old`/`new` take the pairs as lists and answer `Field`s
+(`title_pool._decide`, `title_columns.decide_pairs`); `old rows`/`new rows` take the two
+columns and fill the compare stage's title `FieldColumn` (the dict of distinct pairs and
+`title_rule` as `v2columns._titles_with` had it, against `decide_rows`), checked equal row for
+row. Prints Markdown.
 """
 
 from __future__ import annotations
@@ -21,11 +25,15 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
+from typing import Any
 
+import numpy as np
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from auditor.compare import forms, title_columns, title_pool, titles
 from auditor.compare.v2 import Field
+from auditor.compare.v2columns import FieldColumn
 
 Pairs = tuple[list[str | None], list[str | None]]
 
@@ -44,10 +52,37 @@ def _new(claimed: Sequence[str | None], register: Sequence[str | None]) -> list[
     return title_columns.decide_pairs(claimed, register, title_pool._decide)
 
 
-def _timed(form: Callable[..., list[Field]], pairs: Pairs) -> tuple[float, list[Field]]:
+def _old_rows(claimed: pa.Array, register: pa.Array) -> FieldColumn:
+    """The compare stage's title column as it was: distinct pairs by a dict, `title_rule`."""
+    pairs = list(zip(claimed.to_pylist(), register.to_pylist(), strict=True))
+    index: dict[tuple[str | None, str | None], int] = {}
+    slots = [index.setdefault(pair, len(index)) for pair in pairs]
+    decided = title_pool._decide([c for c, _ in index], [r for _, r in index])
+    out = FieldColumn(len(pairs), Field(True, True, None, 1.0))
+    out.set(list(range(len(pairs))), [decided[k] for k in slots])
+    return out
+
+
+def _new_rows(claimed: pa.Array, register: pa.Array) -> FieldColumn:
+    """The compare stage's title column now (`v2columns._titles_with` past its copy check)."""
+    got = title_columns.decide_rows(claimed, register, title_pool._decide)
+    out = FieldColumn(len(claimed), Field(True, True, None, 1.0))
+    out.set(got.left.tolist(), got.fields)
+    d, plain = got.decisions, np.flatnonzero(got.decisions.decided)
+    out.set_compared(plain, d.same[plain], d.kinds()[plain], title_columns.FINDINGS, d.score[plain])
+    return out
+
+
+def _column_bits(column: FieldColumn) -> tuple[object, ...]:
+    names = np.array([None, *column.codes], dtype=object)[column.finding + 1]
+    return (column.compared.tolist(), column.match().to_pylist(), names.tolist(),
+            [s.hex() for s in column.score.tolist()])  # fmt: skip
+
+
+def _timed(form: Callable[..., Any], given: tuple[Any, Any]) -> tuple[float, Any]:
     _cold()
     start = time.process_time()
-    decided = form(*pairs)
+    decided = form(*given)
     return time.process_time() - start, decided
 
 
@@ -63,17 +98,19 @@ def main() -> None:
     args = parser.parse_args()
     table = pq.read_table(args.pairs)
     pairs = (table.column("claimed").to_pylist(), table.column("register").to_pylist())
-    times: dict[str, list[float]] = {"old": [], "new": []}
-    answers: dict[str, list[Field]] = {}
+    columns = (table.column("claimed").combine_chunks(), table.column("register").combine_chunks())
+    forms_of = {"old": (_old, pairs), "new": (_new, pairs)}
+    forms_of |= {"old rows": (_old_rows, columns), "new rows": (_new_rows, columns)}
+    times: dict[str, list[float]] = {name: [] for name in forms_of}
+    answers: dict[str, Any] = {}
     for k in range(args.repeat):
-        order = [("old", _old), ("new", _new)] if k % 2 == 0 else [("new", _new), ("old", _old)]
-        for name, form in order:
-            seconds, answers[name] = _timed(form, pairs)
+        for name in sorted(forms_of, reverse=k % 2 == 1):
+            form, given = forms_of[name]
+            seconds, answers[name] = _timed(form, given)
             times[name].append(seconds)
     differ = sum(_bits(a) != _bits(b) for a, b in zip(answers["old"], answers["new"], strict=True))
-    decided = title_columns.title_decisions(
-        table.column("claimed").combine_chunks(), table.column("register").combine_chunks()
-    ).decided
+    rows_differ = _column_bits(answers["old rows"]) != _column_bits(answers["new rows"])
+    decided = title_columns.title_decisions(*columns).decided
     left = int((~decided).sum())
     load = os.getloadavg()[0]
     print(
@@ -81,12 +118,13 @@ def main() -> None:
         f"load {load:.1f}, {len(pairs[0]):,} pairs, {args.repeat} runs each\n"
     )
     print("| form | min CPU s | median CPU s |\n| --- | ---: | ---: |")
-    for name in ("old", "new"):
+    for name in forms_of:
         print(f"| {name} | {min(times[name]):.3f} | {statistics.median(times[name]):.3f} |")
     ratio = statistics.median(times["old"]) / statistics.median(times["new"])
+    rows = statistics.median(times["old rows"]) / statistics.median(times["new rows"])
     print(
-        f"\nmedian ratio old/new {ratio:.1f}x; left to `title_rule`: {left:,}; "
-        f"decisions that differ: {differ}"
+        f"\nmedian ratio old/new {ratio:.1f}x (pairs), {rows:.1f}x (rows); left to `title_rule`: "
+        f"{left:,}; decisions that differ: {differ}; title columns equal: {not rows_differ}"
     )
 
 

@@ -9,9 +9,11 @@ with Arrow kernels and `american_word` called once per distinct word that a spel
 change at all. The Jaccard score, the equality of the joined words and the word distance then
 follow from integer word codes, with the results `compare_titles` gives.
 
-`decide_pairs` returns exactly what `title_rule` returns, pair for pair: the pairs it cannot
-prove plain (a null, non-ASCII, markup, TeX, a notice word, a subtitle `title_main` finds on a
-pair whose words differ, no words at all) are decided by the rule itself.
+`decide_pairs` (a list of pairs) and `decide_rows` (two columns, each distinct pair decided
+once) return exactly what `title_rule` returns, pair for pair: the pairs that cannot be proved
+plain (a null, non-ASCII, markup, TeX, a notice word, a subtitle `title_main` finds on a pair
+whose words differ, no words at all) are decided by the rule itself, through the function given
+(the title pool's `decide`, which may share them with worker processes).
 """
 
 from __future__ import annotations
@@ -193,10 +195,17 @@ def _common(words: _Words, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np
     return both, sizes[a] + sizes[b] - both
 
 
+def _strings(column: pa.Array | pa.ChunkedArray) -> pa.Array:
+    if isinstance(column, pa.ChunkedArray):
+        column = column.combine_chunks() if column.num_chunks else pa.array([], pa.string())
+    strings: pa.Array = column.cast(pa.string())
+    return strings
+
+
 def _encoded(claimed: pa.Array, register: pa.Array) -> tuple[pa.Array, np.ndarray, np.ndarray]:
     """(the distinct strings of both columns, each row's claimed and register string in them);
     a null is the index one past the last string."""
-    both = pa.concat_arrays([claimed.cast(pa.string()), register.cast(pa.string())])
+    both = pa.concat_arrays([_strings(claimed), _strings(register)])
     encoded = pc.dictionary_encode(both)
     strings: pa.Array = encoded.dictionary
     index = pc.fill_null(encoded.indices, len(strings)).to_numpy(zero_copy_only=False)
