@@ -9,11 +9,15 @@ with Arrow kernels and `american_word` called once per distinct word that a spel
 change at all. The Jaccard score, the equality of the joined words and the word distance then
 follow from integer word codes, with the results `compare_titles` gives.
 
+A subtitle `title_main` finds on a plain title is looked for by `title_main` itself (on the
+distinct strings that hold a character a subtitle starts with); the main title it returns is
+plain too, and its words are computed with the others'.
+
 `decide_pairs` (a list of pairs) and `decide_rows` (two columns, each distinct pair decided
 once) return exactly what `title_rule` returns, pair for pair: the pairs that cannot be proved
-plain (a null, non-ASCII, markup, TeX, a notice word, a subtitle `title_main` finds on a pair
-whose words differ, no words at all) are decided by the rule itself, through the function given
-(the title pool's `decide`, which may share them with worker processes).
+plain (a null, non-ASCII, markup, TeX, a notice word, no words at all) are decided by the rule
+itself, through the function given (the title pool's `decide`, which may share them with
+worker processes).
 """
 
 from __future__ import annotations
@@ -154,16 +158,16 @@ def _joined(words: _Words, which: np.ndarray) -> pa.Array:
     return pc.binary_join(pa.ListArray.from_arrays(pa.array(offsets), values), "")
 
 
-def _plain(strings: pa.Array) -> tuple[np.ndarray, np.ndarray]:
-    """Per distinct string: whether it is plain, and whether `title_main` finds a subtitle."""
+def _plain(strings: pa.Array) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Per distinct string: whether it is plain; and the plain strings with a subtitle, with
+    their main titles (`title_main`: plain too, being part of a plain string)."""
     # One pass of the regular expression engine for both: a title is rarely either.
     either = pc.match_substring_regex(strings, f"{_NOT_PLAIN}|(?i:{_NOTICE_WORDS})")
     plain = _bools(pc.is_valid(strings)) & ~_bools(either)
-    subtitled = np.zeros(len(strings), dtype=bool)
     maybe = np.flatnonzero(plain & _bools(pc.match_substring_regex(strings, _SEPARATORS)))
-    values = strings.take(pa.array(maybe, pa.int64())).to_pylist()
-    subtitled[maybe] = [title_main(v) is not None for v in values]
-    return plain, subtitled
+    mains = [title_main(v) for v in strings.take(pa.array(maybe, pa.int64())).to_pylist()]
+    held = [k for k, main in enumerate(mains) if main is not None]
+    return plain, maybe[held], [m for m in mains if m is not None]
 
 
 def _ranges(offsets: np.ndarray, which: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -221,21 +225,26 @@ def title_decisions(claimed: pa.Array, register: pa.Array) -> TitleDecisions:
 def _decisions(strings: pa.Array, claimed: np.ndarray, register: np.ndarray) -> TitleDecisions:
     """`title_decisions` of the pairs `(strings[claimed[k]], strings[register[k]])`."""
     n = len(claimed)
-    plain, subtitled = _plain(strings)
+    plain, subtitled, mains = _plain(strings)
     chosen = np.flatnonzero(plain)
-    words = _words(strings.take(pa.array(chosen, pa.int64())))
-    # A string's slot among the plain ones (-1: not plain, or null, which has no index).
+    texts = pa.concat_arrays(
+        [strings.take(pa.array(chosen, pa.int64())), pa.array(mains, pa.string())]
+    )
+    words = _words(texts)
+    empty = np.diff(words.offsets) == 0  # no words: `title_rule` names it empty
+    # A string's slot among the plain ones, and its main title's (-1: none; a null is the last).
     slot = np.full(len(strings) + 1, -1, dtype=np.int64)
-    slot[chosen] = np.arange(chosen.size)
-    slot[chosen[np.diff(words.offsets) == 0]] = -1  # no words: `title_rule` names it empty
-    side_a, side_b = slot[claimed], slot[register]
-    rows = np.flatnonzero((side_a >= 0) & (side_b >= 0))
-    a, b = side_a[rows], side_b[rows]
+    slot[chosen] = np.where(empty[: chosen.size], -1, np.arange(chosen.size))
+    main = np.full(len(strings) + 1, -1, dtype=np.int64)
+    at = chosen.size + np.arange(len(mains))
+    main[subtitled] = np.where(empty[at], -1, at)  # no words: never the same words
+    rows = np.flatnonzero((slot[claimed] >= 0) & (slot[register] >= 0))
+    a, b = slot[claimed[rows]], slot[register[rows]]
     same = _same(words, a, b)
-    # A subtitle can only make a pair the same: with words already the same it changes nothing.
-    subtitled = subtitled[chosen]
-    keep = same | ~(subtitled[a] | subtitled[b])
-    rows, a, b, same = rows[keep], a[keep], b[keep], same[keep]
+    # A trailing subtitle on one side only: the other side is that side's main title.
+    for longer, shorter in ((main[claimed[rows]], b), (main[register[rows]], a)):
+        asked = np.flatnonzero(~same & (longer >= 0))
+        same[asked] = _same(words, longer[asked], shorter[asked])
     both, union = _common(words, a, b)
     near = np.zeros(rows.size, dtype=bool)
     near[~same] = near_misses(words.offsets, words.codes, a[~same], b[~same])
