@@ -189,9 +189,10 @@ def _titles_with(
     # (in the pool's workers when there are enough).
     got = title_columns.decide_rows(_rows(claimed, rest), _rows(register, rest), pool.decide)
     out.set(rest[got.left].tolist(), got.fields)
-    d, plain = got.decisions, np.flatnonzero(got.decisions.decided)
-    kinds = d.kinds()[plain]
-    out.set_compared(rest[plain], d.same[plain], kinds, title_columns.FINDINGS, d.score[plain])
+    d, here = got.decisions, np.flatnonzero(got.decisions.decided)
+    out.set_compared(
+        rest[here], d.same[here], d.kinds()[here], title_columns.FINDINGS, d.score[here]
+    )
     return out
 
 
