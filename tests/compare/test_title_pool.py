@@ -142,8 +142,15 @@ def test_unused_workers_end() -> None:
     assert all(p.poll() is not None for p in procs)
 
 
+@pytest.mark.parametrize(
+    "not_plain",
+    [
+        pytest.param(".", id="all-pairs-to-the-workers"),
+        pytest.param(title_columns._NOT_PLAIN + "|q[aeiou]", id="some-pairs-to-the-workers"),
+    ],
+)
 def test_verdicts_with_and_without_workers_are_equal(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, answered: list[bool]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, answered: list[bool], not_plain: str
 ) -> None:
     snapshot, vocab = scaledata.snapshot(900, seed=11)
     refs = scaledata.references(snapshot, 800, seed=11, vocab=vocab)
@@ -169,9 +176,9 @@ def test_verdicts_with_and_without_workers_are_equal(
     monkeypatch.setattr(title_pool, "MIN_PAIRS", 1)
     alone = verdicts(workers=False)
     assert answered == []  # opt-in: large enough, but not asked for
-    # The column form decides the plain pairs before the pool sees any: with it off, the workers
-    # decide them all, and the verdicts are still those of the column form and this process.
-    monkeypatch.setattr(title_columns, "_NOT_PLAIN", ".")
+    # The column form decides the plain pairs before the pool sees any: with all or some taken
+    # for not plain, the workers decide those, and the verdicts are still the column form's.
+    monkeypatch.setattr(title_columns, "_NOT_PLAIN", not_plain)
     shared = verdicts(workers=True)
     assert answered and all(answered)
     assert shared == alone
