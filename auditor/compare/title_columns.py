@@ -58,6 +58,11 @@ _SPELLING_KEYS = pa.array(SPELLING_WORDS, pa.string())
 _SPELLING_RULE_WORDS = r"(is|ys)(e|es|ed|ing|ation|ations|er|ers|able)$|ll(ing|ed|er|ers)$|ae|^oe"
 
 
+# Strings read and pairs scored at a time (see `_decisions`), and distinct pairs decided at a
+# time by `decide_rows`: what a share holds (a few MB per 10,000 pairs) is let go before the next.
+_SHARE = 16_384
+_PAIRS = 32_768
+
 #: The findings of `TitleDecisions.kinds`: same title, near miss, another title.
 FINDINGS = (None, Reason.TITLE_NEAR_MISS, Reason.TITLE_DIFFERS)
 
@@ -121,22 +126,39 @@ def _american(words: pa.Array) -> pa.Array:
     return pa.concat_arrays([words.cast(pa.string()), spelt]).take(pa.array(where))
 
 
-def _words(strings: pa.Array) -> _Words:
-    """The words of plain strings (see `_NOT_PLAIN`), as `title_words` reads them."""
+def _part_words(strings: pa.Array) -> tuple[pa.Array, np.ndarray]:
+    """(the words of plain strings (see `_NOT_PLAIN`) as `title_words` reads them, before their
+    spelling; each string's offsets into them)."""
     text = pc.replace_substring(pc.ascii_lower(strings), "-", " ")
-    text = pc.replace_substring_regex(pc.replace_substring(text, "/", " "), "[^a-z0-9 ]+", "")
+    text = pc.replace_substring(text, "/", " ")
+    text = pc.replace_substring_regex(text, "[^a-z0-9 ]+", "")
     split = pc.split_pattern(text, " ")
     flat = pc.list_flatten(split)
-    keep = _bools(pc.greater(pc.binary_length(flat), 0))
-    owner = np.repeat(np.arange(len(split)), pc.list_value_length(split).to_numpy())
-    offsets = np.zeros(len(split) + 1, dtype=np.int64)
-    np.cumsum(np.bincount(owner[keep], minlength=len(split)), out=offsets[1:])
-    encoded = pc.dictionary_encode(flat.filter(pa.array(keep)))
-    spelt = pc.dictionary_encode(_american(encoded.dictionary))
-    codes = spelt.indices.to_numpy()[encoded.indices.to_numpy()]
-    sizes = pc.binary_length(spelt.dictionary).to_numpy()[codes]
-    length = np.bincount(np.repeat(np.arange(len(split)), np.diff(offsets)), sizes, len(split))
-    return _Words(offsets, codes.astype(np.int64), spelt.dictionary, length.astype(np.int64))
+    keep = _bools(pc.greater(pc.binary_length(flat), 0))  # runs of spaces leave empty pieces
+    kept = np.zeros(keep.size + 1, dtype=np.int64)
+    np.cumsum(keep, out=kept[1:])
+    return flat.filter(pa.array(keep)), kept[split.offsets.to_numpy()]
+
+
+def _words(parts: list[pa.Array]) -> _Words:
+    """The words of the plain strings of `parts`, one after another, as `title_words` has them.
+
+    Part by part (a few thousand strings each), so that the intermediate columns stay small;
+    the words of all parts are then encoded with one dictionary."""
+    pieces, offsets, start = [], [np.zeros(1, dtype=np.int64)], 0
+    for part in parts:
+        words, at = _part_words(part)
+        pieces.append(words)
+        offsets.append(at[1:] + start)
+        start += int(at[-1])
+    dictionary, indices = _encode(pieces)
+    del pieces
+    spelt = pc.dictionary_encode(_american(dictionary))
+    codes = spelt.indices.to_numpy()[indices]
+    total = np.zeros(codes.size + 1, dtype=np.int64)
+    np.cumsum(pc.binary_length(spelt.dictionary).to_numpy()[codes], out=total[1:])
+    bounds = np.concatenate(offsets)
+    return _Words(bounds, codes, spelt.dictionary, total[bounds[1:]] - total[bounds[:-1]])
 
 
 def _same(words: _Words, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -178,24 +200,40 @@ def _ranges(offsets: np.ndarray, which: np.ndarray) -> tuple[np.ndarray, np.ndar
     return starts + np.arange(owner.size), owner
 
 
-def _common(words: _Words, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(|A ∩ B|, |A ∪ B|) of the word sets of strings `a[k]` and `b[k]`."""
+@dataclass(frozen=True)
+class _Sets:
+    """Each string's distinct word codes, ascending: string `i`'s are `codes[starts[i] :
+    starts[i + 1]]`, each below `width`."""
+
+    starts: np.ndarray
+    codes: np.ndarray
+    width: int
+
+
+def _sets(words: _Words) -> _Sets:
     width = int(words.codes.max(initial=0)) + 1
-    owner = np.repeat(np.arange(len(words.offsets) - 1), np.diff(words.offsets))
-    keys = np.sort(owner * width + words.codes)
-    unique = keys[np.diff(keys, prepend=-1) != 0]  # (string, code), each once
-    sizes = np.bincount(unique // width, minlength=len(words.offsets) - 1)
-    starts = np.zeros(len(sizes) + 1, dtype=np.int64)
-    np.cumsum(sizes, out=starts[1:])
-    at_a, pair_a = _ranges(starts, a)
-    at_b, pair_b = _ranges(starts, b)
+    strings = len(words.offsets) - 1
+    keys = np.repeat(np.arange(strings, dtype=np.int64), np.diff(words.offsets)) * width
+    keys += words.codes
+    keys.sort()
+    keys = keys[np.diff(keys, prepend=-1) != 0]  # (string, code), each once
+    starts = np.zeros(strings + 1, dtype=np.int64)
+    np.cumsum(np.bincount(keys // width, minlength=strings), out=starts[1:])
+    return _Sets(starts, keys % width, width)
+
+
+def _common(sets: _Sets, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(|A ∩ B|, |A ∪ B|) of the word sets of strings `a[k]` and `b[k]`."""
+    at_a, pair_a = _ranges(sets.starts, a)
+    at_b, pair_b = _ranges(sets.starts, b)
     # Pair-major, code-ascending: the keys of the B sets are sorted as they come.
-    keys_a = pair_a * width + unique[at_a] % width
-    keys_b = pair_b * width + unique[at_b] % width
+    keys_a = pair_a * sets.width + sets.codes[at_a]
+    keys_b = pair_b * sets.width + sets.codes[at_b]
     found = np.searchsorted(keys_b, keys_a)
     hit = found < keys_b.size
     hit[hit] = keys_b[found[hit]] == keys_a[hit]
     both = np.bincount(pair_a[hit], minlength=a.size)
+    sizes = np.diff(sets.starts)
     return both, sizes[a] + sizes[b] - both
 
 
@@ -209,12 +247,36 @@ def _strings(column: pa.Array | pa.ChunkedArray) -> pa.Array:
 def _encoded(claimed: pa.Array, register: pa.Array) -> tuple[pa.Array, np.ndarray, np.ndarray]:
     """(the distinct strings of both columns, each row's claimed and register string in them);
     a null is the index one past the last string."""
-    both = pa.concat_arrays([_strings(claimed), _strings(register)])
-    encoded = pc.dictionary_encode(both)
-    strings: pa.Array = encoded.dictionary
-    index = pc.fill_null(encoded.indices, len(strings)).to_numpy(zero_copy_only=False)
-    index = index.astype(np.int64)
+    strings, index = _encode([_strings(claimed), _strings(register)])
+    index = np.where(index < 0, len(strings), index)
     return strings, index[: len(claimed)], index[len(claimed) :]
+
+
+def _encode(parts: list[pa.Array]) -> tuple[pa.Array, np.ndarray]:
+    """(the distinct strings of `parts`, the index of each of their values in them, -1 for a
+    null): one dictionary for all, without a copy of them all (Arrow encodes a chunked column
+    with one dictionary for every chunk; were it ever otherwise, one chunk of them all)."""
+    if not sum(len(p) for p in parts):
+        return pa.array([], pa.string()), np.zeros(0, dtype=np.int64)
+    encoded = pc.dictionary_encode(pa.chunked_array(parts, pa.string()))
+    if not _one_dictionary(encoded):
+        encoded = pc.dictionary_encode(pa.chunked_array([pa.concat_arrays(parts)]))
+    strings: pa.Array = encoded.chunk(0).dictionary
+    index = np.concatenate(
+        [pc.fill_null(p.indices, -1).to_numpy(zero_copy_only=False) for p in encoded.chunks]
+    )
+    return strings, index.astype(np.int64)
+
+
+def _one_dictionary(encoded: pa.ChunkedArray) -> bool:
+    """Whether every chunk of `encoded` holds the very same dictionary (the same buffers)."""
+    if not encoded.num_chunks:
+        return False
+    first = [None if b is None else b.address for b in encoded.chunk(0).dictionary.buffers()]
+    return all(
+        [None if b is None else b.address for b in chunk.dictionary.buffers()] == first
+        for chunk in encoded.chunks
+    )
 
 
 def title_decisions(claimed: pa.Array, register: pa.Array) -> TitleDecisions:
@@ -227,10 +289,15 @@ def _decisions(strings: pa.Array, claimed: np.ndarray, register: np.ndarray) -> 
     n = len(claimed)
     plain, subtitled, mains = _plain(strings)
     chosen = np.flatnonzero(plain)
-    texts = pa.concat_arrays(
-        [strings.take(pa.array(chosen, pa.int64())), pa.array(mains, pa.string())]
-    )
-    words = _words(texts)
+    # The plain strings a share at a time (slices when all are plain: no copy), then the mains.
+    parts = [
+        strings.slice(low, _SHARE)
+        if chosen.size == len(strings)
+        else strings.take(pa.array(chosen[low : low + _SHARE]))
+        for low in range(0, chosen.size, _SHARE)
+    ]
+    words = _words([*parts, pa.array(mains, pa.string())])
+    del parts
     empty = np.diff(words.offsets) == 0  # no words: `title_rule` names it empty
     # A string's slot among the plain ones, and its main title's (-1: none; a null is the last).
     slot = np.full(len(strings) + 1, -1, dtype=np.int64)
@@ -240,21 +307,30 @@ def _decisions(strings: pa.Array, claimed: np.ndarray, register: np.ndarray) -> 
     main[subtitled] = np.where(empty[at], -1, at)  # no words: never the same words
     rows = np.flatnonzero((slot[claimed] >= 0) & (slot[register] >= 0))
     a, b = slot[claimed[rows]], slot[register[rows]]
+    main_a, main_b = main[claimed[rows]], main[register[rows]]
     same = _same(words, a, b)
     # A trailing subtitle on one side only: the other side is that side's main title.
-    for longer, shorter in ((main[claimed[rows]], b), (main[register[rows]], a)):
+    for longer, shorter in ((main_a, b), (main_b, a)):
         asked = np.flatnonzero(~same & (longer >= 0))
         same[asked] = _same(words, longer[asked], shorter[asked])
-    both, union = _common(words, a, b)
-    near = np.zeros(rows.size, dtype=bool)
-    near[~same] = near_misses(words.offsets, words.codes, a[~same], b[~same])
     out = TitleDecisions(
         np.zeros(n, dtype=bool), np.zeros(n, dtype=bool), np.zeros(n, dtype=bool), np.zeros(n)
     )
-    out.decided[rows], out.same[rows], out.near[rows] = True, same, near
-    # float64 division of two integers is correctly rounded, as Python's `int / int` is.
-    out.score[rows] = both.astype(np.float64) / union.astype(np.float64)
+    out.decided[rows], out.same[rows] = True, same
+    out.near[rows[~same]] = near_misses(words.offsets, words.codes, a[~same], b[~same])
+    out.score[rows] = _scores(_sets(words), a, b)
     return out
+
+
+def _scores(sets: _Sets, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The Jaccard score of the word sets of strings `a[k]` and `b[k]`, a share of the pairs at
+    a time (its arrays, several per word of the pair, stay a few MB however many pairs)."""
+    score = np.zeros(a.size)
+    for low in range(0, a.size, _SHARE):
+        both, union = _common(sets, a[low : low + _SHARE], b[low : low + _SHARE])
+        # float64 division of two integers is correctly rounded, as Python's `int / int` is.
+        score[low : low + _SHARE] = both.astype(np.float64) / union.astype(np.float64)
+    return score
 
 
 def _fields(decisions: TitleDecisions) -> list[Field | None]:
@@ -305,13 +381,34 @@ class TitleRows:
     """Their decisions by the rule, in the order of `left`."""
 
 
-def _distinct(claimed: np.ndarray, register: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(a row holding each distinct pair, each row's distinct pair) of two string indices."""
-    key = claimed * (int(register.max(initial=0)) + 1) + register
+def _distinct(claimed: pa.Array, register: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """(a row holding each distinct pair, each row's distinct pair); a null is a value too."""
+    # Each column by itself: only one column's dictionary is held at a time.
+    codes = [_encode([_strings(column)])[1] + 1 for column in (claimed, register)]
+    key = codes[0] * (int(codes[1].max(initial=0)) + 1) + codes[1]
     pair = pc.dictionary_encode(pa.array(key)).indices.to_numpy(zero_copy_only=False)
     holder = np.zeros(int(pair.max(initial=-1)) + 1, dtype=np.int64)
     holder[pair] = np.arange(pair.size)  # any row of a pair holds its two values
     return holder, pair
+
+
+def _distinct_decisions(
+    claimed: pa.Array, register: pa.Array, holder: np.ndarray
+) -> TitleDecisions:
+    """`title_decisions` of the pairs of rows `holder`, `_PAIRS` at a time: what is held for a
+    share (its strings, their words) is let go before the next."""
+    shares = [
+        title_decisions(claimed.take(at), register.take(at))
+        for at in (pa.array(holder[low : low + _PAIRS]) for low in range(0, holder.size, _PAIRS))
+    ]
+    if not shares:
+        return title_decisions(claimed.slice(0, 0), register.slice(0, 0))
+    return TitleDecisions(
+        *(np.concatenate([getattr(d, name) for d in shares]) for name in _DECISION_FIELDS)
+    )
+
+
+_DECISION_FIELDS = ("decided", "same", "near", "score")
 
 
 def decide_rows(
@@ -321,9 +418,9 @@ def decide_rows(
 ) -> TitleRows:
     """`title_rule` of each row, each distinct pair once: the plain pairs decided here, the
     others by `rule` (as in `decide_pairs`)."""
-    strings, index_c, index_r = _encoded(claimed, register)
-    holder, pair = _distinct(index_c, index_r)
-    distinct = _decisions(strings, index_c[holder], index_r[holder])
+    claimed, register = _strings(claimed), _strings(register)
+    holder, pair = _distinct(claimed, register)
+    distinct = _distinct_decisions(claimed, register, holder)
     undecided = np.flatnonzero(~distinct.decided)
     asked = pa.array(holder[undecided])
     decided = rule(claimed.take(asked).to_pylist(), register.take(asked).to_pylist())

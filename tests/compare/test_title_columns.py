@@ -314,3 +314,20 @@ def test_decide_rows_gives_each_row_the_rule_s_field_each_distinct_pair_asked_on
     kinds = got.decisions.kinds()[got.decisions.decided]
     findings = [title_columns.FINDINGS[k] for k in kinds.tolist()]
     assert findings == [f.finding for f in (got.decisions.field(k) for k in range(len(rows))) if f]
+
+
+def test_shares_of_a_few_pairs_and_strings_decide_as_one_share(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pairs = pairs_of(SEEDS[:12], seed=19)
+    claimed = pa.array([c for c, _ in pairs], pa.string())
+    register = pa.array([r for _, r in pairs], pa.string())
+    whole = title_columns.decide_rows(claimed, register, _rule)
+    monkeypatch.setattr(title_columns, "_PAIRS", 7)
+    monkeypatch.setattr(title_columns, "_SHARE", 3)
+    shared = title_columns.decide_rows(claimed, register, _rule)
+    for name in ("decided", "same", "near", "score"):
+        assert getattr(whole.decisions, name).tolist() == getattr(shared.decisions, name).tolist()
+    assert shared.left.tolist() == whole.left.tolist() and shared.fields == whole.fields
+    wrong, decided = _mismatches(pairs)
+    assert wrong == [] and decided > len(pairs) // 5
