@@ -17,8 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from auditor.compare import title_columns, word_edits
-from auditor.compare.forms import american_word
+from auditor.compare import plain_titles, title_columns, word_edits
 from auditor.compare.title_columns import decide_pairs, title_decisions
 from auditor.compare.v2 import Field, title_rule
 from auditor.errors import InputError
@@ -117,9 +116,9 @@ def test_plain_pairs_are_the_column_form_s_and_the_others_are_not() -> None:
 @pytest.mark.parametrize(
     "broken",
     [
-        pytest.param((title_columns, "_SPELLING_RULE_WORDS", "^$"), id="spelling-rules-skipped"),
-        pytest.param((title_columns, "_NOTICE_WORDS", "^$"), id="notice-labels-taken"),
-        pytest.param((title_columns, "_SEPARATORS", "^$"), id="subtitles-taken"),
+        pytest.param((plain_titles, "_SPELLING_RULE_WORDS", "^$"), id="spelling-rules-skipped"),
+        pytest.param((plain_titles, "_NOTICE_WORDS", "^$"), id="notice-labels-taken"),
+        pytest.param((plain_titles, "_SEPARATORS", "^$"), id="subtitles-taken"),
         pytest.param((word_edits, "NEAR_MISS_MAX_WORDS", 1), id="near-miss-off-by-one"),
     ],
 )
@@ -132,10 +131,10 @@ def test_the_check_catches_a_column_form_that_differs(
 
 
 def test_a_wrong_score_is_caught_to_the_bit(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = title_columns._common
+    real = plain_titles.common_words
     monkeypatch.setattr(
-        title_columns,
-        "_common",
+        plain_titles,
+        "common_words",
         lambda w, a, b: (lambda s: (s[0], s[1] + (s[0] > 1)))(real(w, a, b)),
     )
     wrong, _ = _mismatches(pairs_of(SEEDS))
@@ -225,26 +224,6 @@ def test_random_pairs_are_decided_as_the_rule_decides(
     shifted = [(c, pairs[(k + 1) % len(pairs)][1]) for k, (c, _) in enumerate(pairs)]
     wrong, _ = _mismatches(pairs + shifted)
     assert wrong == []
-
-
-@settings(max_examples=examples(500), deadline=None)
-@given(st.text(st.sampled_from("aeilosyzdgnrtmcbh"), min_size=1, max_size=14))
-def test_a_word_the_spelling_filter_passes_over_keeps_its_spelling(word: str) -> None:
-    words = pa.array([word], pa.string())
-    assert title_columns._american(words).to_pylist() == [american_word(word)]
-
-
-def test_the_spelling_filter_passes_every_word_a_rule_changes() -> None:
-    rng = random.Random(5)
-    stems = ["organ", "optim", "real", "catal", "anal", "model", "travel", "h", "an", "leuk", "x"]
-    ends = ["ise", "ised", "isation", "yse", "ysed", "ling", "led", "aemia", "aem", "e", "ing"]
-    words = [s + e for s in stems for e in ends] + ["oesophagus", "oedema", "colour", "vs"]
-    words += [
-        "".join(rng.choice("aeiloszy") for _ in range(rng.randrange(2, 9))) for _ in range(500)
-    ]
-    got = title_columns._american(pa.array(words, pa.string())).to_pylist()
-    assert got == [american_word(w) for w in words]
-    assert sum(g != w for g, w in zip(got, words, strict=True)) > 20
 
 
 def _edited(words: list[str], edits: list[tuple[int, int, str]]) -> list[str]:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from auditor.compare import title_columns, title_pool
+from auditor.compare import plain_titles, title_pool
 from auditor.compare.title_pool import TitlePool
 from auditor.compare.v2 import Field, title_rule
 from auditor.pipeline import run_audit
@@ -146,7 +146,7 @@ def test_unused_workers_end() -> None:
     "not_plain",
     [
         pytest.param(".", id="all-pairs-to-the-workers"),
-        pytest.param(title_columns._NOT_PLAIN + "|q[aeiou]", id="some-pairs-to-the-workers"),
+        pytest.param(plain_titles._NOT_PLAIN + "|q[aeiou]", id="some-pairs-to-the-workers"),
     ],
 )
 def test_verdicts_with_and_without_workers_are_equal(
@@ -178,7 +178,7 @@ def test_verdicts_with_and_without_workers_are_equal(
     assert answered == []  # opt-in: large enough, but not asked for
     # The column form decides the plain pairs before the pool sees any: with all or some taken
     # for not plain, the workers decide those, and the verdicts are still the column form's.
-    monkeypatch.setattr(title_columns, "_NOT_PLAIN", not_plain)
+    monkeypatch.setattr(plain_titles, "_NOT_PLAIN", not_plain)
     shared = verdicts(workers=True)
     assert answered and all(answered)
     assert shared == alone
