@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import os
 import platform
 import subprocess
 import sys
@@ -40,8 +41,12 @@ print(libc.mallinfo2().hblkhd - before)
 
 
 def _mapped_growth(mode: str) -> int:
+    # Without the `MALLOC_*` settings a Dask `LocalCluster` leaves in this process's environment
+    # (`MALLOC_TRIM_THRESHOLD_`, set by its nanny, also stops glibc's rising threshold): the
+    # probe sees glibc's defaults whichever tests ran before in this worker.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")}
     done = subprocess.run(
-        [sys.executable, "-c", _PROBE, mode], capture_output=True, text=True, check=True
+        [sys.executable, "-c", _PROBE, mode], capture_output=True, text=True, check=True, env=env
     )
     return int(done.stdout.strip())
 
