@@ -10,7 +10,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
+from contextvars import copy_context
 from datetime import UTC, datetime
+from functools import partial
 from typing import TYPE_CHECKING
 
 import pyarrow as pa
@@ -99,18 +101,19 @@ async def run_audit(
     # Parsing is the longest stage without a network wait: in a worker thread, a server's event
     # loop (`auditor serve` runs audits of uploads) keeps answering while a file loads.
     # Classified once, inside the load stage, with the legs the settings close.
-    loading = asyncio.ensure_future(
-        asyncio.to_thread(
-            load_files,
-            paths,
-            fmt=input_format,
-            encoding=settings.encoding,
-            csv_map=csv_map,
-            closed_legs=closed_legs(settings),
-            grobid_url=settings.grobid_url,
-            criteria=settings.criteria,
-        )
+    read = partial(
+        load_files,
+        paths,
+        fmt=input_format,
+        encoding=settings.encoding,
+        csv_map=csv_map,
+        closed_legs=closed_legs(settings),
+        grobid_url=settings.grobid_url,
+        criteria=settings.criteria,
     )
+    # Submitted now (`asyncio.to_thread` would start it at the first await, after the imports
+    # below), in a copy of this context as `to_thread` runs it.
+    loading = asyncio.get_running_loop().run_in_executor(None, partial(copy_context().run, read))
     # The later stages' modules (half a second of imports on a small machine, aiohttp among
     # them) are imported while the inputs load: the loader's kernels let go of the lock.
     from auditor.stages import audit_tables
