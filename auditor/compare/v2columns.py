@@ -183,6 +183,7 @@ def _titles_with(
     same[other] = _nonempty_same(_rows(claimed, other), _rows(register, other))
     # Two Han titles compare by their exact Chinese-aware form, which normalizing may hide.
     same &= ~(han_mask(claimed) & han_mask(register))
+    same &= ~_beyond_normalizing(claimed, register, copied)
     out = FieldColumn(n, Field(True, True, None, 1.0))
     rest = np.flatnonzero(~same & rows)
     # Each distinct pair once: the plain ones (most) over whole columns, the others by the rule
@@ -193,6 +194,24 @@ def _titles_with(
     out.set_compared(
         rest[here], d.same[here], d.kinds()[here], title_columns.FINDINGS, d.score[here]
     )
+    return out
+
+
+#: What `forms.title_words` drops beyond normalizing (TeX commands, markup and entities, a
+#: notice label): it can empty a title (`\\0`, `RETRACTED:`) or change its words, so a row
+#: holding any of it in either title is left to the rule.
+_BEYOND_NORMALIZING = r"[<&\\$]|(?i:retract|withdrawn|concern)"
+
+
+def _beyond_normalizing(claimed: pa.Array, register: pa.Array, copied: np.ndarray) -> np.ndarray:
+    """Per row: either title holds `_BEYOND_NORMALIZING` (a copy's register title is its
+    claimed one: only the others' are scanned)."""
+    found = pc.fill_null(pc.match_substring_regex(claimed, _BEYOND_NORMALIZING), False)
+    out: np.ndarray = found.to_numpy(zero_copy_only=False).copy()
+    other = np.flatnonzero(~copied)
+    if other.size:
+        theirs = pc.match_substring_regex(_rows(register, other), _BEYOND_NORMALIZING)
+        out[other] |= pc.fill_null(theirs, False).to_numpy(zero_copy_only=False)
     return out
 
 

@@ -262,3 +262,27 @@ def test_v2_columns_agree_with_the_rules_row_by_row(
             assert g[name] == want[name], (name, ref, rec)
         for name in ("year_match", "venue_match", "title_score"):
             assert g[name] == want[name], (name, ref, rec)
+
+
+# Titles `title_words` empties or changes beyond normalizing (TeX, markup, a notice label): the
+# column form's shortcut for equal titles must leave them to the rule (hypothesis found `\0 `).
+_BEYOND = [("\\0 ", "\\0 "), ("\\textbf Deep", "textbf Deep"), ("RETRACTED: ", "RETRACTED: "),
+           ("Retracted: Deep nets", "Deep nets"), ("<b></b>x", "<b></b>x"), ("&amp;", "&amp;"),
+           ("$x$", "$x$"), ("Withdrawn. A", "withdrawn a"), ("Deep nets", "Deep nets")]  # fmt: skip
+
+
+def test_titles_beyond_normalizing_are_decided_as_the_rule_decides() -> None:
+    batch = []
+    for i, (claimed, register) in enumerate(_BEYOND):
+        doi = f"10.1/{i}"
+        ref = {"row_id": i, "source_path": "x.bib", "key": f"k{i}", "id_type": "doi",
+               "identifier": doi, "title": claimed, "authors": None, "year": None,
+               "container_title": None, "authors_et_al": False, "id_raw": doi}  # fmt: skip
+        rec = {"register": "crossref", "id_type": "doi", "identifier": doi, "status": "found",
+               "title": register, "surnames": None, "year": None, "years": None,
+               "container_title": None, "work_type": None, "version": None}  # fmt: skip
+        batch.append((ref, rec))
+    for g, (ref, rec) in zip(_compare_v2(batch), batch, strict=True):
+        want = expected_v2(ref, rec)
+        for name in ("verdict", "reason", "findings", "title_match", "title_score"):
+            assert g[name] == want[name], (name, ref["title"], rec["title"])
