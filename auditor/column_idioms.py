@@ -27,6 +27,7 @@ __all__ = [
     "quoted",
     "replace_where",
     "singletons",
+    "string_bytes",
     "strip",
     "truthy",
 ]
@@ -44,6 +45,24 @@ _QUOTE_SAFE = r"^[A-Za-z0-9_.~/-]*$"
 def array(values: pa.Array | pa.ChunkedArray) -> pa.Array:
     """`values` as one contiguous array (table columns come chunked)."""
     return values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
+
+
+def string_bytes(values: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """`(offsets, data)` of a `string` array, without a copy: the values' bytes, and int64
+    offsets counted from the first value's start (row `i` is `data[offsets[i]:offsets[i + 1]]`;
+    a null row spans what its slot spans)."""
+    buffers = values.buffers()
+    if len(values) == 0 or buffers[1] is None:
+        return np.zeros(len(values) + 1, np.int64), np.zeros(0, np.uint8)
+    offsets = np.frombuffer(buffers[1], np.int32)[values.offset : values.offset + len(values) + 1]
+    start, stop = int(offsets[0]), int(offsets[-1])
+    data = buffers[2]
+    values_bytes = (
+        np.frombuffer(data, np.uint8)[start:stop]
+        if data is not None and data.size
+        else np.zeros(0, np.uint8)
+    )
+    return offsets.astype(np.int64) - start, values_bytes
 
 
 def holding(values: pa.Array | pa.ChunkedArray, chars: bytes) -> np.ndarray:

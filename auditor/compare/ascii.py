@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
+from auditor.column_idioms import string_bytes
+
 __all__ = ["normalize_ascii", "split_normalized"]
 
 # Byte classes: 0 deleted, 1 kept (letter or digit), 2 whitespace.
@@ -28,19 +30,6 @@ _LOWER[65:91] += 32
 _KEEP_TABLE = (_CLASS != 0).astype(np.uint8).tobytes()
 _LOWER_TABLE = np.where(_CLASS == 2, np.uint8(32), _LOWER).astype(np.uint8).tobytes()
 _DELETE = bytes(np.flatnonzero(_CLASS == 0).astype(np.uint8).tolist())
-
-
-def _parts(arr: pa.Array) -> tuple[np.ndarray, np.ndarray]:
-    """(offsets as int64 relative to the data start, data bytes) of a null-free string array."""
-    offsets = np.frombuffer(arr.buffers()[1], dtype=np.int32)[
-        arr.offset : arr.offset + len(arr) + 1
-    ]
-    data_buf = arr.buffers()[2]
-    start, stop = int(offsets[0]), int(offsets[-1])
-    data = (
-        np.frombuffer(data_buf, dtype=np.uint8)[start:stop] if data_buf else np.zeros(0, np.uint8)
-    )
-    return offsets.astype(np.int64) - start, data
 
 
 def _build(lengths: np.ndarray, data: np.ndarray) -> pa.Array:
@@ -70,7 +59,7 @@ def _offsets(lengths: np.ndarray) -> np.ndarray:
 
 def normalize_ascii(arr: pa.Array) -> pa.Array:
     """`normalize_text` of every (ASCII) string of a null-free `string` array."""
-    offsets, data = _parts(arr)
+    offsets, data = string_bytes(arr)
     raw = data.tobytes()
     # One C pass each: the byte classes, and the lowered bytes with deleted ones gone.
     kept = np.frombuffer(raw.translate(_KEEP_TABLE), dtype=np.bool_)
@@ -98,7 +87,7 @@ def split_normalized(arr: pa.Array) -> tuple[np.ndarray, pa.Array]:
     """Tokens of normalized strings (single spaces, trimmed; any UTF-8): (entry of each token,
     tokens), without copying strings into lists. A space byte never occurs inside a multi-byte
     UTF-8 character, so splitting bytes at 0x20 splits characters correctly."""
-    offsets, data = _parts(arr)
+    offsets, data = string_bytes(arr)
     space = data == 32
     starts = ~space
     starts[1:] &= space[:-1]

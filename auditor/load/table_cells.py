@@ -48,12 +48,12 @@ _MAY_BE_SPACE[:0x21] = _MAY_BE_SPACE[0x7F:] = True
 
 def _may_have_spaces_at_ends(column: pa.ChunkedArray) -> bool:
     """Whether trimming may change a string of `column` (`string` type); `False` is certain."""
+    from auditor.column_idioms import string_bytes  # with pyarrow.compute, on first use
+
     for chunk in column.chunks:
-        data = chunk.buffers()[2]
-        if data is None or len(chunk) == 0:
+        offsets, bytes_ = string_bytes(chunk)
+        if bytes_.size == 0:
             continue
-        offsets = np.frombuffer(chunk.buffers()[1], np.int32, len(chunk) + 1, 4 * chunk.offset)
-        bytes_ = np.frombuffer(data, np.uint8)
         starts, ends = offsets[:-1], offsets[1:]
         filled = ends > starts  # a null slot spanning bytes is checked too: only ever "may"
         if (
@@ -142,23 +142,15 @@ _OTHER_SPACE = (
 _SPACES = f"[ {_OTHER_SPACE}]{{2,}}|[{_OTHER_SPACE}]"
 
 
-def _chunk_bytes(chunk: pa.Array) -> np.ndarray:
-    """The bytes of a `string` chunk's own values (a chunk of a table read from Parquet is a
-    slice of one buffer shared by all its chunks)."""
-    data = chunk.buffers()[2] if len(chunk) else None
-    if data is None:
-        return np.zeros(0, dtype=np.uint8)
-    offsets = np.frombuffer(chunk.buffers()[1], np.int32, len(chunk) + 1, 4 * chunk.offset)
-    return np.frombuffer(data, np.uint8)[offsets[0] : offsets[-1]]
-
-
 def _may_hold_odd_spaces(title: pa.ChunkedArray) -> bool:
     """Whether a title may match `_SPACES`; `False` is certain. Every `_OTHER_SPACE` is an ASCII
     control or holds bytes above 0x7F, and a run needs two ASCII spaces side by side: a column of
     printable ASCII without two spaces in a row (checked over its bytes, across cell borders
     too) has none, and is not scanned by the regex."""
+    from auditor.column_idioms import string_bytes
+
     for chunk in title.chunks:
-        bytes_ = _chunk_bytes(chunk)
+        bytes_ = string_bytes(chunk)[1]
         if ((bytes_ < 0x20) | (bytes_ > 0x7E)).any():
             return True
         space = bytes_ == 0x20

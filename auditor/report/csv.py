@@ -22,6 +22,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
+from auditor.column_idioms import string_bytes
 from auditor.files import atomic_write_with, side_by_side
 from auditor.report.interface import ReportFormat
 from auditor.report.view import ReportView
@@ -91,18 +92,16 @@ def _may_start_a_formula(column: pa.Array) -> np.ndarray:
     regex's matches, found over the bytes with no scan per cell."""
     if not pa.types.is_string(column.type):
         return np.arange(len(column), dtype=np.int64)
-    data = column.buffers()[2]
-    offsets = np.frombuffer(column.buffers()[1], np.int32, len(column) + 1, 4 * column.offset)
-    if data is None or offsets[-1] == offsets[0]:
+    offsets, values = string_bytes(column)
+    if values.size == 0:
         return np.zeros(0, dtype=np.int64)
-    values = np.frombuffer(data, np.uint8)[offsets[0] : offsets[-1]]
     formula = values < 0x20
     for byte in _FORMULA_BYTES:
         formula |= values == byte
     at = np.flatnonzero(formula)
     if at.size == 0:
         return at
-    starts = offsets[:-1] - offsets[0]
+    starts = offsets[:-1]
     starting = np.zeros(values.size + 1, dtype=bool)
     starting[starts] = True
     before = values[np.maximum(at - 1, 0)]
