@@ -124,11 +124,40 @@ def _bools(values: Sequence[object]) -> pa.Array:
     return pa.Array.from_buffers(pa.bool_(), len(values), [validity, bits], null_count=nulls)
 
 
+def _floats(values: Sequence[object]) -> pa.Array:
+    numbers = np.fromiter(
+        (v if isinstance(v, float | int) else 0.0 for v in values),
+        dtype=np.float32,
+        count=len(values),
+    )
+    validity, nulls = _validity(list(values))
+    return pa.Array.from_buffers(
+        pa.float32(), len(values), [validity, pa.py_buffer(numbers)], null_count=nulls
+    )
+
+
+def _float_structs(values: Sequence[object], type_: pa.StructType) -> pa.Array:
+    """A struct of float32 fields (`field_confidence`): entries are dicts or `None`."""
+    dicts = [v if isinstance(v, dict) else None for v in values]
+    names = [type_.field(i).name for i in range(type_.num_fields)]
+    children = [_floats([d.get(n) if d is not None else None for d in dicts]) for n in names]
+    validity, nulls = _validity(dicts)
+    return pa.StructArray.from_buffers(
+        type_, len(dicts), [validity], null_count=nulls, children=children
+    )
+
+
+def _is_float_struct(type_: pa.DataType) -> bool:
+    return pa.types.is_struct(type_) and all(
+        type_.field(i).type == pa.float32() for i in range(type_.num_fields)
+    )
+
+
 def to_array(values: Sequence[object], type_: pa.DataType) -> pa.Array:
     """`values` (Python objects, `None` for null) as an Arrow array of `type_`.
 
-    Strings, lists of strings, lists of structs of strings, int32/int64 and booleans are built
-    from buffers; any other type
+    Strings, lists of strings, lists of structs of strings, structs of float32, int32/int64 and
+    booleans are built from buffers; any other type
     goes through `pa.array`.
     """
     if type_ == pa.string():
@@ -141,4 +170,6 @@ def to_array(values: Sequence[object], type_: pa.DataType) -> pa.Array:
         return _bools(values)
     if _is_string_struct_list(type_):
         return _struct_lists(values, type_)
+    if _is_float_struct(type_):
+        return _float_structs(values, type_)
     return pa.array(values, type=type_)

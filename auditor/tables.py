@@ -91,6 +91,18 @@ DOCUMENT_FIELDS = (
     pa.field("source_label", _str),  # its printed number or label (`12`, `Agarwal et al., 2021e`)
 )
 
+#: How sure the reading of a document's reference string is of each field, 0..1 (the model's
+#: marginal probability, or a rule's fixed certainty); null for bibliography files, whose fields
+#: are not guessed. A weak field may not make a row a suspect (`Reason.UNREADABLE_REFERENCE`).
+FIELD_CONFIDENCE = pa.struct(
+    [
+        pa.field("title", pa.float32()),
+        pa.field("authors", pa.float32()),
+        pa.field("year", pa.float32()),
+        pa.field("container_title", pa.float32()),
+    ]
+)
+
 REFERENCES = pa.schema(
     [
         pa.field("row_id", pa.int64(), nullable=False),  # position in the whole run, 0-based
@@ -131,6 +143,7 @@ REFERENCES = pa.schema(
         pa.field("note", _str),  # BibTeX `note`, decoded
         pa.field("publisher", _str),  # BibTeX `publisher` (else institution, school), decoded
         *DOCUMENT_FIELDS,
+        pa.field("field_confidence", FIELD_CONFIDENCE),  # document rows: see `FIELD_CONFIDENCE`
     ]
 )
 

@@ -41,6 +41,14 @@ def test_same_as_pa_array(
         assert built.equals(pa.array(values, type=type_))
 
 
+def test_float_structs_same_as_pa_array() -> None:
+    type_ = pa.struct([pa.field("title", pa.float32()), pa.field("year", pa.float32())])
+    values = [None, {"title": 0.5}, {"title": 0.25, "year": 1.0}, {}]
+    built = to_array(values, type_)
+    built.validate(full=True)
+    assert built.equals(pa.array(values, type=type_))
+
+
 def test_lone_surrogate_becomes_a_question_mark() -> None:
     assert to_array(["a\ud800b"], pa.string()).to_pylist() == ["a?b"]
 

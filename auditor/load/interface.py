@@ -55,7 +55,7 @@ ENTRY_COLUMNS: tuple[str, ...] = (
     "title", "authors", "authors_et_al", "author_names", "year", "container_title", "volume",
     "issue", "pages", "issn", "language", "url", "parse_error", "warnings", "title_as_written",
     "howpublished", "note", "publisher", "reference_text", "source_page", "source_label",
-    "cited_at",
+    "cited_at", "field_confidence",
 )  # fmt: skip
 
 

@@ -51,6 +51,9 @@ class ParsedReference:
     """numbered | author_year | quoted | gbt7714 | unknown: the shape that was recognised."""
     sure: bool = False
     """Whether the authors/title/venue boundaries were marked (year, quotes or a type tag)."""
+    confidence: dict[str, float] = field(default_factory=dict)
+    """How sure the reading is of `title`, `authors`, `year` and `container_title`, 0..1 (the
+    `field_confidence` column); a field not read has none."""
 
 
 _LABEL_RE = re.compile(
@@ -136,21 +139,54 @@ def parse(text: str) -> ParsedReference:
     fields = venue_fields(venue_part)
     if year is None:
         year = _last_year(venue_part)
+    year_marked = year is not None
     if label and style == "author_year" and year is None:
         year = _last_year(label)
+    title = _clean_title(title)
+    sure = sure and bool(authors) and bool(title)
     return ParsedReference(
         text=flat,
         label=label,
-        title=_clean_title(title),
+        title=title,
         authors=authors,
         et_al=et_al,
         year=year,
         ids=ids,
         entry_type=_entry_type(venue_part, fields, ids),
         style="numbered" if style == "plain" and label and label.isdigit() else style,
-        sure=sure and bool(authors) and bool(title),
+        sure=sure,
+        confidence=_confidence(style, sure, title, authors, year, year_marked, fields),
         **fields,
     )
+
+
+# What each rule's reading is worth: a quoted title or a GB/T type tag marks the title's ends
+# for certain; a year right after the authors marks their end; a plain `. ` split is a guess.
+_TITLE_CERTAINTY = {"quoted": 0.95, "gbt7714": 0.9, "author_year": 0.85, "plain": 0.6}
+
+
+def _confidence(
+    style: str,
+    sure: bool,
+    title: str | None,
+    authors: list[str],
+    year: int | None,
+    year_marked: bool,
+    fields: dict[str, str | None],
+) -> dict[str, float]:
+    """The rules' certainty of each field read (`ParsedReference.confidence`)."""
+    marked = _TITLE_CERTAINTY.get(style, 0.3) if sure else 0.3
+    out: dict[str, float] = {}
+    if title:
+        out["title"] = marked
+    if authors:
+        out["authors"] = marked
+    if year is not None:
+        # a year found only in the tail may be a page number or a volume's year
+        out["year"] = 0.95 if year_marked else 0.7
+    if fields.get("container_title"):
+        out["container_title"] = min(marked, 0.6)
+    return out
 
 
 _Read = tuple[str, str, str | None, str, int | None, bool]

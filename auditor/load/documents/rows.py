@@ -78,5 +78,6 @@ def rows_from_pieces(pieces: Sequence[Piece]) -> Rows:
             issue=ref.issue,
             pages=ref.pages,
             warnings=[] if sure else [UNSURE],
+            field_confidence=ref.confidence or None,
         )
     return rows
