@@ -71,6 +71,8 @@ class Reason(StrEnum):
     LEG_CLOSED = "leg_closed"
     NOT_INDEXED_TYPE = "not_indexed_type"
     UNSURE_REFERENCE = "unsure_reference"  # a document's string, its parts unmarked, not found
+    # a document's row whose flag would rest only on fields read weakly (`auditor.unreadable`)
+    UNREADABLE_REFERENCE = "unreadable_reference"
     # register answers
     NOT_FOUND = "not_found"
     NOT_IN_CROSSREF = "not_in_crossref"

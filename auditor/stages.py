@@ -35,6 +35,7 @@ from auditor.result import SearchUse
 from auditor.search import title_search
 from auditor.settings import Settings
 from auditor.transport.net import Net
+from auditor.unreadable import unreadable_patch
 
 __all__ = ["AuditTables", "audit_tables", "compare_in_thread", "group_patch"]
 
@@ -122,8 +123,10 @@ async def audit_tables(
         records = pa.concat_tables([records, searched.records])
         if duplicates:
             found = await asyncio.to_thread(find_duplicates, references, records)
-    # Each verdict written once: compare's, then what each later stage decided, in stage order.
-    verdicts = merge(base, waterfall.patch, searched.patch, group_patch(found))
+    # Each verdict written once: compare's, then what each later stage decided, in stage order;
+    # a document's row whose flag rests only on weakly read fields is no suspect (#35).
+    decided = merge(base, waterfall.patch, searched.patch)
+    verdicts = merge(decided, unreadable_patch(references, decided), group_patch(found))
     extra = waterfall.items
     if duplicates:
         extra = pa.concat_tables([extra, duplicate_items(found, references)])

@@ -108,6 +108,12 @@ _UNCHECKED = (
     "The register could not be consulted ({reason}); re-run later or check by hand; "
     "pending human check.",
 )
+_UNREADABLE = (
+    "P2",
+    "The printed reference could not be read reliably (the fields that differ were guessed "
+    "from its layout); compare the reference as printed with the register by hand; pending "
+    "human check.",
+)
 _INVALID = (
     "P2",
     "The entry could not be checked as written ({reason}); correct the entry; pending human check.",
@@ -176,6 +182,8 @@ def _priority_and_text(verdict: str, reason: str | None) -> tuple[str, str] | No
             return _DIFFERS_BY_REASON.get(reason or "", _DIFFERS_DEFAULT)
         case Verdict.DOES_NOT_RESOLVE:
             return _NOT_RESOLVE
+        case RowState.UNCHECKED if reason == Reason.UNREADABLE_REFERENCE:
+            return _UNREADABLE
         case RowState.UNCHECKED:
             return _UNCHECKED[0], _UNCHECKED[1].format(reason=shown)
         case RowState.INVALID:

@@ -30,6 +30,8 @@ _REASONS: dict[str, str] = {
     "not_indexed_type": "a kind of work (book, thesis, report, web page, …) no index holds",
     "unsure_reference": "a reference string whose title and authors could not be told apart, "
     "and no search hit whose title, first author and year are in it",
+    "unreadable_reference": "the printed reference could not be read reliably enough to judge "
+    "it: the fields that differ were guessed from its layout",
     "no_index_match": "no index asked holds a work matching the title, authors and year",
     "not_found": "the register has no such record",
     "not_in_crossref": "Crossref has no such record",

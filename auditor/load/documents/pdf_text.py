@@ -89,14 +89,55 @@ def _page_lines(chars: list[_Char], width: float, page: int) -> list[Line]:
     out: list[Line] = []
     if not chars:
         return out
-    columns = _columns(chars, width)
-    for left, right in columns:
-        inside = [c for c in chars if left <= (c.x0 + c.x1) / 2 < right]
-        raw = _cluster(inside)
+    gutter = _gutter(chars, width)
+    if gutter is None:
+        raw = _cluster(chars)
         if raw:
-            col_left = min(x0 for x0, _, _ in raw)
-            out.extend(_lines(raw, col_left, page, start=len(out)))
+            out.extend(_lines(raw, min(x0 for x0, _, _ in raw), page, start=0))
+        return out
+    # A line that crosses the gutter (a title, an abstract, a float set full width) spans both
+    # columns: the page is read band by band between such lines, each band left then right.
+    lo, hi = gutter
+    mid = (lo + hi) / 2
+    spanning = sorted({c.top for c in chars if c.x0 < hi and c.x1 > lo})
+    bands = _bands(spanning)
+    groups: dict[tuple[int, int], list[_Char]] = {}
+    for c in chars:
+        at, spans = _band_of(c.top, bands)
+        side = 2 if spans else (0 if (c.x0 + c.x1) / 2 < mid else 1)
+        groups.setdefault((at, side), []).append(c)
+    lefts: dict[int, float] = {}
+    for (_, side), members in sorted(groups.items()):
+        raw = _cluster(members)
+        if not raw:
+            continue
+        left = lefts.setdefault(side, min(x0 for x0, _, _ in raw))
+        out.extend(_lines(raw, min(left, min(x0 for x0, _, _ in raw)), page, start=len(out)))
     return out
+
+
+def _bands(spanning: Sequence[float]) -> list[tuple[float, float, bool]]:
+    """`[(top, bottom, spans)]`: the page cut at the spanning lines' tops (each its own band)."""
+    out: list[tuple[float, float, bool]] = []
+    edge = float("-inf")
+    for top in spanning:
+        if out and out[-1][2] and top - out[-1][1] <= _Y_TOLERANCE:
+            out[-1] = (out[-1][0], top, True)
+            continue
+        out.append((edge, top - _Y_TOLERANCE, False))
+        out.append((top - _Y_TOLERANCE, top, True))
+    out.append((out[-1][1] if out else edge, float("inf"), False))
+    return out
+
+
+def _band_of(top: float, bands: Sequence[tuple[float, float, bool]]) -> tuple[int, bool]:
+    """`(index, spans)` of the band holding a character whose top is `top`."""
+    for i, (upper, lower, spans) in enumerate(bands):
+        if spans and upper <= top <= lower + _Y_TOLERANCE:
+            return i, True
+        if not spans and upper < top <= lower:
+            return i, False
+    return len(bands) - 1, False
 
 
 def _cluster(chars: Sequence[_Char]) -> list[tuple[float, float, str]]:
@@ -146,28 +187,41 @@ def _lines(
     return out
 
 
-def _columns(chars: Sequence[_Char], width: float) -> list[tuple[float, float]]:
-    """`[(left, right)]` of the page's text columns: one, or two split at an empty gutter.
+def _gutter(chars: Sequence[_Char], width: float) -> tuple[float, float] | None:
+    """`(left, right)` of the gutter between the page's two text columns, `None` for one.
 
-    The gutter is the widest band (at least 6 pt) that no character crosses, centred between
-    35% and 65% of the page width, with at least a fifth of the characters on either side.
+    The gutter is the widest band (at least 6 pt), centred between 35% and 65% of the page
+    width, that few lines cross: a full-width title or abstract above the columns crosses it,
+    so up to a tenth of the page's lines may. A fifth of the characters or more must lie on
+    either side.
     """
     step = 2.0
     bins = int(width / step) + 1
-    covered = [0] * bins
+    lines: list[set[int]] = [set() for _ in range(bins)]
     for c in chars:
         for b in range(max(0, int(c.x0 / step)), min(bins, int(c.x1 / step) + 1)):
-            covered[b] += 1
+            lines[b].add(round(c.top))
+    covered = [len(tops) for tops in lines]
+    allowance = max(2, len({round(c.top) for c in chars}) // 10)
     lo, hi = width * 0.35, width * 0.65
-    best, best_mid, run = 0, 0.0, 0
+    best, best_end, run = 0, 0, 0
     for b in range(bins):
-        run = run + 1 if covered[b] == 0 else 0
+        run = run + 1 if covered[b] <= allowance else 0
         mid = (b - run / 2 + 0.5) * step
         if run > best and lo <= mid <= hi:
-            best, best_mid = run, mid
+            best, best_end = run, b
     if best * step < 6:
-        return [(0.0, width)]
-    left = sum(1 for c in chars if c.x1 <= best_mid)
+        return None
+    # The lines that cross the rough gutter's middle span both columns; without them the
+    # gutter is empty, and its edges are where the columns' own characters stop.
+    centre = (best_end - best / 2 + 0.5) * step
+    spanning = {round(c.top) for c in chars if c.x0 < centre + 1 and c.x1 > centre - 1}
+    body = [c for c in chars if round(c.top) not in spanning]
+    left_edge = max((c.x1 for c in body if c.x1 <= centre), default=0.0)
+    right_edge = min((c.x0 for c in body if c.x0 >= centre), default=width)
+    if right_edge - left_edge < 6 or any(c.x0 < centre < c.x1 for c in body):
+        return None
+    left = sum(1 for c in chars if c.x1 <= centre)
     if min(left, len(chars) - left) < 0.2 * len(chars):
-        return [(0.0, width)]
-    return [(0.0, best_mid), (best_mid, width)]
+        return None
+    return left_edge, right_edge
