@@ -1,19 +1,28 @@
 """Reference-manager records inside a Word file: exact structured records, never parsed text.
 
-- Zotero: `ADDIN ZOTERO_ITEM CSL_CITATION {json}`; Mendeley: `ADDIN CSL_CITATION {json}`. The
-  CSL-JSON of `citationItems[].itemData` is read by the CSL-JSON loader, each item once, keyed
-  by its item URI (`uris[0]`, else `uri`, else its `id`), in order of first citation.
+- Zotero: `ADDIN ZOTERO_ITEM CSL_CITATION {json}`; Mendeley Desktop: `ADDIN CSL_CITATION {json}`;
+  Mendeley Cite: a content control tagged `MENDELEY_CITATION_v3_<base64 json>`. The CSL-JSON of
+  `citationItems[].itemData` is read by the CSL-JSON loader, each item once, keyed by its item
+  URI (`uris[0]`, else `uri`, else its `id`), in order of first citation.
 - EndNote: `ADDIN EN.CITE <EndNote>…</EndNote>` (or base64 in the field data of
-  `ADDIN EN.CITE.DATA`): its `<record>`s are read by the EndNote XML loader, each once by its
-  `rec-number`.
+  `ADDIN EN.CITE.DATA`): the cited records travel inside the fields (EndNote's "traveling
+  library"); each `<record>` is read by the EndNote XML loader, once by its `rec-number`.
+- Citavi: a content control around `ADDIN CitaviPlaceholder<base64 json>` (`docx_citavi`).
 - Word's own citations: `CITATION tag` fields name the `b:Source`s of the `customXml` part
   (`b:Tag`, `b:SourceType`, `b:Title`, `b:Author/b:NameList/b:Person`, `b:Year`,
   `b:JournalName`/`b:ConferenceName`/`b:BookTitle`, `b:Volume`, `b:Issue`, `b:Pages`,
   `b:DOI`, `b:URL`); without any `CITATION` field every source is read.
 
-`read_fields` returns the rows and their problems, or `None` when the file holds no such field
-(then the bibliography paragraphs are read as text). Never raises on a broken field: it becomes
-a problem naming the paragraph.
+Records of several managers in one file are all kept. The manager's printed bibliography is
+found too: the result of `ADDIN ZOTERO_BIBL … CSL_BIBLIOGRAPHY`, `ADDIN Mendeley Bibliography`,
+`ADDIN EN.REFLIST`, `ADDIN CITAVI BIBLIOGRAPHY`, Word's `BIBLIOGRAPHY`, or a control tagged
+`MENDELEY_BIBLIOGRAPHY`/`CitaviBibliography`; Zotero's bibliography field also lists the items
+printed without a citation (`{"uncited": [[uri, …], …], "omitted": …, "custom": …}`), which
+hold no record: their printed entries are read as text by `docx`.
+
+`read_fields` returns `Fields`, or `None` when the file holds no such field (then the
+bibliography paragraphs are read as text). Never raises on a broken field: it becomes a problem
+naming the paragraph.
 """
 
 from __future__ import annotations
@@ -22,31 +31,62 @@ import base64
 import binascii
 import json
 import re
+from dataclasses import dataclass, field
 from typing import Any
 from xml.etree.ElementTree import Element
 
 from auditor.load.csl_json import CslJsonLoader
+from auditor.load.documents.docx_citavi import citavi_rows
 from auditor.load.documents.docx_xml import DocxParts
 from auditor.load.endnote_xml import EndnoteXmlLoader
 from auditor.load.interface import Problem, Rows
 
-__all__ = ["read_fields"]
+__all__ = ["NOT_CITED_HERE", "Fields", "read_fields"]
+
+#: `Fields.cited` of a record its manager prints in the bibliography only (Citavi `/bibonly`).
+NOT_CITED_HERE = -1
 
 _CSL_RE = re.compile(r"^ADDIN\s+(?:ZOTERO_ITEM\s+)?CSL_CITATION\b", re.IGNORECASE)
 _EN_RE = re.compile(r"^ADDIN\s+EN\.CITE(?P<data>\.DATA)?\b", re.IGNORECASE)
+_CITAVI_RE = re.compile(r"^ADDIN\s+CITAVI(?:PLACEHOLDER|\.PLACEHOLDER\b)", re.IGNORECASE)
 _WORD_RE = re.compile(r'^CITATION\s+"?(?P<tag>[^\s"\\]+)', re.IGNORECASE)
+_BIB_RE = re.compile(
+    r"^(?:ADDIN\s+(?:ZOTERO_BIBL|Mendeley\s+Bibliography|EN\.REFLIST|CITAVI[ .]BIBLIOGRAPHY)\b"
+    r"|BIBLIOGRAPHY\b)",
+    re.IGNORECASE,
+)
+_BIB_TAG_RE = re.compile(r"^(?:MENDELEY_BIBLIOGRAPHY|CitaviBibliography)", re.IGNORECASE)
+_MENDELEY_TAG = "MENDELEY_CITATION_v3_"
 _RECORD_RE = re.compile(r"<record\b.*?</record\s*>", re.DOTALL)
 _B = "{http://schemas.openxmlformats.org/officeDocument/2006/bibliography}"
 _DECODER = json.JSONDecoder()
 
 
-def read_fields(parts: DocxParts, path: str) -> tuple[Rows, list[Problem], list[int]] | None:
-    """`(rows, problems, paragraph of each row's first citation)` or `None` (no fields)."""
+@dataclass
+class Fields:
+    """What a reference manager left in a Word file."""
+
+    rows: Rows
+    problems: list[Problem]
+    cited: list[int]
+    """Per row, the paragraph of its first citation; 0 when unknown, `NOT_CITED_HERE` when its
+    manager prints it without a citation."""
+    bibliography: tuple[int, int] | None = None
+    """First and last paragraph of the bibliography the manager printed, when a field holds it."""
+    uncited: list[str] = field(default_factory=list)
+    """Zotero's uncited items (their first URI): printed in the bibliography, cited nowhere."""
+
+
+def read_fields(parts: DocxParts, path: str) -> Fields | None:
+    """The manager's records and bibliography, or `None` when the file holds no record."""
     csl: dict[str, tuple[dict[str, Any], int]] = {}
     endnote: dict[str, tuple[str, int]] = {}
     tags: dict[str, int] = {}
+    citavi: list[tuple[str, int]] = []
     problems: list[Problem] = []
-    for number, instr, data in parts.instructions:
+    bibliography: tuple[int, int] | None = None
+    uncited: list[str] = []
+    for index, (number, instr, data) in enumerate(parts.instructions):
         if _CSL_RE.match(instr):
             _csl_items(instr, number, path, csl, problems)
         elif m := _EN_RE.match(instr):
@@ -54,15 +94,67 @@ def read_fields(parts: DocxParts, path: str) -> tuple[Rows, list[Problem], list[
             for rec in _RECORD_RE.findall(xml or ""):
                 key = _rec_number(rec) or f"record-{len(endnote) + 1}"
                 endnote.setdefault(key, (rec, number))
+        elif _CITAVI_RE.match(instr):
+            citavi.append((instr, number))
         elif m := _WORD_RE.match(instr):
             tags.setdefault(m.group("tag"), number)
+        elif _BIB_RE.match(instr):
+            bibliography = bibliography or parts.results.get(index)
+            uncited.extend(_uncited(instr, number, path, problems))
+    for tag, first, last in parts.controls:
+        if tag.startswith(_MENDELEY_TAG):
+            payload = _b64(tag[len(_MENDELEY_TAG) :])
+            _csl_items(payload or "", first, path, csl, problems)
+        elif _BIB_TAG_RE.match(tag):
+            bibliography = bibliography or (first, last)
+    found: list[tuple[Rows, list[Problem], list[int]]] = []
     if csl:
-        return _from_csl(csl, path, problems)
+        found.append(_from_csl(csl, path))
     if endnote:
-        return _from_endnote(endnote, path, problems)
+        found.append(_from_endnote(endnote, path))
+    if citavi:
+        c_rows, c_problems, c_cited = citavi_rows(citavi, path)
+        found.append((c_rows, c_problems, [NOT_CITED_HERE if n is None else n for n in c_cited]))
     if parts.sources and (tags or not parts.instructions):
-        return _from_sources(parts.sources, tags, path, problems)
-    return None
+        found.append(_from_sources(parts.sources, tags, path))
+    if not found:
+        return None
+    rows, cited = Rows(), []
+    for more_rows, more_problems, lines in found:
+        rows.rows.extend(more_rows.rows)
+        problems.extend(more_problems)
+        cited.extend(lines)
+    return Fields(rows, problems, cited, bibliography, uncited)
+
+
+def _uncited(instr: str, number: int, path: str, problems: list[Problem]) -> list[str]:
+    """The first URI of each item Zotero's bibliography field lists as `uncited`."""
+    start = instr.find("{")
+    if start < 0:
+        return []
+    try:
+        value, _ = _DECODER.raw_decode(instr, start)
+    except (ValueError, RecursionError):
+        problems.append(
+            Problem(path, number, f"paragraph {number}: bibliography field data is not JSON")
+        )
+        return []
+    items = value.get("uncited") if isinstance(value, dict) else None
+    out = []
+    for uris in items if isinstance(items, list) else []:
+        uri = uris[0] if isinstance(uris, list) and uris else uris
+        if isinstance(uri, str) and uri:
+            out.append(uri)
+    return out
+
+
+def _b64(text: str) -> str | None:
+    try:
+        return base64.b64decode(text + "=" * (-len(text) % 4), validate=False).decode(
+            "utf-8", "replace"
+        )
+    except (binascii.Error, ValueError):
+        return None
 
 
 def _csl_items(
@@ -93,21 +185,18 @@ def _csl_items(
 
 
 def _from_csl(
-    csl: dict[str, tuple[dict[str, Any], int]], path: str, problems: list[Problem]
+    csl: dict[str, tuple[dict[str, Any], int]], path: str
 ) -> tuple[Rows, list[Problem], list[int]]:
     items = []
     for key, (data, _) in csl.items():
         item = {k: v for k, v in data.items() if k not in ("id", "citation-key")}
         items.append({"id": key, **item})
     rows, more = CslJsonLoader().load(json.dumps(items, ensure_ascii=False, indent=1), path)
-    return rows, [*problems, *more], [n for _, n in csl.values()]
+    return rows, more, [n for _, n in csl.values()]
 
 
 def _en_data(data: str) -> str | None:
-    try:
-        return base64.b64decode(data, validate=False).decode("utf-8", "replace")
-    except (binascii.Error, ValueError):
-        return None
+    return _b64("".join(data.split()))
 
 
 def _rec_number(record: str) -> str | None:
@@ -116,11 +205,11 @@ def _rec_number(record: str) -> str | None:
 
 
 def _from_endnote(
-    endnote: dict[str, tuple[str, int]], path: str, problems: list[Problem]
+    endnote: dict[str, tuple[str, int]], path: str
 ) -> tuple[Rows, list[Problem], list[int]]:
     xml = "<xml><records>" + "".join(r for r, _ in endnote.values()) + "</records></xml>"
     rows, more = EndnoteXmlLoader().load(xml, path)
-    return rows, [*problems, *more], [n for _, n in endnote.values()]
+    return rows, more, [n for _, n in endnote.values()]
 
 
 def _b(el: Element, *names: str) -> str | None:
@@ -132,7 +221,7 @@ def _b(el: Element, *names: str) -> str | None:
 
 
 def _from_sources(
-    roots: list[Element], tags: dict[str, int], path: str, problems: list[Problem]
+    roots: list[Element], tags: dict[str, int], path: str
 ) -> tuple[Rows, list[Problem], list[int]]:
     rows = Rows()
     lines: list[int] = []
@@ -168,4 +257,4 @@ def _from_sources(
                 url=_b(source, "URL"),
             )
             lines.append(tags.get(tag or "", 0))
-    return rows, problems, lines
+    return rows, [], lines

@@ -5,7 +5,10 @@ costs nothing), and XML is parsed with defusedxml (no entities, no external refe
 `read_docx` gives the body's paragraphs in order (each line break inside a paragraph starts a
 new line, as Zotero's bibliography field writes one entry per line), every field instruction
 (`w:instrText` runs between a field's begin and separate marks, or a `w:fldSimple`), with the
-paragraph it sits in, and the `customXml` parts that hold Word's own `b:Sources`.
+paragraph it sits in and the paragraphs its result spans (a bibliography field's result is the
+printed list), the tagged content controls (`w:sdt`: Mendeley Cite and Citavi keep their data
+or markers in the tag) with the paragraphs they span, and the `customXml` parts that hold Word's
+own `b:Sources`.
 
 Raises `InputError` naming the file for a zip that is not a Word document or is too large.
 """
@@ -45,6 +48,10 @@ class DocxParts:
     paragraphs: list[Paragraph] = field(default_factory=list)
     instructions: list[tuple[int, str, str]] = field(default_factory=list)
     """`(paragraph number, instruction text, base64 field data)` in document order."""
+    results: dict[int, tuple[int, int]] = field(default_factory=dict)
+    """Instruction index → `(first, last)` paragraph of the field's result (separate to end)."""
+    controls: list[tuple[str, int, int]] = field(default_factory=list)
+    """`(tag, first paragraph, last paragraph)` of each tagged content control, in order."""
     sources: list[Element] = field(default_factory=list)
     """The `b:Sources` roots of the `customXml` parts (Word's own citation sources)."""
 
@@ -86,9 +93,11 @@ def _read_body(root: Element | None, parts: DocxParts) -> None:
     body = root.find(f"{_W}body") if root is not None else None
     if body is None:
         return
-    # open complex fields, innermost last: [instruction pieces, field data, still reading it]
-    stack: list[tuple[list[str], str, list[bool]]] = []
+    # open complex fields, innermost last: [instruction pieces, field data, its index once read]
+    stack: list[_Open] = []
+    numbers: dict[int, int] = {}
     for number, p in enumerate(body.iter(f"{_W}p"), start=1):
+        numbers[id(p)] = number
         style_el = p.find(f"{_W}pPr/{_W}pStyle")
         style = style_el.get(f"{_W}val", "") if style_el is not None else ""
         lines: list[str] = [""]
@@ -102,26 +111,55 @@ def _read_body(root: Element | None, parts: DocxParts) -> None:
                 lines[-1] += "\t"
             elif tag == f"{_W}fldChar":
                 _field_mark(el, number, stack, parts)
-            elif tag == f"{_W}instrText" and stack and stack[-1][2][0]:
-                stack[-1][0].append(el.text or "")
+            elif tag == f"{_W}instrText" and stack and stack[-1].index is None:
+                stack[-1].pieces.append(el.text or "")
             elif tag == f"{_W}fldSimple":
+                parts.results[len(parts.instructions)] = (number, number)
                 parts.instructions.append((number, el.get(f"{_W}instr", "").strip(), ""))
+            elif tag == f"{_W}sdt":
+                _control(el, number, number, parts)
         parts.paragraphs.append(Paragraph(number, tuple(lines), style))
+    for sdt in body.iter(f"{_W}sdt"):
+        inside = [numbers[id(q)] for q in sdt.iter(f"{_W}p") if id(q) in numbers]
+        if inside:  # a block-level control (an inline one was taken with its paragraph)
+            _control(sdt, min(inside), max(inside), parts)
+    parts.controls.sort(key=lambda c: c[1])
 
 
-def _field_mark(
-    el: Element, number: int, stack: list[tuple[list[str], str, list[bool]]], parts: DocxParts
-) -> None:
+def _control(sdt: Element, first: int, last: int, parts: DocxParts) -> None:
+    tag = sdt.find(f"{_W}sdtPr/{_W}tag")
+    value = tag.get(f"{_W}val", "") if tag is not None else ""
+    if value:
+        parts.controls.append((value, first, last))
+
+
+@dataclass
+class _Open:
+    """A complex field being read: its instruction pieces, field data, and (once the
+    instruction is complete) its index in `DocxParts.instructions`."""
+
+    pieces: list[str]
+    data: str
+    index: int | None = None
+    result_from: int | None = None
+
+
+def _field_mark(el: Element, number: int, stack: list[_Open], parts: DocxParts) -> None:
     """A complex field's begin, separate or end mark: the instruction is complete at the first
-    separate (or at the end of a field without a result)."""
+    separate (or at the end of a field without a result); the result runs from the separate to
+    the end."""
     kind = el.get(f"{_W}fldCharType")
     if kind == "begin":
         fld = el.find(f"{_W}fldData")
-        stack.append(([], (fld.text or "") if fld is not None else "", [True]))
+        stack.append(_Open([], (fld.text or "") if fld is not None else ""))
     elif stack and kind in ("separate", "end"):
-        pieces, data, reading = stack[-1]
-        if reading[0]:
-            parts.instructions.append((number, "".join(pieces).strip(), data))
-            reading[0] = False
+        top = stack[-1]
+        if top.index is None:
+            top.index = len(parts.instructions)
+            parts.instructions.append((number, "".join(top.pieces).strip(), top.data))
+        if kind == "separate" and top.result_from is None:
+            top.result_from = number
         if kind == "end":
+            if top.result_from is not None:
+                parts.results[top.index] = (top.result_from, number)
             stack.pop()

@@ -52,8 +52,8 @@ class OdtLoader(DocumentLoader):
                 heading = el.tag == f"{_TEXT}h"
                 lines.append(Line(text, number, para_break=True, heading=heading))
         fields = read_fields(parts, path)
-        if fields is not None and len(fields[0]):
-            return fields[0], fields[1]
+        if fields is not None and len(fields.rows):
+            return fields.rows, fields.problems
         body, section = body_and_section(lines)
         return section_rows(body, section, path)
 
