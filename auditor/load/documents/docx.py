@@ -55,14 +55,14 @@ class DocxLoader(DocumentLoader):
 
 def _with_fields(fields: Fields, parts: DocxParts, lines: list[Line], path: str) -> Rows:
     span = fields.bibliography
-    if span is not None:
-        section: list[Line] | None = [ln for ln in lines if span[0] <= ln.number <= span[1]]
-        body = [ln for ln in lines if ln.number < span[0]]
-    else:
-        body, section = body_and_section(lines)
-        if section is None:
-            section = _styled_bibliography(parts, lines)
-            body = [ln for ln in lines if section is None or ln not in section]
+    body, section = body_and_section(lines)
+    if section is None:
+        section = _styled_bibliography(parts, lines)
+    if span is not None:  # the manager's list, and whatever was typed under the same heading
+        numbers = {ln.number for ln in section or []}
+        section = [ln for ln in lines if ln.number in numbers or span[0] <= ln.number <= span[1]]
+    if section:
+        body = [ln for ln in lines if ln.number < section[0].number]
     pieces = split_references(section) if section else []
     rows = fields.rows
     used = _annotate(rows, path, fields.cited, pieces)
