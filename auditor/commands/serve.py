@@ -41,11 +41,11 @@ async def _run(settings_flags: dict[str, object], config: str | None, host: str,
                 err=True,
             )
 
-    runner = await start(settings, host, port, ready)
+    running = await start(settings, host, port, ready)
     try:
         await stop.wait()
     finally:
-        await runner.cleanup()
+        await running.cleanup()
 
 
 #: Settings of `auditor audit` that a server takes too (registers, tiers, transport, legs).

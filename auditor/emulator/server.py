@@ -111,9 +111,7 @@ async def start_emulator(
     await runner.setup()
     site = web.TCPSite(runner, HOST, port)
     await site.start()
-    server = site._server  # aiohttp exposes the bound port only through the asyncio server
-    assert server is not None
-    registers.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+    registers.port = int(runner.addresses[0][1])  # the bound port (`port` 0 = any)
     return Emulator(registers, runner)
 
 

@@ -22,7 +22,7 @@ from auditor.serve import openapi, overlap, page, reference_check
 from auditor.serve.clients import InFlight
 from auditor.serve.coalesce import Coalescer
 from auditor.serve.gates import GATE, Gate, is_loopback, load_tokens, middleware
-from auditor.serve.guard import GuardedRunner
+from auditor.serve.guard import HTTP_LOG, Guard
 from auditor.serve.lookups import SharedLookups
 from auditor.serve.pacing import PrecheckPacer
 from auditor.serve.stages import Pair, classify_many, compare_many
@@ -31,7 +31,7 @@ from auditor.settings import Settings
 from auditor.signing import load_or_create_key
 from auditor.transport.net import open_net
 
-__all__ = ["build_app", "serve"]
+__all__ = ["Serving", "build_app", "serve"]
 
 
 def build_app(settings: Settings, gate: Gate | None = None) -> web.Application:
@@ -79,14 +79,30 @@ def build_app(settings: Settings, gate: Gate | None = None) -> web.Application:
     return app
 
 
+class Serving:
+    """A started service: its runner and listening socket; `cleanup()` stops both."""
+
+    def __init__(self, runner: web.AppRunner, listener: asyncio.Server, guard: Guard) -> None:
+        self.runner = runner
+        self.listener = listener
+        self.guard = guard
+
+    async def cleanup(self) -> None:
+        """Stop listening, let aiohttp end its connections and the app, close the rest."""
+        self.listener.close()
+        await self.runner.cleanup()
+        self.guard.close()
+        await self.listener.wait_closed()
+
+
 async def serve(
     settings: Settings,
     host: str,
     port: int,
     on_ready: Callable[[str], Awaitable[None] | None],
-) -> web.AppRunner:
-    """Start serving on `host:port`; `on_ready(url)` gets the bound URL. Returns the runner
-    (the caller keeps the loop running and calls `runner.cleanup()` to stop).
+) -> Serving:
+    """Start serving on `host:port`; `on_ready(url)` gets the bound URL. Returns the running
+    service (the caller keeps the loop running and calls `cleanup()` to stop).
 
     Raises `ConfigError` when `host` is not loopback and no `serve_tokens` are set: a service
     others can reach lets in only the holders of its tokens."""
@@ -97,25 +113,32 @@ async def serve(
             "(AUDITOR_SERVE_TOKENS) so only its holders are let in"
         )
     gate = Gate(host, port, settings.allow_host, settings.allow_origin, tokens)
+    app = build_app(settings, gate)
     # No access log: request lines are harmless, but retention is simplest when nothing is kept.
     # A client that goes away cancels its handler; a lookup it shared goes on for the others.
-    runner = GuardedRunner(
-        build_app(settings, gate),
-        head_timeout=settings.client_timeout,
-        per_address=settings.client_connections,
+    # Idle keep-alive connections close on the same clock as a late head.
+    runner = web.AppRunner(
+        app,
         access_log=None,
+        logger=HTTP_LOG,
+        keepalive_timeout=settings.client_timeout,
         shutdown_timeout=1.0,
         handler_cancellation=True,
     )
+    guard = Guard(head_timeout=settings.client_timeout, per_address=settings.client_connections)
+    app.middlewares.insert(0, guard.middleware)  # before the app freezes in `setup()`
     await runner.setup()
-    site = web.TCPSite(runner, host, port)
-    await site.start()
-    server = site._server  # aiohttp exposes the bound port only through the asyncio server
-    assert server is not None
-    bound = server.sockets[0].getsockname()  # type: ignore[attr-defined]
+    assert runner.server is not None  # made by `setup()`
+    guard.server = runner.server
+    # Our own listening socket in front of aiohttp's documented protocol factory (`web.Server`),
+    # so the per-address cap answers before aiohttp reads a byte.
+    listener = await asyncio.get_running_loop().create_server(
+        guard.protocol, host, port, reuse_address=True
+    )
+    bound = listener.sockets[0].getsockname()
     gate.port = int(bound[1])
     shown = f"[{host}]" if ":" in host else host
     result = on_ready(f"http://{shown}:{bound[1]}")
     if result is not None:
         await result
-    return runner
+    return Serving(runner, listener, guard)

@@ -25,10 +25,10 @@ import ipaddress
 from collections.abc import Awaitable, Callable, Mapping
 from contextvars import ContextVar
 from pathlib import Path
+from typing import Protocol
 from urllib.parse import urlsplit
 
 from aiohttp import web
-from aiohttp.typedefs import Middleware
 
 from auditor.errors import ConfigError
 from auditor.serve.bodies import problem
@@ -164,6 +164,12 @@ def _bearer(request: web.Request) -> str | None:
 
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class Middleware(Protocol):
+    """An aiohttp middleware (the shape `web.Application(middlewares=…)` takes)."""
+
+    def __call__(self, request: web.Request, handler: Handler) -> Awaitable[web.StreamResponse]: ...
 
 
 def middleware(gate: Gate) -> Middleware:

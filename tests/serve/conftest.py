@@ -11,11 +11,10 @@ from typing import Any
 
 import aiohttp
 import pytest
-from aiohttp import web
 
 from auditor.emulator import Corpus, Emulator, EmulatorConfig, start_emulator
 from auditor.registers import registry
-from auditor.serve.app import serve
+from auditor.serve.app import Serving, serve
 from auditor.settings import Settings
 
 WORKS: dict[str, dict[str, Any]] = {
@@ -108,7 +107,7 @@ async def server_factory(
     tmp_path: Path,
 ) -> AsyncIterator[Callable[..., Any]]:
     """`await start(corpus=…, config=…, **settings)` → `Served`; everything closes at the end."""
-    runners: list[web.AppRunner] = []
+    runners: list[Serving] = []
     emulators: list[Emulator] = []
     sessions: list[aiohttp.ClientSession] = []
 
