@@ -215,7 +215,8 @@ def _gutter(chars: Sequence[_Char], width: float) -> tuple[float, float] | None:
     # The lines that cross the rough gutter's middle span both columns; without them the
     # gutter is empty, and its edges are where the columns' own characters stop.
     centre = (best_end - best / 2 + 0.5) * step
-    spanning = {round(c.top) for c in chars if c.x0 < centre + 1 and c.x1 > centre - 1}
+    # (a window, not a point: a centred title may have a word space just at the middle)
+    spanning = {round(c.top) for c in chars if c.x0 < centre + 4 and c.x1 > centre - 4}
     body = [c for c in chars if round(c.top) not in spanning]
     left_edge = max((c.x1 for c in body if c.x1 <= centre), default=0.0)
     right_edge = min((c.x0 for c in body if c.x0 >= centre), default=width)

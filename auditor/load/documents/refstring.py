@@ -73,6 +73,8 @@ _GBT_TAG_RE = re.compile(r"\[(?:J|C|M|D|R|P|S|N|A|Z|G|EB/OL|J/OL|M/OL|C/OL|DB/OL
 _TITLE_END_RE = re.compile(
     r"(?<=[^\s.?!])[.?!]+(?=\s+(?:[\"“(\[A-Z0-9\u00c0-\u024f]|[a-z]+[A-Z])|\s*$)"
 )
+# `…synthesis, in: CVPR` (elsarticle), `…approach. in NeurIPS` (Nature): the venue begins
+_IN_VENUE_RE = re.compile(r"(?<=[\w.?!)])[,.]\s+[Ii]n:?\s+(?=[A-Z0-9])")
 _VENUE_START_RE = re.compile(
     r"^(?:In\b|Proc|Journal|J\.|Trans|Advances|arXiv|bioRxiv|medRxiv|Preprint|Nature|Science)"
 )
@@ -130,16 +132,18 @@ def parse(text: str) -> ParsedReference:
     label, rest = strip_label(_ENTITY_RE.sub(_entity, flat))
     ids, rest = find_identifiers(rest)
     rest = rest.strip(" ,;")
-    for reader in (_gbt, _quoted, _author_year, _plain):
+    for reader in (_gbt, _quoted, _initials_first, _author_year, _plain):
         got = reader(rest)
         if got is not None:
             style, authors_part, title, venue_part, year, sure = got
             break
     authors, et_al = split_authors(authors_part)
+    if any(a.startswith("…") for a in authors):  # APA 7: `A, B, … Z`: the middle left out
+        authors, et_al = [a.lstrip("… ") for a in authors], True
     fields = venue_fields(venue_part)
+    year_marked = year is not None
     if year is None:
         year = _last_year(venue_part)
-    year_marked = year is not None
     if label and style == "author_year" and year is None:
         year = _last_year(label)
     title = _clean_title(title)
@@ -221,6 +225,16 @@ def _quoted(rest: str) -> _Read | None:
     return "quoted", authors, m.group("t"), venue, year, bool(authors)
 
 
+def _initials_first(rest: str) -> _Read | None:
+    """`A. Name and B. Name, Title, Venue, year.` (SIAM): initials-first names, then a comma
+    (read before the author-year shape: SIAM's `12 (2020)` is a volume's year)."""
+    names = _INITIALS_LIST_RE.match(rest[:_NAMES_SCAN])
+    if not names:
+        return None
+    title, venue = _comma_title(rest[names.end() :])
+    return "plain", names.group("names"), title, venue, None, title is not None
+
+
 def _author_year(rest: str) -> _Read | None:
     """`Authors (2021). Title. Venue` or `Authors. 2021. Title. Venue` (the year after authors)."""
     m = _PAREN_YEAR_RE.search(rest) or _N_D_RE.search(rest)
@@ -229,8 +243,10 @@ def _author_year(rest: str) -> _Read | None:
         m = bare
     if not m or m.start() == 0 or not _looks_like_authors(rest[: m.start()]):
         return None
-    year = int(m.group("y")) if "y" in m.groupdict() and m.group("y") else None
     body = rest[m.end() :]
+    if not body.strip(" .,;"):
+        return None  # `… In NeurIPS (2021).`: the year closes the string (ACM), read as plain
+    year = int(m.group("y")) if "y" in m.groupdict() and m.group("y") else None
     title, venue = _title_and_venue(body)
     return "author_year", rest[: m.start()], title, venue, year, True
 
@@ -244,10 +260,44 @@ def _plain(rest: str) -> _Read:
     return "plain", rest[:cut], title, venue, None, True
 
 
+_NAMES_SCAN = 1000  # an author list is never longer; bounds the name pattern's work
+_INITIALS_NAME = (
+    r"[A-Z][a-z]?\.(?:[\s-]*[A-Z][a-z]?\.)*\s+(?:(?:van|von|de|der|den|la|le|du|di|da|del)\s+)*"
+    r"[A-Z\u00c0-\u024f][\w'’\-\u00c0-\u024f]*"
+)
+# the list ends at a comma that no further name or `and` follows
+_INITIALS_LIST_RE = re.compile(
+    rf"^(?P<names>{_INITIALS_NAME}(?:(?:,\s+(?:and\s+)?|\s+and\s+){_INITIALS_NAME})*),\s+"
+    rf"(?!and\s|et\.?\s?al\b|others\b)(?!{_INITIALS_NAME}(?:,|\s+and\b|\.))"
+    # nor a full name (`H. Aziz, Ágnes Cseh, …`): the list goes on in another form
+    r"(?![A-Z\u00c0-\u024f][\w'’\-\u00c0-\u024f]*\s+[A-Z\u00c0-\u024f][\w'’\-\u00c0-\u024f]*"
+    r"(?:,|\s+and\b))(?=\S)"
+)
+_COMMA_RE = re.compile(r",\s+")
+_ABBREVIATED_RE = re.compile(r"^(?:[A-Z][A-Za-z]*\s+){0,2}[A-Z][a-z]{0,6}\.(?:\s|$)")
+
+
+def _comma_title(body: str) -> tuple[str | None, str]:
+    """SIAM's `Title, in Venue, year` or `Title, Journal, 12 (2020), pp. 1–9`: the title runs
+    to `, in`, or to the first comma before a part that opens like a venue or holds a number."""
+    venue_at = _IN_VENUE_RE.search(body)
+    if venue_at:
+        return body[: venue_at.start()].strip() or None, body[venue_at.start() :].lstrip(" ,.")
+    parts = _COMMA_RE.split(body)
+    for k in range(1, len(parts)):
+        part = parts[k]
+        if _VENUE_START_RE.match(part) or _ABBREVIATED_RE.match(part) or re.search(r"\d", part):
+            return ", ".join(parts[:k]).strip() or None, ", ".join(parts[k:])
+    return _title_and_venue(body)
+
+
 def _title_and_venue(body: str) -> tuple[str | None, str]:
     """The title and what follows it; a `?` or `!` ends the title unless a subtitle follows
     (four words or more, no digit, not opening like a venue: `Power up! Robust graphs.`)."""
     stops = list(_TITLE_END_RE.finditer(body))
+    venue_at = _IN_VENUE_RE.search(body)
+    if venue_at and (not stops or venue_at.start() < stops[0].start()):
+        return body[: venue_at.start()].strip() or None, body[venue_at.start() :].lstrip(" ,.")
     for i, m in enumerate(stops):
         mark = body[m.start()]
         if mark in "?!" and i + 1 < len(stops):
@@ -262,11 +312,12 @@ def _title_and_venue(body: str) -> tuple[str | None, str]:
 
 _INITIAL_END_RE = re.compile(r"(?:^|[\s.,\-‐])(?:[A-Z]{1,3}|[A-Z][a-z]|Jr|Sr)$")
 _NAME_NEXT_RE = re.compile(
-    r"^(?:[A-Z]\.|(?:(?:van|von|de|der|den|la|le|du|di|da|del|dos)\s)*"
+    r"^(?:(?:&|and)\s+)?(?:[A-Z]\.|(?:(?:van|von|de|der|den|la|le|du|di|da|del|dos)\s)*"
     r"[A-Z\u00c0-\u024f][\w'’\-\u00c0-\u024f]*(?:,|\s+and\b|\s*&|\.\s|\.$|\s+[A-Z]\.|"
     r"(?:\s+[A-Z\u00c0-\u024f][\w'’\-\u00c0-\u024f]*){1,2}(?:,|\.\s|\.$)))"
 )
 _STOP_RE = re.compile(r"\.\s+(?=\S)")
+_ET_AL_NEXT_RE = re.compile(r"^et\.?\s?al\b")
 _VANCOUVER_LIST_RE = re.compile(
     r"(?:^|,\s*)[\w'’\-\u00c0-\u024f]{2,}\s+[A-Z]{1,3},\s*\S[^,]*\s[A-Z]{1,3}$"
 )
@@ -278,6 +329,8 @@ def _first_stop(text: str) -> int | None:
         before, after = text[: m.start()], text[m.end() :]
         # `Jacob D. Abernethy`: a middle initial; but in a Vancouver list (`Wang J, Dai B.`)
         # initials end each name, so their full stop ends the list
+        if _ET_AL_NEXT_RE.match(after):
+            continue  # `Wang, J. et al. Title` (Nature): `et al.` still belongs to the names
         vancouver = _VANCOUVER_LIST_RE.search(before)
         if _INITIAL_END_RE.search(before) and _NAME_NEXT_RE.match(after) and not vancouver:
             continue
@@ -287,7 +340,7 @@ def _first_stop(text: str) -> int | None:
     return None
 
 
-_AUTHORISH_RE = re.compile(r"^[\w\s.,;&'’\-‐\u00c0-\u024f]+$")
+_AUTHORISH_RE = re.compile(r"^[\w\s.,;&'’\-‐…\u00c0-\u024f]+$")
 
 
 def _looks_like_authors(part: str) -> bool:

@@ -27,6 +27,10 @@ __all__ = ["UNSURE", "rows_from_pieces"]
 UNSURE = "reference string read without a year, quotes or type tag to mark its parts"
 
 
+_DASHES_RE = re.compile(r"[—–_-]{2,}")
+# a title the dash's shape marked (quoted, or after the year): as sure as with names before it
+_MARKED_TITLE = 0.85
+_MARKED_VENUE = 0.6
 _SAME_AUTHORS_RE = re.compile(r"^(?:\[[^\]]*\]\s*|\d{1,4}[.)]?\s+)?[—–_-]{2,}")
 
 
@@ -42,13 +46,25 @@ def rows_from_pieces(pieces: Sequence[Piece]) -> Rows:
     rows = Rows()
     seen: set[str] = set()
     previous: list[str] = []
+    previous_confidence: float | None = None
     for n, piece in enumerate(pieces, start=1):
         ref = parse(piece.text)
-        authors, sure = ref.authors, ref.sure
-        if not authors and _SAME_AUTHORS_RE.match(ref.text):
-            authors = previous  # `———.`: the authors of the entry before (Chicago, APA 6)
+        authors, sure, confidence = ref.authors, ref.sure, dict(ref.confidence)
+        same = _SAME_AUTHORS_RE.match(ref.text)
+        if same and (not authors or _DASHES_RE.fullmatch(authors[0])):
+            # `———.` (Chicago, APA 6), `---, et al.` (MLA): the authors of the entry before
+            authors = previous
             sure = bool(authors and ref.title and ref.style != "plain")
+            if sure and ref.title:
+                confidence["title"] = max(confidence.get("title", 0.0), _MARKED_TITLE)
+                if ref.container_title:
+                    confidence["container_title"] = max(
+                        confidence.get("container_title", 0.0), _MARKED_VENUE
+                    )
+            if authors and previous_confidence is not None:
+                confidence["authors"] = previous_confidence
         previous = authors
+        previous_confidence = confidence.get("authors")
         ids = ref.ids
         title = ref.title
         if not sure and not title and not (ids.doi or ids.pmid or ids.arxiv):
@@ -78,6 +94,6 @@ def rows_from_pieces(pieces: Sequence[Piece]) -> Rows:
             issue=ref.issue,
             pages=ref.pages,
             warnings=[] if sure else [UNSURE],
-            field_confidence=ref.confidence or None,
+            field_confidence=confidence or None,
         )
     return rows

@@ -138,3 +138,78 @@ def test_vancouver_initials_end_each_name_so_their_stop_ends_the_list() -> None:
 def test_particle_initials_stay_with_their_name() -> None:
     ref = parse("Wu, H., Tristan, J. B., & Meent, J. W. v. d. (2021). Conjugate models. In UAI.")
     assert ref.authors == ["Wu, H.", "Tristan, J. B.", "Meent, J. W. v. d."]
+
+
+# Styles rendered by their own .bst/CSL files (benchmarks/styles.py), each a peculiarity (#35).
+
+
+def test_acm_year_in_parentheses_at_the_end_is_no_author_year() -> None:
+    r = parse(
+        "[9] Abbe, E., Kamath, P., and Srebro, N. On the power of differentiable learning. "
+        "In NeurIPS (2030)."
+    )
+    assert r.authors[:2] == ["Abbe, E.", "Kamath, P."] and r.authors[2].startswith("Srebro")
+    assert r.title == "On the power of differentiable learning"
+    assert (r.year, r.container_title) == (2030, "NeurIPS")
+    # the year was found in the tail, not marked after the authors
+    assert r.confidence["year"] < 0.9
+
+
+def test_siam_initials_first_names_end_at_a_comma() -> None:
+    r = parse(
+        "[169] B. Azari and D. Erdogmus, Circular-symmetric correlation layer., in Mach. Learn., 2023."
+    )
+    assert r.authors == ["B. Azari", "D. Erdogmus"]
+    assert r.title == "Circular-symmetric correlation layer."
+    assert r.year == 2023
+    article = parse(
+        "[1] A. B. Smith, C.-D. Jones, and E. Wu, Deep nets for all, SIAM J. Sci. Comput., 12 (2020), pp. 1--9."
+    )
+    assert article.authors == ["A. B. Smith", "C.-D. Jones", "E. Wu"]
+    assert article.title == "Deep nets for all"
+    assert (article.year, article.volume) == (2020, "12")
+
+
+def test_initials_first_names_ending_in_a_stop_are_not_siam() -> None:
+    r = parse("[2] A. Abbas, B. Foo, and C. Bar. Title of the work. In NeurIPS, 2021.")
+    assert r.authors == ["A. Abbas", "B. Foo", "C. Bar"]
+    assert r.title == "Title of the work"
+
+
+def test_elsarticle_harv_title_ends_at_in_colon() -> None:
+    r = parse(
+        "Wang, J., Rong, Y., Dai, B., 2022b. Towards diverse and natural scene-aware 3d human "
+        "motion synthesis, in: CVPR. doi:10.1109/CVPR52688.2022.01981."
+    )
+    assert r.title == "Towards diverse and natural scene-aware 3d human motion synthesis"
+    assert (r.year, r.container_title, r.ids.doi) == (2022, "CVPR", "10.1109/CVPR52688.2022.01981")
+
+
+def test_nature_ampersand_names_and_lower_case_in() -> None:
+    r = parse(
+        "10. Abbas, A. & Swoboda, P. Combinatorial optimization for panoptic segmentation: "
+        "A fully differentiable approach. in NeurIPS (2021)."
+    )
+    assert r.authors[0] == "Abbas, A." and r.authors[1].startswith("Swoboda")
+    assert (
+        r.title
+        == "Combinatorial optimization for panoptic segmentation: A fully differentiable approach"
+    )
+    assert (r.year, r.container_title) == (2021, "NeurIPS")
+
+
+def test_apa7_ellipsis_before_the_last_author() -> None:
+    r = parse(
+        "Chowdhery, A., Narang, S., Devlin, J., … Fiedel, N. (2022). PaLM: Scaling language "
+        "modeling with pathways. ICML."
+    )
+    assert r.title == "PaLM: Scaling language modeling with pathways"
+    assert r.authors[-1] == "Fiedel, N." and r.et_al
+    assert r.year == 2022
+
+
+def test_confidence_is_given_for_each_field_read() -> None:
+    marked = parse('[1] J. Smith, "A quoted title," in Proc. X, 2020.')
+    assert marked.confidence["title"] >= 0.9
+    unmarked = parse("Some words without any marks whatsoever in them")
+    assert unmarked.confidence.get("title", 0.0) < 0.5
