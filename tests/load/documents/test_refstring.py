@@ -157,13 +157,15 @@ def test_acm_year_in_parentheses_at_the_end_is_no_author_year() -> None:
 
 def test_siam_initials_first_names_end_at_a_comma() -> None:
     r = parse(
-        "[169] B. Azari and D. Erdogmus, Circular-symmetric correlation layer., in Mach. Learn., 2023."
+        "[169] B. Azari and D. Erdogmus, Circular-symmetric correlation layer., "
+        "in Mach. Learn., 2023."
     )
     assert r.authors == ["B. Azari", "D. Erdogmus"]
     assert r.title == "Circular-symmetric correlation layer."
     assert r.year == 2023
     article = parse(
-        "[1] A. B. Smith, C.-D. Jones, and E. Wu, Deep nets for all, SIAM J. Sci. Comput., 12 (2020), pp. 1--9."
+        "[1] A. B. Smith, C.-D. Jones, and E. Wu, Deep nets for all, SIAM J. Sci. Comput., "
+        "12 (2020), pp. 1--9."
     )
     assert article.authors == ["A. B. Smith", "C.-D. Jones", "E. Wu"]
     assert article.title == "Deep nets for all"
