@@ -123,8 +123,7 @@ async def audit_tables(
         records = pa.concat_tables([records, searched.records])
         if duplicates:
             found = await asyncio.to_thread(find_duplicates, references, records)
-    # Each verdict written once: compare's, then what each later stage decided, in stage order;
-    # a document's row whose flag rests only on weakly read fields is no suspect (#35).
+    # Each verdict written once: compare's, then each later stage's, in order (`unreadable`: #35)
     decided = merge(base, waterfall.patch, searched.patch)
     verdicts = merge(decided, unreadable_patch(references, decided), group_patch(found))
     extra = waterfall.items

@@ -99,7 +99,8 @@ def _page_lines(chars: list[_Char], width: float, page: int) -> list[Line]:
     # columns: the page is read band by band between such lines, each band left then right.
     lo, hi = gutter
     mid = (lo + hi) / 2
-    spanning = sorted({c.top for c in chars if c.x0 < hi and c.x1 > lo})
+    across = _spanning_tops(chars, mid)
+    spanning = sorted({c.top for c in chars if round(c.top) in across})
     bands = _bands(spanning)
     groups: dict[tuple[int, int], list[_Char]] = {}
     for c in chars:
@@ -187,6 +188,33 @@ def _lines(
     return out
 
 
+def _spanning_tops(chars: Sequence[_Char], centre: float) -> set[int]:
+    """The (rounded) tops of lines that run across `centre` from one column into the other.
+
+    The line must run on, word space by word space, well into both sides: a column's overfull
+    line (a long DOI) that ends in the gutter, or a page number, spans nothing.
+    """
+    crossing = {round(c.top) for c in chars if c.x0 < centre + 4 and c.x1 > centre - 4}
+    if not crossing:
+        return crossing
+    by_top: dict[int, list[_Char]] = {}
+    for c in chars:
+        if round(c.top) in crossing:
+            by_top.setdefault(round(c.top), []).append(c)
+    out = set()
+    for top, row in by_top.items():
+        row.sort(key=lambda c: c.x0)
+        near = [c for c in row if centre - _SPAN_REACH <= c.x1 and c.x0 <= centre + _SPAN_REACH]
+        joined = all(b.x0 - a.x1 <= _WORD_SPACE for a, b in zip(near, near[1:], strict=False))
+        if joined and near and near[0].x0 <= centre - 20 and near[-1].x1 >= centre + 20:
+            out.add(top)
+    return out
+
+
+_SPAN_REACH = 40.0
+_WORD_SPACE = 6.0
+
+
 def _gutter(chars: Sequence[_Char], width: float) -> tuple[float, float] | None:
     """`(left, right)` of the gutter between the page's two text columns, `None` for one.
 
@@ -215,9 +243,10 @@ def _gutter(chars: Sequence[_Char], width: float) -> tuple[float, float] | None:
     # The lines that cross the rough gutter's middle span both columns; without them the
     # gutter is empty, and its edges are where the columns' own characters stop.
     centre = (best_end - best / 2 + 0.5) * step
-    # (a window, not a point: a centred title may have a word space just at the middle)
-    spanning = {round(c.top) for c in chars if c.x0 < centre + 4 and c.x1 > centre - 4}
-    body = [c for c in chars if round(c.top) not in spanning]
+    # (a window, not a point: a centred title may have a word space just at the middle; a
+    # page number or an overfull line in it is no column's edge either)
+    crossing = {round(c.top) for c in chars if c.x0 < centre + 4 and c.x1 > centre - 4}
+    body = [c for c in chars if round(c.top) not in crossing]
     left_edge = max((c.x1 for c in body if c.x1 <= centre), default=0.0)
     right_edge = min((c.x0 for c in body if c.x0 >= centre), default=width)
     if right_edge - left_edge < 6 or any(c.x0 < centre < c.x1 for c in body):

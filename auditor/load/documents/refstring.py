@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from auditor.load.documents.confidence import rule_confidence
 from auditor.load.documents.identifiers import Identifiers, find_identifiers
 from auditor.load.documents.people import split_authors
 
@@ -159,38 +160,9 @@ def parse(text: str) -> ParsedReference:
         entry_type=_entry_type(venue_part, fields, ids),
         style="numbered" if style == "plain" and label and label.isdigit() else style,
         sure=sure,
-        confidence=_confidence(style, sure, title, authors, year, year_marked, fields),
+        confidence=rule_confidence(style, sure, title, authors, year, year_marked, fields),
         **fields,
     )
-
-
-# What each rule's reading is worth: a quoted title or a GB/T type tag marks the title's ends
-# for certain; a year right after the authors marks their end; a plain `. ` split is a guess.
-_TITLE_CERTAINTY = {"quoted": 0.95, "gbt7714": 0.9, "author_year": 0.85, "plain": 0.6}
-
-
-def _confidence(
-    style: str,
-    sure: bool,
-    title: str | None,
-    authors: list[str],
-    year: int | None,
-    year_marked: bool,
-    fields: dict[str, str | None],
-) -> dict[str, float]:
-    """The rules' certainty of each field read (`ParsedReference.confidence`)."""
-    marked = _TITLE_CERTAINTY.get(style, 0.3) if sure else 0.3
-    out: dict[str, float] = {}
-    if title:
-        out["title"] = marked
-    if authors:
-        out["authors"] = marked
-    if year is not None:
-        # a year found only in the tail may be a page number or a volume's year
-        out["year"] = 0.95 if year_marked else 0.7
-    if fields.get("container_title"):
-        out["container_title"] = min(marked, 0.6)
-    return out
 
 
 _Read = tuple[str, str, str | None, str, int | None, bool]

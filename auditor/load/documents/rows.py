@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from auditor.load.documents.refstring import parse, string_query
+from auditor.load.documents.refstring import ParsedReference, parse, string_query
 from auditor.load.documents.split import Piece
 from auditor.load.interface import Rows
 from auditor.names import parse as parse_name
@@ -41,6 +41,27 @@ def author_names(authors: Sequence[str]) -> list[dict[str, str | None] | None] |
     return parsed or None
 
 
+def _same_authors(
+    ref: ParsedReference, previous: list[str], previous_confidence: float | None
+) -> tuple[list[str], bool, dict[str, float]]:
+    """`(authors, sure, confidence)` of `ref`, with `———.` (Chicago, APA 6) or `---, et al.`
+    (MLA) read as the authors of the entry before, as sure as they were."""
+    authors, sure, confidence = ref.authors, ref.sure, dict(ref.confidence)
+    if not _SAME_AUTHORS_RE.match(ref.text) or (authors and not _DASHES_RE.fullmatch(authors[0])):
+        return authors, sure, confidence
+    authors = previous
+    sure = bool(authors and ref.title and ref.style != "plain")
+    if sure and ref.title:
+        confidence["title"] = max(confidence.get("title", 0.0), _MARKED_TITLE)
+        if ref.container_title:
+            confidence["container_title"] = max(
+                confidence.get("container_title", 0.0), _MARKED_VENUE
+            )
+    if authors and previous_confidence is not None:
+        confidence["authors"] = previous_confidence
+    return authors, sure, confidence
+
+
 def rows_from_pieces(pieces: Sequence[Piece]) -> Rows:
     """One row per piece, in order."""
     rows = Rows()
@@ -49,20 +70,7 @@ def rows_from_pieces(pieces: Sequence[Piece]) -> Rows:
     previous_confidence: float | None = None
     for n, piece in enumerate(pieces, start=1):
         ref = parse(piece.text)
-        authors, sure, confidence = ref.authors, ref.sure, dict(ref.confidence)
-        same = _SAME_AUTHORS_RE.match(ref.text)
-        if same and (not authors or _DASHES_RE.fullmatch(authors[0])):
-            # `———.` (Chicago, APA 6), `---, et al.` (MLA): the authors of the entry before
-            authors = previous
-            sure = bool(authors and ref.title and ref.style != "plain")
-            if sure and ref.title:
-                confidence["title"] = max(confidence.get("title", 0.0), _MARKED_TITLE)
-                if ref.container_title:
-                    confidence["container_title"] = max(
-                        confidence.get("container_title", 0.0), _MARKED_VENUE
-                    )
-            if authors and previous_confidence is not None:
-                confidence["authors"] = previous_confidence
+        authors, sure, confidence = _same_authors(ref, previous, previous_confidence)
         previous = authors
         previous_confidence = confidence.get("authors")
         ids = ref.ids
