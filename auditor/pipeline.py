@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 from contextvars import copy_context
 from datetime import UTC, datetime
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pyarrow as pa
@@ -90,11 +91,12 @@ async def run_audit(
     csv_map: Mapping[str, str] | None = None,
     progress: Progress | None = None,
     net: Net | None = None,
+    within: Path | None = None,
 ) -> AuditResult:
     """Audit `paths` end to end and return every table; raises only `InputError`/`ConfigError`.
 
     `net` is a `Net` the caller owns (the server's, shared by every request); without one, the
-    run opens its own.
+    run opens its own. `within` is a folder no manuscript may read outside (`load_files`).
     """
     started = _now()
     map_large_blocks()  # a large run's NumPy temporaries freed to the system, not the heap
@@ -110,6 +112,7 @@ async def run_audit(
         closed_legs=closed_legs(settings),
         grobid_url=settings.grobid_url,
         criteria=settings.criteria,
+        within=within,
     )
     # Submitted now (`asyncio.to_thread` would start it at the first await, after the imports
     # below), in a copy of this context as `to_thread` runs it.

@@ -84,6 +84,7 @@ def load_files(
     grobid_url: str | None = None,
     contents: Mapping[str, bytes] | None = None,
     criteria: str = DEFAULT_CRITERIA,
+    within: Path | None = None,
 ) -> LoadOutcome:
     """Load every entry of every file in `paths` into one classified `references` table.
 
@@ -95,7 +96,8 @@ def load_files(
     names (`{"title": "Article Title"}`); `grobid_url` a GROBID server that reads PDFs (else
     the built-in reader); `contents` UTF-8 bytes to read in place of some of the paths' files,
     as a `filecontents` bibliography is read (a cluster task's byte range of a large file,
-    `auditor.partitions.ranges`).
+    `auditor.partitions.ranges`); `within` a folder no manuscript's named file may be outside
+    (the service's upload folder; each manuscript's own folder tree bounds it anyway).
     Raises `InputError` for a file that cannot be read or decoded; never for a bad entry.
 
     A manuscript in `paths` (`.tex`, `.aux`, `.bbl`, Markdown) stands for the bibliographies it
@@ -105,7 +107,7 @@ def load_files(
     bibliography is never a silent pass. A file with no entries among others that have some is
     a warning naming it.
     """
-    reading = _Reading(fmt, encoding, csv_map, closed_legs, grobid_url, criteria)
+    reading = _Reading(fmt, encoding, csv_map, closed_legs, grobid_url, criteria, within)
     outcome = _load_any(paths, reading, contents)
     if not outcome.table.num_rows:
         raise InputError(f"no references in {', '.join(paths)}")
@@ -134,6 +136,7 @@ class _Reading:
     closed_legs: frozenset[str]
     grobid_url: str | None
     criteria: str
+    within: Path | None
 
 
 def _load_any(
@@ -144,7 +147,9 @@ def _load_any(
         return load_tables(
             paths, fmt=reading.fmt, column_map=reading.csv_map, closed_legs=reading.closed_legs
         )
-    manuscripts = [read_manuscript(p) for p in paths if is_manuscript_file(p)]
+    manuscripts = [
+        read_manuscript(p, within=reading.within) for p in paths if is_manuscript_file(p)
+    ]
     if not manuscripts:
         with _bulk_allocation():
             return _load_files(paths, reading, embedded=contents)
@@ -162,6 +167,10 @@ def _load_manuscripts(
     identifier (a manubot manuscript may cite only `@doi:…` keys and need none).
     """
     bibliographies = list(dict.fromkeys([b for m in manuscripts for b in m.bibliographies]))
+    # a file named outside a manuscript's tree, and given on the command line, is its bibliography
+    refused = {Path(r).resolve(): f for m in manuscripts for r, f in m.refused.items()}
+    vouched = {p: refused[Path(p).resolve()] for p in named if Path(p).resolve() in refused}
+    bibliographies += [p for p in vouched if p not in bibliographies]
     # manubot: keys by identifier (or `@tag:` keys standing for them) need no bibliography
     by_identifier = any(is_manubot_key(c.key, c.path) for m in manuscripts for c in m.citations)
     if not bibliographies and not named and not by_identifier:
@@ -171,7 +180,7 @@ def _load_manuscripts(
         outcome = _load_files(
             list(dict.fromkeys([*bibliographies, *named])), reading, embedded=embedded
         )
-    keep_all = named if bibliographies else []
+    keep_all = [p for p in named if p not in vouched] if bibliographies else []
     table, problems = select_cited(
         outcome.table,
         manuscripts,
@@ -179,13 +188,20 @@ def _load_manuscripts(
         closed_legs=reading.closed_legs,
         criteria=reading.criteria,
     )
-    read = [p for m in manuscripts for p in m.problems]
+    answered = {id(f) for _, said in vouched.values() for f in said}  # the user gave the file
+    read = [p for m in manuscripts for p in m.problems if id(p) not in answered]
     return LoadOutcome(table, (*read, *outcome.problems, *problems), outcome.inputs)
 
 
 def _no_bibliography(manuscripts: Sequence[Manuscript]) -> str:
     missing = [b for m in manuscripts for b in m.missing]
+    refused = [name for m in manuscripts for name, _ in m.refused.values()]
     names = ", ".join(m.path for m in manuscripts)
+    if refused:
+        return (
+            f"{names}: no bibliography read ({', '.join(refused)}: outside the manuscript's "
+            "folder, not read); give the .bib files on the command line"
+        )
     if missing:
         return f"{names}: no bibliography found ({', '.join(missing)} not found)"
     return (

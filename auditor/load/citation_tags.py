@@ -15,6 +15,7 @@ from collections.abc import MutableMapping
 from pathlib import Path
 
 from auditor.load.manuscript import MARKDOWN_SUFFIXES
+from auditor.load.manuscript_tree import outside
 
 __all__ = ["IDENTIFIER_PREFIXES", "TAGS_FILE", "identifier_key", "is_manubot_key", "tag_target"]
 
@@ -65,14 +66,18 @@ def tag_target(
     key: str, manuscript_path: str, read: MutableMapping[str, dict[str, str]]
 ) -> str | None:
     """The key a `tag:name` key stands for in the `citation-tags.tsv` beside `manuscript_path`,
-    or `None` (not a tag, no such file or tag, a file that cannot be read). `read` holds the
+    or `None` (not a tag, no such file or tag, a file that cannot be read or links out of the
+    manuscript's folder). `read` holds the
     files already read by this load (path → tags), so each is read once."""
     prefix, colon, name = key.partition(":")
     if not colon or prefix.lower() != "tag":
         return None
-    path = str(Path(manuscript_path).parent / TAGS_FILE)
+    folder = Path(manuscript_path).parent
+    path = str(folder / TAGS_FILE)
     if path not in read:
-        read[path] = _tags(path)
+        # a tags file that links out of the manuscript's folder is not read (#37)
+        inside = outside(folder.resolve(), folder, TAGS_FILE) is None
+        read[path] = _tags(path) if inside else {}
     return read[path].get(name.strip())
 
 

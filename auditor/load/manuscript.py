@@ -9,8 +9,10 @@ Quarto `.qmd` and R Markdown `.Rmd` (`auditor.load.markdown_manuscript`). The lo
 audits exactly the cited entries, in order of first citation (see `select_cited`).
 
 A bibliography file that is named but missing is a warning, and the others are audited (as
-BibTeX does). A manuscript that names none takes the bibliographies given beside it on the
-command line (`auditor.load.load_files` decides, and refuses when there are none at all).
+BibTeX does). A file named outside the manuscript's own folder tree is a finding, never a read
+(`auditor.load.manuscript_tree`). A manuscript that names none takes the bibliographies given
+beside it on the command line (`auditor.load.load_files` decides, and refuses when there are
+none at all).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from pathlib import Path
 
 from auditor.errors import InputError
 from auditor.load.interface import Problem
+from auditor.load.manuscript_tree import outside
 
 __all__ = [
     "MARKDOWN_SUFFIXES",
@@ -58,6 +61,9 @@ class Manuscript:
     """What a manuscript names: its bibliographies and its citations in order of first use."""
 
     path: str
+    within: Path | None = None
+    """A folder no file of the manuscript may be outside, however it is named (the service:
+    the upload's own folder), and where the search for a Quarto project stops."""
     bibliographies: list[str] = field(default_factory=list)
     citations: list[Citation] = field(default_factory=list)
     cite_all: bool = False
@@ -70,8 +76,39 @@ class Manuscript:
     embedded: dict[str, str] = field(default_factory=dict)
     """Bibliographies written inside the manuscript (`filecontents`): a name in `bibliographies`
     → its BibTeX text, padded with blank lines so that its line numbers are the manuscript's."""
+    refused: dict[str, tuple[str, list[Problem]]] = field(default_factory=dict)
+    """Files named outside the manuscript's tree (as joined to their folder) → the name as
+    written and the findings in `problems` that say so, one for each place naming it."""
+    root: Path = field(init=False)
+    """The manuscript's tree: its folder, resolved (a Quarto project's folder, when
+    `auditor.load.markdown_manuscript` finds one holding it)."""
     _seen: set[str] = field(default_factory=set, repr=False)
     _files: int = field(default=0, repr=False)
+
+    def __post_init__(self) -> None:
+        self.root = Path(self.path).parent.resolve()
+        if self.within is not None and not self.root.is_relative_to(self.within.resolve()):
+            raise InputError(f"{self.path}: outside {self.within}")
+
+    def place(self, base: Path, name: str, where: str, line: int | None) -> Path | None:
+        """`base / name` when it lies inside the tree; else `None`, with a finding at
+        `where:line` (`base` is a folder inside the tree; `name` as the manuscript writes it).
+        """
+        reason = outside(self.root, base, name)
+        if reason is None:
+            return base / name
+        shown = str(base / name) if reason != "an absolute path" else name
+        said = self.refused.setdefault(shown, (name, []))[1]
+        if not any(p.path == where and p.line == line for p in said):
+            self.warn(
+                where,
+                line,
+                f"{name} is outside the manuscript's folder ({reason}); not read. "
+                "Give the file on the command line to audit it",
+                "outside the manuscript",
+            )
+            said.append(self.problems[-1])
+        return None
 
     def cite(self, key: str, path: str, line: int) -> None:
         """Record `key` cited at `path:line` (only its first citation is kept)."""

@@ -10,9 +10,11 @@ prefixes.
 
 The bibliographies are the YAML front matter's `bibliography:` (a string or a list), else a
 Quarto `_metadata.yml` in the file's folder, else the nearest `_quarto.yml` in it or a folder
-above; each path is relative to the file that names it. YAML is read with `yaml.safe_load`
-(no tags, no objects). Quarto's `{{< include file >}}` is followed, relative to the including
-file.
+above (whose folder is then the manuscript's tree); each path is relative to the file that
+names it. Every file is read only inside that tree (`auditor.load.manuscript_tree`). YAML is
+read by PyYAML's safe loader (no tags, no objects) with at most `MAX_YAML_ALIASES` aliases, so
+an alias bomb is a warning, not a hang for whatever walks the value. Quarto's
+`{{< include file >}}` is followed, relative to the including file.
 """
 
 from __future__ import annotations
@@ -26,11 +28,12 @@ import yaml
 from auditor.errors import InputError
 from auditor.load.manuscript import MAX_DEPTH, Manuscript, read_text
 
-__all__ = ["read_markdown"]
+__all__ = ["MAX_YAML_ALIASES", "read_markdown"]
 
 _MD_CITE = re.compile(r"(?<![\w@.\\/=:])-?@(?:\{([^{}\s]+)\}|([\w][\w:.#$%&+?<>~/-]*[\w])|(\w))")
 _INCLUDE = re.compile(r"\{\{<\s*include\s+(\S+?)\s*>\}\}")
 _INLINE_CODE = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")
+_BIB_KEY = re.compile(r"\s*bibliography\s*:")
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 #: pandoc-crossref prefixes (`@fig:one`), in every Markdown dialect.
 _CROSSREF = re.compile(r"^(?:fig|tbl|eq|sec|lst):")
@@ -44,6 +47,29 @@ _METADATA_FILES = ("_metadata.yml", "_metadata.yaml")
 _MAX_FRONT_MATTER = 1 << 20
 #: How many folders above the file a `_quarto.yml` is looked for in.
 _PROJECT_LEVELS = 8
+#: Aliases (`*a`) in one YAML block: metadata uses a few; thousands are a bomb for whatever
+#: walks the value.
+MAX_YAML_ALIASES = 100
+
+
+class _YamlBomb(yaml.YAMLError):  # type: ignore[misc]  # PyYAML ships no types
+    """A YAML block past `MAX_YAML_ALIASES`."""
+
+
+class _CappedLoader(yaml.SafeLoader):  # type: ignore[misc]  # PyYAML ships no types
+    """PyYAML's safe loader, counting aliases as it composes (merge keys, `<<: [*a, *a]`, are
+    copied once each since PyYAML 6.0.4, the version `pyproject.toml` asks for)."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.aliases = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            self.aliases += 1
+            if self.aliases > MAX_YAML_ALIASES:
+                raise _YamlBomb(f"more than {MAX_YAML_ALIASES} aliases")
+        return super().compose_node(parent, index)
 
 
 def read_markdown(path: Path, manuscript: Manuscript) -> None:
@@ -56,23 +82,26 @@ def read_markdown(path: Path, manuscript: Manuscript) -> None:
     if not named:
         named = _project_bibliographies(path, manuscript)
     for bib, where in named:
-        manuscript.bibliography_at(bib, where, None)
+        if bib is not None:
+            manuscript.bibliography_at(bib, where, None)
 
 
-def _read(path: Path, manuscript: Manuscript, depth: int) -> list[tuple[Path, str]]:
+def _read(path: Path, manuscript: Manuscript, depth: int) -> list[tuple[Path | None, str]]:
     """Cite what `path` cites; its front matter's bibliographies (main file only)."""
     if depth > MAX_DEPTH:
         raise InputError(f"{path}: includes nested deeper than {MAX_DEPTH} (a cycle?)")
     shown = str(path)
     text = _HTML_COMMENT.sub(lambda m: "\n" * m[0].count("\n"), read_text(path, manuscript, shown))
     lines = text.splitlines()
-    named: list[tuple[Path, str]] = []
+    named: list[tuple[Path | None, str]] = []
     body_start = 0
     if lines and lines[0].strip() == "---":
         end = next((i for i in range(1, len(lines)) if lines[i].strip() in ("---", "...")), 0)
         if end:
             meta = _yaml("\n".join(lines[1:end]), shown, manuscript)
-            named = [(path.parent / n, shown) for n in _names(meta)] if depth == 0 else []
+            if depth == 0:
+                at = next((i + 1 for i in range(1, end) if _BIB_KEY.match(lines[i])), 1)
+                named = [(manuscript.place(path.parent, n, shown, at), shown) for n in _names(meta)]
             body_start = end + 1
     quarto = path.suffix.lower() == ".qmd"
     fenced = False
@@ -83,7 +112,9 @@ def _read(path: Path, manuscript: Manuscript, depth: int) -> list[tuple[Path, st
         if fenced:
             continue
         for include in _INCLUDE.finditer(line):
-            _include(path.parent / include[1], manuscript, shown, number, depth)
+            child = manuscript.place(path.parent, include[1], shown, number)
+            if child is not None:
+                _include(child, manuscript, shown, number, depth)
         if "@" in line:
             _cite_line(_INLINE_CODE.sub("", line), manuscript, shown, number, quarto)
     return named
@@ -112,7 +143,10 @@ def _yaml(text: str, shown: str, manuscript: Manuscript) -> Any:
         manuscript.warn(shown, 1, "YAML metadata too large; not read", "yaml")
         return None
     try:
-        value = yaml.safe_load(text)
+        value = yaml.load(text, Loader=_CappedLoader)  # noqa: S506 (a safe loader)
+    except _YamlBomb as exc:
+        manuscript.warn(shown, 1, f"YAML metadata has {exc}; not read", "yaml")
+        return None
     except (yaml.YAMLError, RecursionError) as exc:
         line = getattr(getattr(exc, "problem_mark", None), "line", None)
         where = f" (line {line + 1} of the block)" if isinstance(line, int) else ""
@@ -138,27 +172,35 @@ def _names(meta: Any) -> list[str]:
     return []
 
 
-def _project_bibliographies(path: Path, manuscript: Manuscript) -> list[tuple[Path, str]]:
-    """The bibliographies of the folder's `_metadata.yml`, else of the nearest `_quarto.yml`."""
+def _project_bibliographies(path: Path, manuscript: Manuscript) -> list[tuple[Path | None, str]]:
+    """The bibliographies of the folder's `_metadata.yml`, else of the nearest `_quarto.yml`
+    (searched no higher than `manuscript.within`), whose folder becomes the manuscript's tree."""
     for name in _METADATA_FILES:
-        found = _from_file(path.parent / name, manuscript)
+        found = _from_file(path.parent, name, manuscript)
         if found:
             return found
     folder = path.resolve().parent
+    top = manuscript.within.resolve() if manuscript.within is not None else None
     for level in range(_PROJECT_LEVELS):
+        if top is not None and not folder.is_relative_to(top):
+            break
         for name in _PROJECT_FILES:
-            project = (path.parent if level == 0 else folder) / name  # as named, where it can
-            if project.is_file():
-                return _from_file(project, manuscript)
+            # as named, where it can be: the file's own folder is in the tree already
+            where = path.parent if level == 0 else folder
+            if (where / name).is_file():
+                if level:
+                    manuscript.root = folder  # Quarto's project: the folder of `_quarto.yml`
+                return _from_file(where, name, manuscript)
         if folder.parent == folder:
             break
         folder = folder.parent
     return []
 
 
-def _from_file(meta_file: Path, manuscript: Manuscript) -> list[tuple[Path, str]]:
-    if not meta_file.is_file():
+def _from_file(folder: Path, name: str, manuscript: Manuscript) -> list[tuple[Path | None, str]]:
+    meta_file = manuscript.place(folder, name, str(folder / name), None)
+    if meta_file is None or not meta_file.is_file():
         return []
     shown = str(meta_file)
     meta = _yaml(read_text(meta_file, manuscript, shown), shown, manuscript)
-    return [(meta_file.parent / n, shown) for n in _names(meta)]
+    return [(manuscript.place(meta_file.parent, n, shown, 1), shown) for n in _names(meta)]

@@ -3,6 +3,7 @@
 `read_tex` reads the main file and every file it `\\input`s or `\\include`s (relative to the main
 file's folder, as LaTeX runs there; the import package's `\\import{dir/}{file}` too, and
 `\\subimport` relative to the file that says it), in text order, with `auditor.load.tex_source`.
+Only files inside the main file's folder tree are read (`auditor.load.manuscript_tree`).
 Keys are split at commas and trimmed, as natbib and biblatex do; a key holding a macro
 (`\\cite{\\mykey}`), or a citation whose brace group never closes, cannot be read and is a
 warning naming file and line. A macro parameter (`\\citep{#1}` in a `\\newcommand`) is a
@@ -101,21 +102,29 @@ def _include(command: Command, job: _Job, shown: str, depth: int, here: Path) ->
         if len(names) < 2:
             return
         # `\import` is relative to the main file's folder, `\subimport` to the current file's
-        base = (here if command.name.startswith("sub") else job.root) / names[0]
-        name = names[1]
+        base = here if command.name.startswith("sub") else job.root
+        name = str(Path(names[0]) / names[1]) if names[1] else ""
     elif names:
         base, name = job.root, names[0]
     else:
         return
     if not name or _UNREADABLE.intersection(name) or "#" in name:
         return  # `\input{\dir/file}`, `#1`: a macro, which a text reading cannot expand
-    plain = base / name
-    child = base / with_suffix(name, ".tex")
-    if not child.is_file() and plain.is_file():
-        child = plain  # TeX tries `name.tex`, then `name`
+    manuscript = job.manuscript
+    child = manuscript.place(base, with_suffix(name, ".tex"), shown, command.line)
+    if child is None:
+        return
+    if not child.is_file() and with_suffix(name, ".tex") != name:
+        plain = manuscript.place(
+            base, name, shown, command.line
+        )  # TeX tries `name.tex`, then `name`
+        if plain is None:
+            return
+        if plain.is_file():
+            child = plain
     if not child.is_file():
         # a file of the TeX distribution (`\input glyphtounicode`) or one not shipped
-        job.manuscript.warn(
+        manuscript.warn(
             shown,
             command.line,
             f"included file {child} not found; its citations are not read",
@@ -144,11 +153,16 @@ def _bibliographies(command: Command, job: _Job, shown: str) -> None:
         if block is not None:
             _embedded(job, file, block)
             continue
-        path = job.root / file
-        if biber and not path.is_file() and (job.root / with_suffix(file, ".bib")).is_file():
-            path = job.root / with_suffix(
-                file, ".bib"
-            )  # `\addbibresource{refs}`, as people write it
+        path = job.manuscript.place(job.root, file, shown, command.line)
+        if path is None:
+            continue
+        if biber and not path.is_file() and with_suffix(file, ".bib") != file:
+            # `\addbibresource{refs}`, as people write it
+            bib = job.manuscript.place(job.root, with_suffix(file, ".bib"), shown, command.line)
+            if bib is None:
+                continue
+            if bib.is_file():
+                path = bib
         job.manuscript.bibliography_at(path, shown, command.line)
 
 

@@ -364,7 +364,8 @@ async def _audit_upload(request: web.Request, cap: int) -> web.Response:
             async with state.turns.turn(client_key(request)):
                 # No title worker processes in the service: its requests share the cores.
                 run = dataclasses.replace(state.settings, title_workers=False)
-                result = await run_audit(list(names), run, net=state.net)
+                # A manuscript reads nothing outside the upload's folder (#37).
+                result = await run_audit(list(names), run, net=state.net, within=Path(folder))
         except (InputError, ConfigError) as exc:
             message = str(exc)
             for written, name in names.items():

@@ -204,3 +204,31 @@ async def test_a_document_and_pasted_text_are_read_as_reference_lists(
         ("pasted.txt", "A study of things", "1")
     ]
     assert "As printed" in page and "A. Smith and B. Jones" in page
+
+
+async def test_an_uploaded_manuscript_never_reads_the_servers_disk(
+    page_server: Served, tmp_path: Path
+) -> None:
+    # the server's own files: a bibliography beside its temporary folder, and a Quarto project
+    # file in the temporary folder itself, above every upload (#37)
+    secret = tmp_path / "secret.bib"
+    secret.write_text("@article{secret1, title={Secret Server Title}, doi={10.5555/serve.1}}\n")
+    (tmp_path / "tmp" / "_quarto.yml").write_text(f"bibliography: {secret}\n")
+    hostile = {
+        "absolute.md": f"---\nbibliography: {secret}\n---\nSee [@secret1].\n",
+        "climbing.md": "---\nbibliography: ../../../../secret.bib\n---\nSee [@secret1].\n",
+        "project.md": "See [@secret1] {{< include ../../../../secret.bib >}}.\n",
+    }
+    for name, text in hostile.items():
+        status, page = await _upload_all(
+            page_server, [(name, text.encode()), ("mine.bib", SAMPLE.read_bytes())]
+        )
+        assert status == 200, (name, page[:500])
+        assert "Secret Server Title" not in page, name
+        files = _downloads(page)
+        assert all(b"Secret Server Title" not in data for data in files.values()), name
+        assert "outside the manuscript" in page, name
+    # alone, the manuscript names nothing the server may read: refused, nothing read
+    status, page = await _upload(page_server, "absolute.md", hostile["absolute.md"].encode())
+    assert status == 400 and "outside the manuscript" in page
+    assert "Secret Server Title" not in page and str(tmp_path / "tmp") not in page
