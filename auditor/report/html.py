@@ -2,9 +2,10 @@
 
 The page fetches nothing (inline CSS and JS, a Content-Security-Policy that forbids any request),
 reads fully without JavaScript (rows expand with `<details>`), and escapes every string from a
-bibliography or register: the one Jinja2 template runs with autoescape on, and this module hands
-it plain strings and numbers, never markup. Word differences are computed here as
-`(text, differs)` segments so the template marks them without building HTML from data.
+bibliography or register: the one Jinja2 template runs with autoescape on (control characters
+shown as `\\xNN`), and this module hands it plain strings and numbers, never markup. Word
+differences are computed here as `(text, differs)` segments so the template marks them without
+building HTML from data.
 """
 
 from __future__ import annotations
@@ -33,9 +34,23 @@ _HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _TOKENS = re.compile(r"\w+|\s+|[^\w\s]+")
 _CSS_SLUG = re.compile(r"[^a-z0-9]+")
 
+#: C0 controls but tab, line feed and carriage return; DEL; C1 controls (CSI, OSC …).
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def _visible(value: Any) -> Any:
+    """A value the template prints, its control characters shown as `\\xNN` (#37): ESC and BEL
+    from a document or a register would be live again in a terminal or a CI log that shows
+    the page's source, and HTML forbids them anyway."""
+    if isinstance(value, str):
+        return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", value)
+    return value
+
+
 _ENV = jinja2.Environment(
     loader=jinja2.PackageLoader("auditor.report", "templates"),
     autoescape=True,  # every value is untrusted text unless proven otherwise
+    finalize=_visible,
     undefined=jinja2.StrictUndefined,
     trim_blocks=True,
     lstrip_blocks=True,

@@ -323,3 +323,34 @@ async def test_checklist_results_are_recorded_in_the_page_and_exported_as_csv(
     # the export button downloads from the page itself: no request leaves it
     await browser.evaluate("document.getElementById('export-results').click()")
     assert all(u == url or u.startswith("blob:") for u in _requests(browser)), _requests(browser)
+
+
+async def test_the_exported_results_guard_every_piece_as_the_csv_does(
+    browser: DevTools, result: AuditResult, tmp_path: Path
+) -> None:
+    # keys and paths as a Word file's Zotero field or a .bib can give them (#37): a formula
+    # after a delimiter a spreadsheet may split on, or behind spaces, is guarded too
+    import csv
+    import dataclasses
+    import io
+    import re
+
+    import pyarrow as pa
+
+    hostile = ["a;=1+1", " =cmd|/C calc!A0", "x|@SUM(A1)", "k\t-2+3", "ok,+1"]
+    checklist = result.checklist
+    keys = [hostile[i % len(hostile)] for i in range(checklist.num_rows)]
+    i = checklist.schema.get_field_index("key")
+    checklist = checklist.set_column(i, checklist.schema.field(i), pa.array(keys, pa.string()))
+    out = tmp_path / "out"
+    write_reports(build_view(dataclasses.replace(result, checklist=checklist)), out)
+    await browser.open((out / "report.html").as_uri())
+    text = await browser.evaluate("window.auditorResultsCsv()")
+    rows = list(csv.DictReader(io.StringIO(text.removeprefix("\ufeff"))))
+    assert {r["key"].replace("'", "") for r in rows} == set(hostile)
+    for row in rows:
+        pieces = [p.lstrip(" ") for p in re.split(r"[,;\t|]", row["key"])]
+        assert not any(p and (p[0] in "=+-@" or ord(p[0]) < 0x20) for p in pieces), row["key"]
+    own = (out / "checklist.csv").read_text(encoding="utf-8-sig")  # the same guard as Python's
+    python_keys = [r["key"] for r in csv.DictReader(io.StringIO(own))]
+    assert sorted(r["key"] for r in rows) == sorted(python_keys)
