@@ -115,9 +115,8 @@ def _include(command: Command, job: _Job, shown: str, depth: int, here: Path) ->
     if child is None:
         return
     if not child.is_file() and with_suffix(name, ".tex") != name:
-        plain = manuscript.place(
-            base, name, shown, command.line
-        )  # TeX tries `name.tex`, then `name`
+        # TeX tries `name.tex`, then `name`
+        plain = manuscript.place(base, name, shown, command.line)
         if plain is None:
             return
         if plain.is_file():
