@@ -42,6 +42,7 @@ class OutputStyle(StrEnum):
 
     TEXT = "text"
     GITHUB = "github"
+    SARIF = "sarif"
 
 
 class Engine(StrEnum):
@@ -78,7 +79,7 @@ def audit(
     ] = None,
     output_format: Annotated[
         OutputStyle,
-        typer.Option(help="Findings on stdout: text, or github (workflow annotations)."),
+        typer.Option(help="Findings on stdout: text, github (workflow annotations) or sarif (SARIF 2.1.0)."),
     ] = OutputStyle.TEXT,
     junit: Annotated[str | None, typer.Option(help="Write a JUnit XML report here.")] = None,
     max_findings: Annotated[
@@ -107,6 +108,8 @@ def audit(
     try:
         from auditor.registers import registry
 
+        if json_ and output_format is OutputStyle.SARIF:
+            raise ConfigError("--json and --output-format sarif both write stdout: choose one")
         paths = _expand(named, recursive)
         run = load_settings(
             given(settings),
@@ -233,6 +236,10 @@ def _outputs(
     match style:
         case OutputStyle.GITHUB:
             outputs.append(GithubAnnotations(sys.stdout, run.fail_on))
+        case OutputStyle.SARIF:
+            from auditor.report.sarif import SarifLog
+
+            outputs.append(SarifLog(sys.stdout, run.fail_on))
         case OutputStyle.TEXT:
             pass
         case _:
