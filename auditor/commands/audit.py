@@ -30,19 +30,13 @@ from auditor.commands.load import InputFormat, parse_map
 from auditor.commands.options import AUDIT_FLAGS, given, settings_flags
 from auditor.errors import ConfigError, InputError
 from auditor.exitcodes import ExitCode
+from auditor.report import output_formats
+from auditor.report.output_formats import OutputName
 from auditor.settings import Settings, load_settings
 
 if TYPE_CHECKING:
     from auditor.report.interface import ReportFormat
     from auditor.result import AuditResult
-
-
-class OutputStyle(StrEnum):
-    """How findings are printed on stdout besides the report files."""
-
-    TEXT = "text"
-    GITHUB = "github"
-    SARIF = "sarif"
 
 
 class Engine(StrEnum):
@@ -78,9 +72,13 @@ def audit(
         list[str] | None, typer.Option("--map", help="CSV column for a field: title=Col.")
     ] = None,
     output_format: Annotated[
-        OutputStyle,
-        typer.Option(help="Findings on stdout: text, github (workflow annotations) or sarif (SARIF 2.1.0)."),
-    ] = OutputStyle.TEXT,
+        OutputName,
+        typer.Option(
+            help="Findings on stdout: text (a table), "
+            + ", ".join(f"{n} ({f.help})" for n, f in output_formats.FORMATS.items())
+            + ".",
+        ),
+    ] = OutputName.TEXT,
     junit: Annotated[str | None, typer.Option(help="Write a JUnit XML report here.")] = None,
     max_findings: Annotated[
         int, typer.Option(min=0, help="Findings listed on the terminal, worst first.")
@@ -108,8 +106,11 @@ def audit(
     try:
         from auditor.registers import registry
 
-        if json_ and output_format is OutputStyle.SARIF:
-            raise ConfigError("--json and --output-format sarif both write stdout: choose one")
+        chosen = output_formats.FORMATS.get(output_format)
+        if json_ and chosen is not None and chosen.document:
+            raise ConfigError(
+                f"--json and --output-format {output_format} both write stdout: choose one"
+            )
         paths = _expand(named, recursive)
         run = load_settings(
             given(settings),
@@ -216,7 +217,7 @@ def _on_cluster(
 
 def _outputs(
     run: Settings,
-    style: OutputStyle,
+    style: OutputName,
     junit: str | None,
     max_findings: int,
     quiet: bool,
@@ -224,8 +225,7 @@ def _outputs(
     err: Console,
 ) -> list[ReportFormat]:
     """Every output the flags ask for besides the report set: JUnit, summary to stderr, data to
-    stdout."""
-    from auditor.report.annotations import GithubAnnotations
+    stdout (the `--output-format` registry's, or the findings list for `text`)."""
     from auditor.report.console import ConsoleSummary, JsonSummary
     from auditor.report.findings import FindingsList
     from auditor.report.junit import JunitReport
@@ -233,22 +233,13 @@ def _outputs(
     outputs: list[ReportFormat] = []
     if junit:
         outputs.append(JunitReport(Path(junit), run.fail_on))
-    match style:
-        case OutputStyle.GITHUB:
-            outputs.append(GithubAnnotations(sys.stdout, run.fail_on))
-        case OutputStyle.SARIF:
-            from auditor.report.sarif import SarifLog
-
-            outputs.append(SarifLog(sys.stdout, run.fail_on))
-        case OutputStyle.TEXT:
-            pass
-        case _:
-            assert_never(style)
+    if style in output_formats.FORMATS:
+        outputs.append(output_formats.FORMATS[style].build(sys.stdout, run.fail_on))
     if json_:
         outputs.append(JsonSummary(sys.stdout))
     elif not quiet:
         outputs.append(ConsoleSummary(err))
-        if style is OutputStyle.TEXT:
+        if style is OutputName.TEXT:
             outputs.append(FindingsList(console(), max_findings))
     return outputs
 

@@ -4,11 +4,14 @@ One rule per verdict (or alert) and reason code that occurs, e.g. `does-not-reso
 or `retracted/work_retracted`, each with help text from `report.words`; one result per
 reference that needs a person, on its file and line. The level follows the `--fail-on` policy as
 the GitHub annotations do (`report.annotations`): `error` for a failing row, `warning` for a row
-that could not be checked or carries an alert, `note` for any other finding. A result's
-`partialFingerprints` hash the file, the key, the identifier (or the title) and the rule, not the
-line, so code scanning keeps one alert per reference while the lines around it move. Values from
-the bibliography are JSON strings (json escapes them); control characters are dropped so a log
-viewer never receives them raw.
+that could not be checked or carries an alert, `note` for any other finding; a rule's default
+level is the worst of its results'. A result's `partialFingerprints` hash the file, the key, the
+identifier (or the title), the rule and which occurrence of those it is, not the line, so code
+scanning keeps one alert per reference while the lines around it move, and two identical entries
+stay two alerts. A file inside the working folder is a percent-encoded URI relative to
+`%SRCROOT%` (what code scanning matches against the repository). Values from the bibliography
+are JSON strings (json escapes them); control characters are dropped from messages and
+properties so a log viewer never receives them raw.
 """
 
 from __future__ import annotations
@@ -16,9 +19,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path, PurePath
 from typing import Any, TextIO
+from urllib.parse import quote
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -55,13 +60,10 @@ def rule_id(outcome: str, reason: str | None) -> str:
     return f"{slug}/{reason or 'none'}"
 
 
-def _default_level(outcome: str) -> str:
-    """A rule's level before the `--fail-on` policy: the worst outcomes are errors."""
-    severity = SEVERITY.get(outcome, 1)  # an alert without a severity of its own: a warning
-    return "error" if severity == 0 else "warning" if severity <= 2 else "note"
+_LEVELS = ("error", "warning", "note")  # worst first
 
 
-def _rule(outcome: str, reason: str | None) -> dict[str, Any]:
+def _rule(outcome: str, reason: str | None, level: str) -> dict[str, Any]:
     rid = rule_id(outcome, reason)
     what = ALERT_HELP.get(outcome) or VERDICT_HELP.get(outcome, outcome)
     # an alert's reason code only restates the alert
@@ -78,7 +80,7 @@ def _rule(outcome: str, reason: str | None) -> dict[str, Any]:
             "text": f"{text} {todo}",
             "markdown": f"**{outcome}**{f' ({why})' if why else ''}. {what}\n\n{todo}",
         },
-        "defaultConfiguration": {"level": _default_level(outcome)},
+        "defaultConfiguration": {"level": level},
         "properties": {"outcome": outcome, "reason": reason or ""},
     }
 
@@ -91,14 +93,15 @@ def _uri(path: str) -> tuple[str, str | None]:
     except ValueError:  # another drive on Windows
         relative = ".."
     if not relative.startswith(".."):
-        return PurePath(relative).as_posix(), "%SRCROOT%"
+        return quote(PurePath(relative).as_posix()), "%SRCROOT%"
     return Path(path).resolve().as_uri(), None
 
 
-def _fingerprint(uri: str, row: dict[str, Any], rule: str) -> str:
-    ident = row.get("identifier") or row.get("title_claimed") or f"row {row['row_id']}"
+def _fingerprint(uri: str, row: dict[str, Any], rule: str, seen: Counter[str]) -> str:
+    ident = row.get("identifier") or row.get("title_claimed") or ""
     text = "\x1f".join([uri, str(row.get("key") or ""), str(ident), rule])
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    seen[text] += 1  # the n-th identical entry of a file: its own alert
+    return hashlib.sha256(f"{text}\x1f{seen[text]}".encode()).hexdigest()
 
 
 def _message(row: dict[str, Any], outcome: str) -> str:
@@ -136,15 +139,16 @@ def _rows(result: AuditResult, failing: set[int]) -> list[dict[str, Any]]:
 def sarif_log(result: AuditResult, fail_on: Sequence[str] = ()) -> dict[str, Any]:
     """The SARIF 2.1.0 log of `result` as a JSON-ready dict (`fail_on`: the `--fail-on` list)."""
     failing = set(failing_rows(result.verdicts, result.checklist, parse_fail_on(fail_on)))
-    rules: dict[str, dict[str, Any]] = {}
+    rules: dict[str, tuple[str, str | None, str]] = {}  # id: outcome, reason, worst level
     results: list[dict[str, Any]] = []
+    seen: Counter[str] = Counter()
     for row in _rows(result, failing):
         outcome = row["alert"] or row["verdict"]
         reason = ALERT_CODES[outcome] if row["alert"] else row.get("reason")
         level = _level(row, failing)
         rid = rule_id(outcome, reason)
-        if rid not in rules:
-            rules[rid] = _rule(outcome, reason)
+        known = rules.get(rid, (outcome, reason, level))
+        rules[rid] = (outcome, reason, min(known[2], level, key=_LEVELS.index))
         uri, base = _uri(str(row["source_path"]))
         artifact: dict[str, Any] = {"uri": uri, **({"uriBaseId": base} if base else {})}
         location: dict[str, Any] = {"artifactLocation": artifact}
@@ -157,7 +161,7 @@ def sarif_log(result: AuditResult, fail_on: Sequence[str] = ()) -> dict[str, Any
                 "level": level,
                 "message": {"text": _message(row, outcome)},
                 "locations": [{"physicalLocation": location}],
-                "partialFingerprints": {_FINGERPRINT: _fingerprint(uri, row, rid)},
+                "partialFingerprints": {_FINGERPRINT: _fingerprint(uri, row, rid, seen)},
                 "properties": {
                     "key": plain_text(row.get("key")),
                     "verdict": row["verdict"],
@@ -171,7 +175,7 @@ def sarif_log(result: AuditResult, fail_on: Sequence[str] = ()) -> dict[str, Any
                 "name": "auditor",
                 "version": __version__,
                 "semanticVersion": __version__,
-                "rules": list(rules.values()),
+                "rules": [_rule(*rule) for rule in rules.values()],
             }
         },
         "results": results,

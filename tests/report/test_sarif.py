@@ -106,6 +106,46 @@ def test_control_characters_never_reach_the_log(result: AuditResult) -> None:
     assert "k]8;;evil" in text
 
 
+def _with_column(result: AuditResult, name: str, values: list[Any]) -> AuditResult:
+    verdicts = result.verdicts
+    index = verdicts.schema.get_field_index(name)
+    column = pa.array(values, verdicts.schema.field(index).type)
+    return dataclasses.replace(result, verdicts=verdicts.set_column(index, name, column))
+
+
+def test_a_rule_defaults_to_the_worst_level_of_its_results(result: AuditResult) -> None:
+    log = sarif_log(result, ("P0",))
+    rules = log["runs"][0]["tool"]["driver"]["rules"]
+    order = ["error", "warning", "note"]
+    for index, rule in enumerate(rules):
+        levels = [r["level"] for r in _results(log) if r["ruleIndex"] == index]
+        assert rule["defaultConfiguration"]["level"] == min(levels, key=order.index)
+
+
+def test_identical_entries_are_two_alerts(result: AuditResult) -> None:
+    n = result.verdicts.num_rows
+    same = _with_column(result, "key", ["twin"] * n)
+    same = _with_column(same, "identifier", ["10.1/twin"] * n)
+    same = _with_column(same, "source_path", ["refs.bib"] * n)
+    prints = [r["partialFingerprints"]["auditorReference/v1"] for r in _results(sarif_log(same))]
+    assert len(prints) > 1 and len(set(prints)) == len(prints)
+
+
+def test_a_path_with_a_space_is_a_percent_encoded_relative_uri(
+    result: AuditResult, isolated: Path
+) -> None:
+    n = result.verdicts.num_rows
+    spaced = _with_column(result, "source_path", [str(isolated / "my refs" / "a#b.bib")] * n)
+    log = sarif_log(spaced)
+    _validate(log)
+    uris = {_where(r)[0] for r in _results(log)}
+    assert uris == {"my%20refs/a%23b.bib"}
+    base = log["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"]
+    assert base == isolated.resolve().as_uri() + "/"
+    outside = _with_column(result, "source_path", ["/elsewhere/refs.bib"] * n)
+    assert {_where(r)[0] for r in _results(sarif_log(outside))} == {"file:///elsewhere/refs.bib"}
+
+
 @pytest.fixture
 def sample(isolated: Path, tmp_path: Path) -> Path:
     shutil.copytree(SAMPLES, tmp_path, dirs_exist_ok=True)
