@@ -136,6 +136,29 @@ def _rows(result: AuditResult, failing: set[int]) -> list[dict[str, Any]]:
     return rows
 
 
+def _result(
+    row: dict[str, Any], rid: str, index: int, level: str, uri: tuple[str, str | None], print_: str
+) -> dict[str, Any]:
+    """One result: `row` under rule `rid` (`index` in the rules) on its file `uri` (and base)."""
+    artifact: dict[str, Any] = {"uri": uri[0], **({"uriBaseId": uri[1]} if uri[1] else {})}
+    location: dict[str, Any] = {"artifactLocation": artifact}
+    if row.get("source_line"):
+        location["region"] = {"startLine": int(row["source_line"])}
+    return {
+        "ruleId": rid,
+        "ruleIndex": index,
+        "level": level,
+        "message": {"text": _message(row, row["alert"] or row["verdict"])},
+        "locations": [{"physicalLocation": location}],
+        "partialFingerprints": {_FINGERPRINT: print_},
+        "properties": {
+            "key": plain_text(row.get("key")),
+            "verdict": row["verdict"],
+            "identifier": plain_text(row.get("identifier")),
+        },
+    }
+
+
 def sarif_log(result: AuditResult, fail_on: Sequence[str] = ()) -> dict[str, Any]:
     """The SARIF 2.1.0 log of `result` as a JSON-ready dict (`fail_on`: the `--fail-on` list)."""
     failing = set(failing_rows(result.verdicts, result.checklist, parse_fail_on(fail_on)))
@@ -149,26 +172,9 @@ def sarif_log(result: AuditResult, fail_on: Sequence[str] = ()) -> dict[str, Any
         rid = rule_id(outcome, reason)
         known = rules.get(rid, (outcome, reason, level))
         rules[rid] = (outcome, reason, min(known[2], level, key=_LEVELS.index))
-        uri, base = _uri(str(row["source_path"]))
-        artifact: dict[str, Any] = {"uri": uri, **({"uriBaseId": base} if base else {})}
-        location: dict[str, Any] = {"artifactLocation": artifact}
-        if row.get("source_line"):
-            location["region"] = {"startLine": int(row["source_line"])}
-        results.append(
-            {
-                "ruleId": rid,
-                "ruleIndex": list(rules).index(rid),
-                "level": level,
-                "message": {"text": _message(row, outcome)},
-                "locations": [{"physicalLocation": location}],
-                "partialFingerprints": {_FINGERPRINT: _fingerprint(uri, row, rid, seen)},
-                "properties": {
-                    "key": plain_text(row.get("key")),
-                    "verdict": row["verdict"],
-                    "identifier": plain_text(row.get("identifier")),
-                },
-            }
-        )
+        uri = _uri(str(row["source_path"]))
+        print_ = _fingerprint(uri[0], row, rid, seen)
+        results.append(_result(row, rid, list(rules).index(rid), level, uri, print_))
     run: dict[str, Any] = {
         "tool": {
             "driver": {
