@@ -3,7 +3,8 @@
 Typer shows each option's Python type as its value name (`<bool>`, `<list[str]>`, `<str>`);
 `ReadableCommand` shows click's names instead (`TEXT`, `INTEGER`, a choice's values), none for a
 flag, and sorts a long command's options into the panels of `PANELS` (Typer's
-`rich_help_panel`); a piped `--help` is not cut at 80 columns.
+`rich_help_panel`); a piped `--help` is not cut at 80 columns. A renamed option's old name is
+read as its new one (`renamed`).
 """
 
 from __future__ import annotations
@@ -12,11 +13,15 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from typing import Any, get_args
 
+import click
 import typer
 import typer.rich_utils
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
+
+from auditor.commands.renamed import rewrite
 
 __all__ = ["PANELS", "ReadableCommand", "ReadableGroup", "readable"]
 
@@ -116,6 +121,11 @@ class ReadableCommand(TyperCommand):
             # panels are shown in the order their first option appears: `PANELS`' order
             panel = {name: i for i, name in enumerate(PANELS)}
             self.params.sort(key=lambda p: panel.get(str(getattr(p, "rich_help_panel", "")), -1))
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        """Click's parse, after a renamed option's old name became its new one (`renamed`)."""
+        warn = partial(click.echo, err=True)
+        return list(super().parse_args(ctx, rewrite(str(self.name), args, warn)))
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
         """Typer's help, not cut at 80 columns when piped."""
