@@ -89,7 +89,8 @@ def _page_lines(chars: list[_Char], width: float, page: int) -> list[Line]:
     out: list[Line] = []
     if not chars:
         return out
-    gutter = _gutter(chars, width)
+    furniture = _furniture(chars, width)
+    gutter = _gutter([c for c in chars if round(c.top) not in furniture], width)
     if gutter is None:
         raw = _cluster(chars)
         if raw:
@@ -102,10 +103,19 @@ def _page_lines(chars: list[_Char], width: float, page: int) -> list[Line]:
     across = _spanning_tops(chars, mid)
     spanning = sorted({c.top for c in chars if round(c.top) in across})
     bands = _bands(spanning)
+    # A page number between the columns, or any line wholly inside the gutter, is read after
+    # both columns, at the page's end where page numbers are dropped, not between a
+    # reference's last line in the left column and its continuation in the right.
+    outside = {round(c.top) for c in chars if c.x0 < lo - 1 or c.x1 > hi + 1} - furniture
     groups: dict[tuple[int, int], list[_Char]] = {}
     for c in chars:
         at, spans = _band_of(c.top, bands)
-        side = 2 if spans else (0 if (c.x0 + c.x1) / 2 < mid else 1)
+        if spans:
+            side = 2
+        elif round(c.top) not in outside:
+            at, side = len(bands), 3
+        else:
+            side = 0 if (c.x0 + c.x1) / 2 < mid else 1
         groups.setdefault((at, side), []).append(c)
     lefts: dict[int, float] = {}
     for (_, side), members in sorted(groups.items()):
@@ -115,6 +125,25 @@ def _page_lines(chars: list[_Char], width: float, page: int) -> list[Line]:
         left = lefts.setdefault(side, min(x0 for x0, _, _ in raw))
         out.extend(_lines(raw, min(left, min(x0 for x0, _, _ in raw)), page, start=len(out)))
     return out
+
+
+def _furniture(chars: Sequence[_Char], width: float) -> set[int]:
+    """The (rounded) top of the page's first or last line where it is short and stands near
+    the page's middle: a page number, which belongs to no column (and would otherwise narrow
+    the gutter)."""
+    rows: dict[int, list[_Char]] = {}
+    for c in chars:
+        rows.setdefault(round(c.top), []).append(c)
+    out = set()
+    for top in (min(rows), max(rows)):
+        row = rows[top]
+        short = sum(1 for c in row if c.text.strip()) <= _FURNITURE_CHARS
+        if short and all(width * 0.35 <= c.x0 and c.x1 <= width * 0.65 for c in row):
+            out.add(top)
+    return out
+
+
+_FURNITURE_CHARS = 6
 
 
 def _bands(spanning: Sequence[float]) -> list[tuple[float, float, bool]]:
@@ -218,10 +247,10 @@ _WORD_SPACE = 6.0
 def _gutter(chars: Sequence[_Char], width: float) -> tuple[float, float] | None:
     """`(left, right)` of the gutter between the page's two text columns, `None` for one.
 
-    The gutter is the widest band (at least 6 pt), centred between 35% and 65% of the page
-    width, that few lines cross: a full-width title or abstract above the columns crosses it,
-    so up to a tenth of the page's lines may. A fifth of the characters or more must lie on
-    either side.
+    The gutter is a band at least 6 pt wide, centred between 35% and 65% of the page width,
+    that as few lines cross as any such band: a full-width title or abstract above the columns
+    crosses it, so up to a tenth of the page's lines may. A fifth of the characters or more
+    must lie on either side.
     """
     step = 2.0
     bins = int(width / step) + 1
@@ -231,18 +260,18 @@ def _gutter(chars: Sequence[_Char], width: float) -> tuple[float, float] | None:
             lines[b].add(round(c.top))
     covered = [len(tops) for tops in lines]
     allowance = max(2, len({round(c.top) for c in chars}) // 10)
-    lo, hi = width * 0.35, width * 0.65
-    best, best_end, run = 0, 0, 0
-    for b in range(bins):
-        run = run + 1 if covered[b] <= allowance else 0
-        mid = (b - run / 2 + 0.5) * step
-        if run > best and lo <= mid <= hi:
-            best, best_end = run, b
+    # The emptiest band wins, not the widest: a right column's hanging labels (`[1094]` set
+    # out left of its text) leave a wide band that only their lines cross, beside the gutter.
+    best, best_end = _widest_run(covered, 0, width, step)
+    for most in range(1, allowance + 1):
+        if best * step >= 6:
+            break
+        best, best_end = _widest_run(covered, most, width, step)
     if best * step < 6:
         return None
-    # The lines that cross the rough gutter's middle span both columns; without them the
-    # gutter is empty, and its edges are where the columns' own characters stop.
     centre = (best_end - best / 2 + 0.5) * step
+    # The lines that cross the gutter's middle span both columns; without them the gutter is
+    # empty, and its edges are where the columns' own characters stop.
     # (a window, not a point: a centred title may have a word space just at the middle; a
     # page number or an overfull line in it is no column's edge either)
     crossing = {round(c.top) for c in chars if c.x0 < centre + 4 and c.x1 > centre - 4}
@@ -255,3 +284,16 @@ def _gutter(chars: Sequence[_Char], width: float) -> tuple[float, float] | None:
     if min(left, len(chars) - left) < 0.2 * len(chars):
         return None
     return left_edge, right_edge
+
+
+def _widest_run(covered: Sequence[int], most: int, width: float, step: float) -> tuple[int, int]:
+    """`(bins, last bin)` of the widest run of bins that at most `most` lines cross, centred
+    between 35% and 65% of the page width."""
+    lo, hi = width * 0.35, width * 0.65
+    best, best_end, run = 0, 0, 0
+    for b, count in enumerate(covered):
+        run = run + 1 if count <= most else 0
+        mid = (b - run / 2 + 0.5) * step
+        if run > best and lo <= mid <= hi:
+            best, best_end = run, b
+    return best, best_end
