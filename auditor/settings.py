@@ -108,6 +108,9 @@ class Settings:
     fail_on: tuple[str, ...] = ()
     fail_on_unchecked: bool = False
     out: str | None = None
+    # Reports to write (`auditor.report.choice.REPORTS`: parquet, csv, checklist, html, json,
+    # junit); empty: sized to the run (a large run writes no `verdicts.csv`)
+    report: tuple[str, ...] = ()
     # signed reports and `auditor serve`
     signing_key: str = field(default_factory=_default_signing_key)
     precheck_interval: float = 5.0  # seconds between two /precheck calls of one caller
@@ -209,7 +212,7 @@ SECTIONS: dict[str, frozenset[str]] = {
     "compare": frozenset({"criteria", "title_workers"}),
     "cluster": frozenset({"engine", "scheduler", "partition_rows", "workers", "threads"}),
     "policy": frozenset({"fail_on", "fail_on_unchecked"}),
-    "output": frozenset({"out"}),
+    "output": frozenset({"out", "report"}),
     "serve": frozenset(
         {"signing_key", "precheck_interval", "precheck_daily", "caller_concurrency"}
         | {"upload_max_bytes", "allow_host", "allow_origin", "serve_tokens", "check_daily"}

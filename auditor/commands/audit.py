@@ -96,6 +96,7 @@ def audit(
     from auditor import policy
     from auditor.pipeline import run_audit
     from auditor.report import write_reports
+    from auditor.report.choice import parse_reports
     from auditor.report.junit import JunitReport
     from auditor.report.view import build_view
     from auditor.signing import SigningError
@@ -120,6 +121,7 @@ def audit(
             registers=registry.settings_defaults(),
         )
         policy.parse_fail_on(run.fail_on, fail_on_unchecked=run.fail_on_unchecked)
+        parse_reports(run.report)  # a misspelt report is refused before the run, not after
         fmt = input_format.value if input_format else None
         engine = Engine(run.engine)
         dataset = next((p for p in paths if Path(p).is_dir()), None)
@@ -147,7 +149,7 @@ def audit(
                 assert_never(engine)
         out_dir = Path(run.out) if run.out else default_out(named)
         finish, sign_manifest = _signer(run.signing_key) if sign else (None, None)
-        view = build_view(result)  # once, for every format
+        view = build_view(result, run.report, run.fail_on)  # once, for every format
         try:
             write_reports(view, out_dir, finish=finish, sign_manifest=sign_manifest)
         except OSError as exc:
@@ -247,15 +249,18 @@ def _outputs(
 def _signer(
     key_path: str,
 ) -> tuple[Callable[[Path], None], Callable[[dict[str, Any]], dict[str, Any]]]:
-    """Signs the staged `report.json` (marked as one file of a signed set) before the set is
-    moved in, and the manifest listing every file's SHA-256 (the key is read first)."""
+    """Signs the staged `report.json` (when written; marked as one file of a signed set) before
+    the set is moved in, and the manifest listing every file's SHA-256 (the key is read
+    first)."""
     from auditor.report.json import sign_report_file
     from auditor.signing import load_or_create_key, sign_report
 
     key = load_or_create_key(key_path)
 
     def sign(staging: Path) -> None:
-        sign_report_file(staging / "report.json", key, signed_set=True)
+        # The manifest's signature covers the set; `report.json`, when asked for, is signed too.
+        if (staging / "report.json").is_file():
+            sign_report_file(staging / "report.json", key, signed_set=True)
 
     return sign, lambda doc: sign_report(doc, key)
 

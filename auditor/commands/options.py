@@ -33,6 +33,12 @@ class SettingFlag:
 #: The settings `auditor audit` takes as flags (the others: config file and environment).
 AUDIT_FLAGS: tuple[SettingFlag, ...] = (
     SettingFlag("out", str, "Report folder (default: reports/<stem>/)."),
+    SettingFlag(
+        "report",
+        list[str],
+        "Reports to write (repeat or comma list): parquet, csv, checklist, html, json, junit"
+        " (default: all but junit; above 50,000 rows no verdicts.csv).",
+    ),
     SettingFlag("encoding", str, "Input encoding (default: detect)."),
     SettingFlag(
         "grobid_url",

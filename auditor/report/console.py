@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from auditor.alerts import ALERTS
-from auditor.report import LISTED_ROWS, row_list
+from auditor.report import choice as choices
 from auditor.report.findings import safe_text
 from auditor.report.interface import ReportFormat
 from auditor.report.terminal import json_for_terminal
@@ -161,12 +161,24 @@ def print_summary(view: ReportView, out_dir: Path, *, quiet: bool, console: Cons
     if summary["offline"]:
         console.print("[dim]Offline run: only snapshots and the cache were consulted.[/]")
     _print_load_problems(summary["load_problems"], console)
-    files = (
-        "report.html, verdicts.csv, checklist.csv, …"
-        if row_list(view.result) == "report.html"
-        else f"verdicts.csv, verdicts.parquet, …; no report.html above {LISTED_ROWS:,} rows"
-    )
+    _print_written(view, out_dir, console)
+
+
+def _print_written(view: ReportView, out_dir: Path, console: Console) -> None:
+    """Where the reports are, which were written, and how to ask for the ones that were not."""
+    choice = view.choice
+    if choice.names == choices.SMALL_DEFAULT and not choice.large:
+        files = "report.html, verdicts.csv, checklist.csv, …"  # every report: the usual line
+    else:
+        written = choice.files(duplicates=view.result.duplicates.num_rows > 0)
+        files = ", ".join(written) if written else "no report files"
     console.print(f"Reports in [bold]{safe_text(out_dir)}[/] ({files})")
+    ask = choice.ask_for_rest()
+    if ask is None:
+        return
+    missing = ", ".join(choice.files(choice.left_out(), duplicates=False))
+    why = f" (more than {choices.LISTED_ROWS:,} rows)" if choice.large and not choice.asked else ""
+    console.print(f"Not written{why}: {missing}; ask with --report {ask}", highlight=False)
 
 
 def _print_load_problems(problems: list[dict[str, Any]], console: Console) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
@@ -25,7 +26,7 @@ import pyarrow.csv as pacsv
 from auditor.column_idioms import string_bytes
 from auditor.files import atomic_write_with, side_by_side
 from auditor.report.interface import ReportFormat
-from auditor.report.view import ReportView
+from auditor.report.view import TABLES, ReportView, report_tables
 from auditor.report.words import update_text
 
 __all__ = ["CsvReport", "LIST_SEPARATOR", "csv_bytes", "table_csv"]
@@ -166,14 +167,15 @@ def csv_bytes(table: pa.Table, *, bom: bool = False) -> bytes:
 
 
 class CsvReport(ReportFormat):
-    """Writes `verdicts.csv`, `checklist.csv` and (when any) `duplicates.csv`."""
+    """Writes `verdicts.csv`, `checklist.csv` and (when any) `duplicates.csv`: those of them
+    named in `tables`."""
+
+    def __init__(self, tables: Sequence[str] = TABLES) -> None:
+        self.tables = tuple(tables)
 
     def write(self, view: ReportView, out_dir: Path) -> list[Path]:
         """Write the CSV files, each UTF-8 with BOM; `duplicates.csv` only when there are groups."""
-        result = view.result
-        tables = {"verdicts": view.rows, "checklist": result.checklist}
-        if result.duplicates.num_rows:
-            tables["duplicates"] = result.duplicates
+        tables = report_tables(view, self.tables)
         return side_by_side(
             [
                 partial(atomic_write_with, out_dir / f"{name}.csv", partial(_write_csv, table))

@@ -25,7 +25,6 @@ import pyarrow.compute as pc
 from rich.console import Console
 from rich.markup import escape
 
-from auditor.report import row_list
 from auditor.report.interface import ReportFormat
 from auditor.report.view import ReportView
 from auditor.report.words import reason_text
@@ -248,8 +247,9 @@ class FindingsList(ReportFormat):
                 soft_wrap=True,
             )
         if more:
-            report = safe_text(out_dir / row_list(view.result))
-            self.console.print(f"… {more} more in {report}", highlight=False, soft_wrap=True)
+            listed = view.choice.row_list()
+            found = f" in {safe_text(out_dir / listed)}" if listed else ""
+            self.console.print(f"… {more} more{found}", highlight=False, soft_wrap=True)
         return []
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import pyarrow.compute as pc
 
 from auditor import tables
 from auditor.alerts import ALERT_HELP, ALERTS
@@ -25,7 +26,15 @@ from auditor.report.rows import NO_REGISTER, authors_parsed
 from auditor.report.view import ReportView
 from auditor.report.words import VERDICT_HELP, reason_text, update_text
 
-__all__ = ["HUMAN_RESULTS", "HtmlReport", "diff_segments", "render_html"]
+__all__ = [
+    "HUMAN_RESULTS",
+    "TEMPLATES",
+    "HtmlReport",
+    "checklist_item",
+    "diff_segments",
+    "render_html",
+    "summary_context",
+]
 
 #: What a person can record for a checklist item in the page (exported as `human_result`).
 HUMAN_RESULTS = ("correct as cited", "wrong", "fixed", "cannot tell")
@@ -47,7 +56,8 @@ def _visible(value: Any) -> Any:
     return value
 
 
-_ENV = jinja2.Environment(
+#: The page templates (`templates/`); autoescaped.
+TEMPLATES = jinja2.Environment(
     loader=jinja2.PackageLoader("auditor.report", "templates"),
     autoescape=True,  # every value is untrusted text unless proven otherwise
     finalize=_visible,
@@ -245,6 +255,48 @@ def _update_badge(updates: list[dict[str, Any]]) -> str:
     return "updated"
 
 
+def checklist_item(item: dict[str, Any]) -> dict[str, Any]:
+    """What the template needs for one checklist item (a `CHECKLIST` row as a dict)."""
+    return {
+        **item,
+        "links": _safe_links(item["links"]),
+        "authors": "; ".join(item.get("cited_authors") or []),
+        "sources": ", ".join(item.get("sources_tried") or []),
+        "outcome_slug": _slug(item.get("outcome")),
+    }
+
+
+def summary_context(view: ReportView) -> dict[str, Any]:
+    """The context of the page's head and counts (`_header`, `_counts`): run, criteria, counts
+    by verdict (with the chart's shares), by register, and the alert labels' counts."""
+    result, counts = view.result, view.totals
+    total = max(counts["rows"], 1)
+    chart = [
+        {
+            "verdict": name,
+            "slug": _slug(name),
+            "count": n,
+            "pct": round(100 * n / total, 1),
+            "help": VERDICT_HELP.get(name, ""),
+        }
+        for name, n in counts["by_verdict"].items()
+    ]
+    labels = pc.value_counts(view.alerts.drop_null()).to_pylist()  # few rows carry one
+    alerted = {row["values"]: row["counts"] for row in labels}
+    return {
+        "run": result.run,
+        "criteria_id": result.criteria_id,
+        "totals": counts,
+        "chart": chart,
+        "registers": counts["by_register"],
+        "alerts": [
+            {"label": label, "count": n, "help": ALERT_HELP[label], "slug": _slug(label)}
+            for label in ALERTS.values()
+            if (n := alerted.get(label, 0))
+        ],
+    }
+
+
 def _view(view: ReportView) -> dict[str, Any]:
     """The whole template context."""
     result, verdicts, counts = view.result, view.rows, view.totals
@@ -262,57 +314,28 @@ def _view(view: ReportView) -> dict[str, Any]:
     files = [
         {**f, "entries": [r for r in rows if r["path"] == f["path"]]} for f in counts["by_file"]
     ]
-    total = max(counts["rows"], 1)
-    chart = [
-        {
-            "verdict": name,
-            "slug": _slug(name),
-            "count": n,
-            "pct": round(100 * n / total, 1),
-            "help": VERDICT_HELP.get(name, ""),
-        }
-        for name, n in counts["by_verdict"].items()
-    ]
     keys = {row["row_id"]: row.get("key") for row in verdicts.to_pylist()}
     groups: dict[int, list[dict[str, Any]]] = {}
     for dup in result.duplicates.to_pylist():
         groups.setdefault(dup["group_id"], []).append(
             {**dup, "key": dup.get("key") or keys.get(dup["row_id"]) or ""}
         )
-    checklist = [
-        {
-            **item,
-            "links": _safe_links(item["links"]),
-            "authors": "; ".join(item.get("cited_authors") or []),
-            "sources": ", ".join(item.get("sources_tried") or []),
-            "outcome_slug": _slug(item.get("outcome")),
-        }
-        for item in result.checklist.to_pylist()
-    ]
+    checklist = [checklist_item(item) for item in result.checklist.to_pylist()]
     return {
-        "run": result.run,
-        "criteria_id": result.criteria_id,
-        "totals": counts,
-        "chart": chart,
-        "registers": counts["by_register"],
+        **summary_context(view),
         "files": files,
         "several_files": len(files) > 1,
         "duplicates": sorted(groups.items()),
         "checklist": checklist,
         "verdict_names": list(tables.OUTCOMES),
         "human_results": HUMAN_RESULTS,
-        "alerts": [
-            {"label": label, "count": n, "help": ALERT_HELP[label], "slug": _slug(label)}
-            for label in ALERTS.values()
-            if (n := sum(1 for r in rows if r["alert"] == label))
-        ],
         "priorities": ["P0", "P1", "P2", "P3"],
     }
 
 
 def render_html(view: ReportView) -> str:
     """The report page as text."""
-    return _ENV.get_template("report.html.j2").render(**_view(view))
+    return TEMPLATES.get_template("report.html.j2").render(**_view(view))
 
 
 class HtmlReport(ReportFormat):

@@ -74,7 +74,8 @@ def report_dict(view: ReportView) -> dict[str, Any]:
 
 def large_report_dict(view: ReportView) -> dict[str, Any]:
     """The JSON report of a run too large to list row by row: run, totals and the tiers' as-of
-    range; the rows themselves are in `verdicts.parquet`/`.csv` and `checklist.parquet`/`.csv`."""
+    range; `rows_in` names the files written that hold the rows themselves (`verdicts.parquet`,
+    `checklist.parquet`, … as the run chose)."""
     result = view.result
     run = dataclasses.asdict(result.run) if result.run else None
     # A record without a tier is a lookup that did not happen (offline, a timeout): it holds
@@ -98,7 +99,7 @@ def large_report_dict(view: ReportView) -> dict[str, Any]:
         "run": _clean(run),
         "totals": dict(view.totals),
         "rows_listed": False,
-        "rows_in": ["verdicts.parquet", "verdicts.csv", "checklist.parquet", "checklist.csv"],
+        "rows_in": list(view.choice.row_files()),
         "records_as_of": as_of,
     }
 

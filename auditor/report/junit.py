@@ -110,13 +110,15 @@ def write_junit(result: AuditResult, path: Path, fail_on: Sequence[str] = ()) ->
 
 
 class JunitReport(ReportFormat):
-    """`--junit FILE`: the JUnit XML at its own path (not in the report folder)."""
+    """`--junit FILE`: the JUnit XML at its own path; `--report junit` (`path` `None`):
+    `junit.xml` in the report folder, in its manifest."""
 
-    def __init__(self, path: Path, fail_on: Sequence[str] = ()) -> None:
+    def __init__(self, path: Path | None, fail_on: Sequence[str] = ()) -> None:
         self.path = path
         self.fail_on = tuple(fail_on)
 
     def write(self, view: ReportView, out_dir: Path) -> list[Path]:
-        """Write the JUnit XML to `path` atomically; return it."""
-        write_junit(view.result, self.path, self.fail_on)
-        return [self.path]
+        """Write the JUnit XML to `path` (else `out_dir/junit.xml`) atomically; return it."""
+        path = out_dir / "junit.xml" if self.path is None else self.path
+        write_junit(view.result, path, self.fail_on)
+        return [path]

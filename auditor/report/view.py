@@ -8,17 +8,21 @@ by side, so no thread ever builds it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from auditor.report.choice import ReportChoice, choose_reports
 from auditor.report.rows import build_report_verdicts, count_totals
 from auditor.result import AuditResult
 
-__all__ = ["ReportView", "build_view"]
+__all__ = ["TABLES", "ReportView", "build_view", "report_tables"]
+
+#: The tables a run's files hold, by file stem.
+TABLES = ("verdicts", "checklist", "duplicates")
 
 
 @dataclass(frozen=True)
@@ -37,6 +41,9 @@ class ReportView:
     alerts: pa.Array
     """For each of `rows`, its alert label (`RETRACTED`, `UNDER CONCERN`; null: none), from
     the checklist (`auditor.alerts`): shown beside the verdict wherever one is shown."""
+    choice: ReportChoice
+    """The reports this run writes (`--report`, else sized to the run): what the console and
+    the summaries name as written."""
 
     def alert_counts(self) -> dict[str, dict[str, dict[str, int]]]:
         """Alerted rows per file, verdict and label:
@@ -54,8 +61,16 @@ class ReportView:
         return self.result.records.take(self.record_at)
 
 
-def build_view(result: AuditResult) -> ReportView:
-    """The `ReportView` of `result` (joins and counts over whole columns; never raises on data)."""
+def build_view(
+    result: AuditResult, reports: Sequence[str] = (), fail_on: Sequence[str] = ()
+) -> ReportView:
+    """The `ReportView` of `result` (joins and counts over whole columns; never raises on data).
+
+    `reports` is the `report` setting (`choice.choose_reports`: none named, the defaults sized
+    to the run) and `fail_on` the policy's list, for JUnit. Raises `ConfigError` for a report
+    name that does not exist.
+    """
+    choice = choose_reports(reports, result.verdicts.num_rows, fail_on)
     rows, record_at = build_report_verdicts(result)
     return ReportView(
         rows=rows,
@@ -63,4 +78,15 @@ def build_view(result: AuditResult) -> ReportView:
         result=result,
         record_at=record_at,
         alerts=rows["alert"].combine_chunks(),
+        choice=choice,
     )
+
+
+def report_tables(view: ReportView, names: Sequence[str] = TABLES) -> dict[str, pa.Table]:
+    """The tables of `view` named in `names` (of `TABLES`), by file stem; `duplicates` only
+    when there are duplicate groups (no empty file)."""
+    result = view.result
+    tables = {"verdicts": view.rows, "checklist": result.checklist}
+    if result.duplicates.num_rows:
+        tables["duplicates"] = result.duplicates
+    return {name: tables[name] for name in names if name in tables}

@@ -40,7 +40,7 @@ def test_quiet_prints_nothing(result: AuditResult) -> None:
     assert buffer.getvalue() == ""
 
 
-def test_a_run_too_large_for_a_page_names_no_page(result: AuditResult, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_a_large_run_names_what_it_wrote_and_how_to_ask(result: AuditResult, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     import auditor.report
 
     buffer = io.StringIO()
@@ -51,7 +51,7 @@ def test_a_run_too_large_for_a_page_names_no_page(result: AuditResult, monkeypat
         console=Console(file=buffer, width=200),
     )
     assert "(report.html, verdicts.csv" in buffer.getvalue()
-    monkeypatch.setattr(auditor.report, "LISTED_ROWS", 1)
+    monkeypatch.setattr(auditor.report.choice, "LISTED_ROWS", 1)
     buffer = io.StringIO()
     print_summary(
         build_view(result),
@@ -60,7 +60,15 @@ def test_a_run_too_large_for_a_page_names_no_page(result: AuditResult, monkeypat
         console=Console(file=buffer, width=200),
     )
     text = buffer.getvalue()
-    assert "report.html, " not in text and "no report.html above" in text
+    # What was written, then what was not and how to ask for it (#36).
+    assert (
+        "(verdicts.parquet, duplicates.parquet, checklist.parquet, checklist.csv, report.html, "
+        "report.json)"
+    ) in text
+    assert (
+        "Not written (more than 1 rows): verdicts.csv; "
+        "ask with --report parquet,csv,checklist,html,json"
+    ) in text
 
 
 def test_the_title_search_s_use_of_each_index_is_shown(result: AuditResult) -> None:

@@ -215,9 +215,10 @@ def _row_by_row(result: AuditResult) -> list[Finding]:
     return sorted(out, key=lambda f: (f.severity, f.path, f.line or 0, f.key))
 
 
-def test_a_run_too_large_for_a_page_points_at_the_csv(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    import auditor.report
+def test_a_run_too_large_for_a_page_points_at_the_verdicts_table(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import auditor.report.choice
 
-    monkeypatch.setattr(auditor.report, "LISTED_ROWS", 3)
+    monkeypatch.setattr(auditor.report.choice, "LISTED_ROWS", 3)
     lines = _print(_result(ROWS), limit=2).splitlines()
-    assert lines[2] == "… 2 more in reports/x/verdicts.csv"
+    # a large run writes no verdicts.csv by default (#36): the Parquet table lists every row
+    assert lines[2] == "… 2 more in reports/x/verdicts.parquet"
