@@ -43,7 +43,7 @@ PANELS: dict[str, tuple[str, ...]] = {
         "max_retries",
         "retry_budget",
     ),
-    "Output": ("out", "quiet", "json_", "max_findings", "sign", "signing_key"),
+    "Output": ("out", "report", "quiet", "json_", "max_findings", "sign", "signing_key"),
     "CI": ("output_format", "junit", "fail_on", "fail_on_unchecked"),
     "Cluster": ("engine", "scheduler", "partition_rows", "workers", "threads"),
     "Service": (
