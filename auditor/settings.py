@@ -93,8 +93,8 @@ class Settings:
     grobid_url: str | None = None  # a GROBID server that reads PDFs (else the built-in reader)
     # comparison: which criteria document decides the verdicts (see `auditor criteria`)
     criteria: str = DEFAULT_CRITERIA
-    # Worker processes (one per core beside this one) for the title rule of a large compare
-    # (100k rows or more): opt-in, since they compete with everything else on the machine.
+    # Worker processes (one per core beside this one) for the title rule of a compare of 100k
+    # rows or more: opt-in, since they compete with everything else on the machine.
     title_workers: bool = False
     # where the stages run (`auditor audit`): "local" (this process) or "dask" (partitions on a
     # Dask cluster: `scheduler`'s address, else a local cluster of `workers` processes of
@@ -104,13 +104,10 @@ class Settings:
     partition_rows: int = 100_000  # rows of one cluster task (Parquet: whole row groups)
     workers: int = 2
     threads: int = 1
-    # policy and output
-    fail_on: tuple[str, ...] = ()
+    fail_on: tuple[str, ...] = ()  # policy and output
     fail_on_unchecked: bool = False
     out: str | None = None
-    # Reports to write (`auditor.report.choice.REPORTS`: parquet, csv, checklist, html, json,
-    # junit); empty: sized to the run (a large run writes no `verdicts.csv`)
-    report: tuple[str, ...] = ()
+    report: tuple[str, ...] = ()  # `report.choice.REPORTS` names; empty: sized to the run
     # signed reports and `auditor serve`
     signing_key: str = field(default_factory=_default_signing_key)
     precheck_interval: float = 5.0  # seconds between two /precheck calls of one caller
