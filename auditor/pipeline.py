@@ -98,6 +98,8 @@ async def run_audit(
     `net` is a `Net` the caller owns (the server's, shared by every request); without one, the
     run opens its own. `within` is a folder no manuscript may read outside (`load_files`).
     """
+    from auditor.load.documents.limits import limits_from
+
     started = _now()
     map_large_blocks()  # a large run's NumPy temporaries freed to the system, not the heap
     # Parsing is the longest stage without a network wait: in a worker thread, a server's event
@@ -113,6 +115,7 @@ async def run_audit(
         grobid_url=settings.grobid_url,
         criteria=settings.criteria,
         within=within,
+        limits=limits_from(settings),
     )
     # Submitted now (`asyncio.to_thread` would start it at the first await, after the imports
     # below), in a copy of this context as `to_thread` runs it.

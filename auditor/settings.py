@@ -91,6 +91,16 @@ class Settings:
     # input
     encoding: str | None = None
     grobid_url: str | None = None  # a GROBID server that reads PDFs (else the built-in reader)
+    # what one document may cost to read (`auditor.load.documents.limits`)
+    document_max_inflated_bytes: int = 64 * 1024 * 1024
+    document_max_xml_depth: int = 1_000
+    document_max_fields: int = 50_000
+    pdf_max_pages: int = 2_000
+    pdf_max_page_points: float = 14_400.0
+    pdf_max_page_chars: int = 200_000
+    pdf_max_content_bytes: int = 32 * 1024 * 1024
+    pdf_max_memory_bytes: int = 2 * 1024 * 1024 * 1024
+    pdf_max_seconds: float = 120.0
     # comparison: which criteria document decides the verdicts (see `auditor criteria`)
     criteria: str = DEFAULT_CRITERIA
     # Worker processes (one per core beside this one) for the title rule of a compare of 100k
@@ -205,7 +215,11 @@ SECTIONS: dict[str, frozenset[str]] = {
         {"timeout", "max_retries", "retry_budget", "max_body_bytes", "batching"}
     ),
     "chinese": frozenset({"chinese_waterfall", "journal_map"}),
-    "input": frozenset({"encoding", "grobid_url"}),
+    "input": frozenset(
+        {"encoding", "grobid_url", "document_max_inflated_bytes", "document_max_xml_depth"}
+        | {"document_max_fields", "pdf_max_pages", "pdf_max_page_points", "pdf_max_page_chars"}
+        | {"pdf_max_content_bytes", "pdf_max_memory_bytes", "pdf_max_seconds"}
+    ),
     "compare": frozenset({"criteria", "title_workers"}),
     "cluster": frozenset({"engine", "scheduler", "partition_rows", "workers", "threads"}),
     "policy": frozenset({"fail_on", "fail_on_unchecked"}),

@@ -17,6 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pyarrow as pa
 
@@ -35,6 +36,9 @@ from auditor.load.manuscript_reader import read_manuscript
 from auditor.load.table import is_table, load_tables
 from auditor.result import InputFile
 from auditor.tables import DEFAULT_CRITERIA
+
+if TYPE_CHECKING:  # the documents package is imported when a document is read
+    from auditor.load.documents.limits import DocumentLimits
 
 __all__ = [
     "FORMATS",
@@ -85,6 +89,7 @@ def load_files(
     contents: Mapping[str, bytes] | None = None,
     criteria: str = DEFAULT_CRITERIA,
     within: Path | None = None,
+    limits: DocumentLimits | None = None,
 ) -> LoadOutcome:
     """Load every entry of every file in `paths` into one classified `references` table.
 
@@ -97,8 +102,12 @@ def load_files(
     the built-in reader); `contents` UTF-8 bytes to read in place of some of the paths' files,
     as a `filecontents` bibliography is read (a cluster task's byte range of a large file,
     `auditor.partitions.ranges`); `within` a folder no manuscript's named file may be outside
-    (the service's upload folder; each manuscript's own folder tree bounds it anyway).
-    Raises `InputError` for a file that cannot be read or decoded; never for a bad entry.
+    (the service's upload folder; each manuscript's own folder tree bounds it anyway);
+    `limits` the caps on what one PDF or Word file may cost
+    (`DocumentLimits`, the defaults when not given).
+    Raises `InputError` for a file that cannot be read or decoded; never for a bad entry. A PDF
+    or Word file that cannot be read (damaged, encrypted, past a cap) is an error naming it, and
+    the other inputs are still read; the `InputError` comes only when none gave a row.
 
     A manuscript in `paths` (`.tex`, `.aux`, `.bbl`, Markdown) stands for the bibliographies it
     names, and the table holds exactly the entries it cites (`auditor.load.cited`).
@@ -107,10 +116,11 @@ def load_files(
     bibliography is never a silent pass. A file with no entries among others that have some is
     a warning naming it.
     """
-    reading = _Reading(fmt, encoding, csv_map, closed_legs, grobid_url, criteria, within)
+    reading = _Reading(fmt, encoding, csv_map, closed_legs, grobid_url, criteria, within, limits)
     outcome = _load_any(paths, reading, contents)
     if not outcome.table.num_rows:
-        raise InputError(f"no references in {', '.join(paths)}")
+        unread = [f"{p.path}: {p.message}" for p in outcome.problems if p.kind == _UNREADABLE]
+        raise InputError("; ".join(unread) or f"no references in {', '.join(paths)}")
     return _warn_empty(outcome)
 
 
@@ -137,6 +147,7 @@ class _Reading:
     grobid_url: str | None
     criteria: str
     within: Path | None
+    limits: DocumentLimits | None
 
 
 def _load_any(
@@ -236,7 +247,7 @@ def _load_files(
     problems: list[Problem] = []
     inputs: list[InputFile] = []
     files: list[tuple[str, str, bytes, str, list[Problem]]] = []
-    from auditor.load.documents import binary_kind, binary_loader  # see `formats.loader_for`
+    from auditor.load.documents import binary_kind  # see `formats.loader_for`
 
     loaded: dict[int, tuple[Rows, list[Problem]]] = {}
     for path in paths:
@@ -248,7 +259,7 @@ def _load_files(
         data = _read(path)
         kind = binary_kind(path, data[:16]) if fmt in (None, "pdf", "docx", "odt") else None
         if kind is not None:  # a PDF or Word file is read from its bytes
-            loaded[len(files)] = binary_loader(kind, reading.grobid_url).load_bytes(data, path)
+            loaded[len(files)] = _document(kind, data, path, reading)
             files.append((path, kind, data, "", []))
             continue
         name, text, warnings = _decode(data, path, fmt, encoding)
@@ -271,6 +282,22 @@ def _load_files(
     table = _table(columns, source_paths, formats)
     capped, over = cap_references(classify(table, closed_legs=reading.closed_legs))
     return LoadOutcome(capped, (*problems, *aggregate(over)), tuple(inputs))
+
+
+#: The `Problem.kind` of a PDF or Word file that could not be read at all.
+_UNREADABLE = "unreadable document"
+
+
+def _document(kind: str, data: bytes, path: str, reading: _Reading) -> tuple[Rows, list[Problem]]:
+    """The rows of one PDF or Word file; one that cannot be read costs its own rows, not the
+    run's: an error naming it, and the other inputs are still read."""
+    from auditor.load.documents import binary_loader
+
+    try:
+        return binary_loader(kind, reading.grobid_url, reading.limits).load_bytes(data, path)
+    except InputError as exc:
+        message = str(exc).removeprefix(f"{path}: ")
+        return Rows(), [Problem(path, None, message, "error", _UNREADABLE)]
 
 
 _KIND_RE = re.compile(r"[:'(`\"]")

@@ -15,11 +15,19 @@ from pathlib import Path
 from auditor.errors import InputError
 from auditor.load.documents.docx import DocxLoader
 from auditor.load.documents.interface import DocumentLoader
+from auditor.load.documents.limits import DocumentLimits
 from auditor.load.documents.odt import OdtLoader
 from auditor.load.documents.pdf import PdfLoader
 from auditor.load.documents.plain import PlainTextLoader
 
-__all__ = ["BINARY_SUFFIXES", "DocumentLoader", "PlainTextLoader", "binary_kind", "binary_loader"]
+__all__ = [
+    "BINARY_SUFFIXES",
+    "DocumentLimits",
+    "DocumentLoader",
+    "PlainTextLoader",
+    "binary_kind",
+    "binary_loader",
+]
 
 #: Extensions of the documents read from their bytes.
 BINARY_SUFFIXES: dict[str, str] = {".pdf": "pdf", ".docx": "docx", ".odt": "odt"}
@@ -45,12 +53,15 @@ def binary_kind(path: str, head: bytes) -> str | None:
     return BINARY_SUFFIXES.get(suffix)
 
 
-def binary_loader(kind: str, grobid_url: str | None = None) -> DocumentLoader:
-    """The loader of a kind `binary_kind` named (a PDF one asking `grobid_url` when given)."""
+def binary_loader(
+    kind: str, grobid_url: str | None = None, limits: DocumentLimits | None = None
+) -> DocumentLoader:
+    """The loader of a kind `binary_kind` named (a PDF one asking `grobid_url` when given),
+    reading under `limits` (the defaults when not given)."""
     if kind == "pdf":
-        return PdfLoader(grobid_url)
+        return PdfLoader(grobid_url, limits)
     if kind == "docx":
-        return DocxLoader()
+        return DocxLoader(limits)
     if kind == "odt":
-        return OdtLoader()
+        return OdtLoader(limits)
     raise ValueError(f"no document kind {kind!r}")

@@ -23,6 +23,7 @@ from auditor.load.documents.cited import NOT_CITED, mark_cited
 from auditor.load.documents.docx_fields import NOT_CITED_HERE, Fields, read_fields
 from auditor.load.documents.docx_xml import DocxParts, read_docx
 from auditor.load.documents.interface import DocumentLoader
+from auditor.load.documents.limits import DocumentLimits
 from auditor.load.documents.lines import Line
 from auditor.load.documents.rows import rows_from_pieces
 from auditor.load.documents.section_rows import section_rows
@@ -38,10 +39,13 @@ class DocxLoader(DocumentLoader):
 
     format: ClassVar[str] = "docx"
 
+    def __init__(self, limits: DocumentLimits | None = None) -> None:
+        self.limits = limits or DocumentLimits()
+
     def load_bytes(self, data: bytes, path: str) -> tuple[Rows, list[Problem]]:
         """Rows of the fields and of the entries they leave, else of the bibliography
         paragraphs (see the module docstring)."""
-        parts = read_docx(data, path)
+        parts = read_docx(data, path, self.limits)
         lines = docx_lines(parts)
         fields = read_fields(parts, path)
         if fields is not None and len(fields.rows):

@@ -1,7 +1,7 @@
 """The parts of a Word `.docx` the readers need: paragraphs, field instructions, `b:Sources`.
 
-A `.docx` is a zip of XML parts. Every part is size-capped before it is inflated (a zip bomb
-costs nothing), and XML is parsed with defusedxml (no entities, no external references).
+A `.docx` is a zip of XML parts, read under the `DocumentLimits` (`zip_xml`: inflated bytes
+counted while inflating, no DTD or entity, a capped depth; a capped number of fields).
 `read_docx` gives the body's paragraphs in order (each line break inside a paragraph starts a
 new line, as Zotero's bibliography field writes one entry per line), every field instruction
 (`w:instrText` runs between a field's begin and separate marks, or a `w:fldSimple`), with the
@@ -10,7 +10,7 @@ printed list), the tagged content controls (`w:sdt`: Mendeley Cite and Citavi ke
 or markers in the tag) with the paragraphs they span, and the `customXml` parts that hold Word's
 own `b:Sources`.
 
-Raises `InputError` naming the file for a zip that is not a Word document or is too large.
+Raises `InputError` naming the file for a zip that is not a Word document or passes a cap.
 """
 
 from __future__ import annotations
@@ -20,15 +20,13 @@ import zipfile
 from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
-from defusedxml import ElementTree as SafeET
-from defusedxml.common import DefusedXmlException
-
 from auditor.errors import InputError
+from auditor.load.documents.limits import SETTINGS, DocumentLimits
+from auditor.load.documents.zip_xml import Budget, read_xml
 
-__all__ = ["DocxParts", "Paragraph", "read_docx"]
+__all__ = ["DocxParts", "Paragraph", "check_fields", "read_docx"]
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
-_MAX_PART = 64 * 1024 * 1024
 _MAX_PARTS = 2000
 
 
@@ -56,8 +54,9 @@ class DocxParts:
     """The `b:Sources` roots of the `customXml` parts (Word's own citation sources)."""
 
 
-def read_docx(data: bytes, path: str) -> DocxParts:
+def read_docx(data: bytes, path: str, limits: DocumentLimits | None = None) -> DocxParts:
     """The paragraphs, fields and sources of the `.docx` `data` (file `path`)."""
+    budget = Budget(limits or DocumentLimits())
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except (zipfile.BadZipFile, ValueError) as exc:
@@ -67,26 +66,24 @@ def read_docx(data: bytes, path: str) -> DocxParts:
         if "word/document.xml" not in names or len(names) > _MAX_PARTS:
             raise InputError(f"{path}: not a Word .docx (no word/document.xml)")
         parts = DocxParts()
-        _read_body(_xml(archive, "word/document.xml", path), parts)
+        _read_body(read_xml(archive, "word/document.xml", path, budget), parts)
+        check_fields(len(parts.instructions) + len(parts.controls), path, budget.limits)
         for name in names:
             if name.startswith("customXml/item") and name.endswith(".xml") and "Props" not in name:
-                root = _xml(archive, name, path, quiet=True)
-                if root is not None and root.tag.endswith("}Sources"):
+                root = read_xml(archive, name, path, budget)
+                if root.tag.endswith("}Sources"):
                     parts.sources.append(root)
     return parts
 
 
-def _xml(archive: zipfile.ZipFile, name: str, path: str, quiet: bool = False) -> Element | None:
-    info = archive.getinfo(name)
-    if info.file_size > _MAX_PART:
-        raise InputError(f"{path}: {name} is larger than {_MAX_PART // 2**20} MiB")
-    try:
-        root: Element = SafeET.fromstring(archive.read(name))
-    except (SafeET.ParseError, DefusedXmlException, zipfile.BadZipFile, OSError) as exc:
-        if quiet:
-            return None
-        raise InputError(f"{path}: {name} is not well-formed XML ({exc})") from exc
-    return root
+def check_fields(count: int, path: str, limits: DocumentLimits) -> None:
+    """`InputError` when a file holds more fields than `limits` allow (each is a JSON or XML
+    record read on its own: 100,000 of them are a trap, not a thesis)."""
+    if count > limits.fields:
+        raise InputError(
+            f"{path}: {count:,} citation fields, past the cap of {limits.fields:,} "
+            f"({SETTINGS['fields']}): not read"
+        )
 
 
 def _read_body(root: Element | None, parts: DocxParts) -> None:

@@ -3,7 +3,8 @@
 Zotero's LibreOffice plugin stores each citation in the name of a reference mark
 (`text:reference-mark-start text:name="ZOTERO_ITEM CSL_CITATION {json} RND…"`): read as the
 Word fields are (`docx_fields`). Without them, the paragraphs (`text:p`, headings `text:h`)
-under the references heading are read as text. Parts are size-capped and parsed with defusedxml.
+under the references heading are read as text. `content.xml` is read under the `DocumentLimits`
+(`zip_xml`).
 Raises `InputError` naming the file for a zip that is not OpenDocument text, or no references.
 """
 
@@ -14,22 +15,20 @@ import zipfile
 from typing import ClassVar
 from xml.etree.ElementTree import Element
 
-from defusedxml import ElementTree as SafeET
-from defusedxml.common import DefusedXmlException
-
 from auditor.errors import InputError
 from auditor.load.documents.docx_fields import read_fields
-from auditor.load.documents.docx_xml import DocxParts
+from auditor.load.documents.docx_xml import DocxParts, check_fields
 from auditor.load.documents.interface import DocumentLoader
+from auditor.load.documents.limits import DocumentLimits
 from auditor.load.documents.lines import Line
 from auditor.load.documents.section_rows import section_rows
 from auditor.load.documents.sections import body_and_section
+from auditor.load.documents.zip_xml import Budget, read_xml
 from auditor.load.interface import Problem, Rows
 
 __all__ = ["OdtLoader"]
 
 _TEXT = "{urn:oasis:names:tc:opendocument:xmlns:text:1.0}"
-_MAX_PART = 64 * 1024 * 1024
 
 
 class OdtLoader(DocumentLoader):
@@ -37,9 +36,12 @@ class OdtLoader(DocumentLoader):
 
     format: ClassVar[str] = "odt"
 
+    def __init__(self, limits: DocumentLimits | None = None) -> None:
+        self.limits = limits or DocumentLimits()
+
     def load_bytes(self, data: bytes, path: str) -> tuple[Rows, list[Problem]]:
         """Rows of the Zotero marks, else of the bibliography paragraphs."""
-        root = _content(data, path)
+        root = _content(data, path, self.limits)
         parts = DocxParts()
         lines: list[Line] = []
         for number, el in enumerate(_blocks(root), start=1):
@@ -51,6 +53,7 @@ class OdtLoader(DocumentLoader):
             if text:
                 heading = el.tag == f"{_TEXT}h"
                 lines.append(Line(text, number, para_break=True, heading=heading))
+        check_fields(len(parts.instructions), path, self.limits)
         fields = read_fields(parts, path)
         if fields is not None and len(fields.rows):
             return fields.rows, fields.problems
@@ -58,20 +61,14 @@ class OdtLoader(DocumentLoader):
         return section_rows(body, section, path)
 
 
-def _content(data: bytes, path: str) -> Element:
+def _content(data: bytes, path: str, limits: DocumentLimits) -> Element:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            info = archive.getinfo("content.xml")
-            if info.file_size > _MAX_PART:
-                raise InputError(f"{path}: content.xml is larger than {_MAX_PART // 2**20} MiB")
-            root: Element = SafeET.fromstring(archive.read(info))
-    except KeyError as exc:
-        raise InputError(f"{path}: not OpenDocument text (no content.xml)") from exc
+            if "content.xml" not in archive.namelist():
+                raise InputError(f"{path}: not OpenDocument text (no content.xml)")
+            return read_xml(archive, "content.xml", path, Budget(limits))
     except (zipfile.BadZipFile, ValueError) as exc:
         raise InputError(f"{path}: not OpenDocument text (not a zip archive)") from exc
-    except (SafeET.ParseError, DefusedXmlException) as exc:
-        raise InputError(f"{path}: content.xml is not well-formed XML ({exc})") from exc
-    return root
 
 
 def _blocks(root: Element) -> list[Element]:

@@ -3,7 +3,8 @@
 With a `grobid_url`, the PDF is sent to that GROBID server first (`grobid`); if it cannot be
 asked, the built-in reader reads the file and a warning says why.
 Raises `InputError` naming the file for an unreadable, encrypted or scanned PDF (see
-`pdf_text`) and for one with no references section.
+`pdf_text`), one past a `DocumentLimits` cap (`pdf_guard` bounds memory and time), and one with
+no references section.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from typing import ClassVar
 from auditor.load.documents.clean import drop_running
 from auditor.load.documents.grobid import GrobidError, grobid_rows
 from auditor.load.documents.interface import DocumentLoader
-from auditor.load.documents.pdf_text import pdf_lines
+from auditor.load.documents.limits import DocumentLimits
+from auditor.load.documents.pdf_guard import bounded_pdf_lines
 from auditor.load.documents.section_rows import section_rows
 from auditor.load.documents.sections import body_and_section
 from auditor.load.interface import Problem, Rows
@@ -26,8 +28,9 @@ class PdfLoader(DocumentLoader):
 
     format: ClassVar[str] = "pdf"
 
-    def __init__(self, grobid_url: str | None = None) -> None:
+    def __init__(self, grobid_url: str | None = None, limits: DocumentLimits | None = None) -> None:
         self.grobid_url = grobid_url
+        self.limits = limits or DocumentLimits()
 
     def load_bytes(self, data: bytes, path: str) -> tuple[Rows, list[Problem]]:
         """One row per reference of the PDF `data`; `InputError` when there are none."""
@@ -42,6 +45,6 @@ class PdfLoader(DocumentLoader):
         return rows, [*problems, *more]
 
     def _builtin(self, data: bytes, path: str) -> tuple[Rows, list[Problem]]:
-        lines = drop_running(pdf_lines(data, path))
+        lines = drop_running(bounded_pdf_lines(data, path, self.limits))
         body, section = body_and_section(lines)
         return section_rows(body, section, path)

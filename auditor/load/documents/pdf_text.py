@@ -10,7 +10,10 @@ column's left edge (so a hanging indent is seen in either column), and `gap` is 
 it beyond the column's usual line spacing.
 
 Raises `InputError` naming the file for a PDF pdfminer cannot read, an encrypted one it cannot
-decrypt without a password, and one with no text layer (a scan).
+decrypt without a password, one with no text layer (a scan), and one past a `DocumentLimits` cap
+checked here: pages, a page's size, a page's characters (counted as pdfminer draws them, so a
+50 MB line is refused at the cap, not built), form XObjects nested past `_MAX_FORM_DEPTH` (a
+form that draws itself). Memory and time are bounded around this reader (`pdf_guard`).
 """
 
 from __future__ import annotations
@@ -19,17 +22,19 @@ import io
 import logging
 from collections.abc import Iterable, Sequence
 from statistics import median
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from auditor.errors import InputError
 from auditor.load.documents.clean import ligatures
+from auditor.load.documents.limits import SETTINGS, DocumentLimits
 from auditor.load.documents.lines import Line
 
 __all__ = ["pdf_lines"]
 
 _X_TOLERANCE = 1.5
 _Y_TOLERANCE = 3.0
-_MAX_PAGES = 2000
+#: Form XObjects open inside one another (real files nest a handful; a loop nests forever).
+_MAX_FORM_DEPTH = 32
 
 
 class _Char(NamedTuple):
@@ -39,7 +44,11 @@ class _Char(NamedTuple):
     text: str
 
 
-def pdf_lines(data: bytes, path: str) -> list[Line]:
+class _OverCap(Exception):
+    """A page passed a cap while pdfminer drew it (its message says which)."""
+
+
+def pdf_lines(data: bytes, path: str, limits: DocumentLimits | None = None) -> list[Line]:
     """Every printed line of the PDF `data` (file `path`), page by page, columns in order."""
     from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
     from pdfminer.psexceptions import PSException
@@ -47,33 +56,40 @@ def pdf_lines(data: bytes, path: str) -> list[Line]:
     logging.getLogger("pdfminer").setLevel(logging.ERROR)
     lines: list[Line] = []
     try:
-        for number, width, chars in _pages(data):
+        for number, width, chars in _pages(data, limits or DocumentLimits()):
             lines.extend(_page_lines(chars, width, number))
+    except _OverCap as exc:
+        raise InputError(f"{path}: {exc}: not read") from None
     except (PDFPasswordIncorrect, PDFEncryptionError) as exc:
         raise InputError(
             f"{path}: encrypted PDF: save a copy without a password and run again"
         ) from exc
     # a broken file raises pdfminer's errors, or plain Python ones from deep inside it
-    except (PSException, ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:
+    except (
+        PSException, ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError,
+        ZeroDivisionError, OverflowError,
+    ) as exc:  # fmt: skip
         raise InputError(f"{path}: not a readable PDF ({type(exc).__name__})") from exc
     if not any(ln.text.strip() for ln in lines):
         raise InputError(f"{path}: no text layer: run OCR first")
     return lines
 
 
-def _pages(data: bytes) -> Iterable[tuple[int, float, list[_Char]]]:
+def _pages(data: bytes, limits: DocumentLimits) -> Iterable[tuple[int, float, list[_Char]]]:
     """`(page number, width, characters)` of each page, tops measured from the page's top."""
-    from pdfminer.converter import PDFPageAggregator
     from pdfminer.layout import LTChar
     from pdfminer.pdfinterp import PDFPageInterpreter, PDFResourceManager
     from pdfminer.pdfpage import PDFPage
 
     manager = PDFResourceManager(caching=True)
-    device = PDFPageAggregator(manager, laparams=None)
-    interpreter = PDFPageInterpreter(manager, device)
+    device = _aggregator(manager, limits.pdf_page_chars)
+    interpreter = _interpreter(PDFPageInterpreter, limits.pdf_content_bytes)(manager, device)
     for number, page in enumerate(PDFPage.get_pages(io.BytesIO(data)), start=1):
-        if number > _MAX_PAGES:
-            break
+        if number > limits.pdf_pages:
+            raise _OverCap(
+                f"more than {limits.pdf_pages:,} pages, the cap ({SETTINGS['pdf_pages']})"
+            )
+        _check_size(page, number, limits.pdf_page_points)
         interpreter.process_page(page)
         layout = device.get_result()
         height = float(layout.y1)
@@ -83,6 +99,76 @@ def _pages(data: bytes) -> Iterable[tuple[int, float, list[_Char]]]:
             if isinstance(o, LTChar) and o.upright
         ]
         yield number, float(layout.x1), chars
+
+
+def _check_size(page: object, number: int, cap: float) -> None:
+    for box in (getattr(page, "mediabox", None), getattr(page, "cropbox", None)):
+        if not box or len(box) != 4:
+            continue
+        width, height = abs(float(box[2]) - float(box[0])), abs(float(box[3]) - float(box[1]))
+        if max(width, height) > cap:
+            raise _OverCap(
+                f"page {number} is {width:,.0f} × {height:,.0f} points, past the cap of "
+                f"{cap:,.0f} ({SETTINGS['pdf_page_points']})"
+            )
+
+
+def _interpreter(base: Any, cap: int) -> Any:
+    """pdfminer's interpreter, refusing content past `cap` bytes before it lexes it (its
+    lexer copies a long string once per 4 KiB read: a 50 MB line would take hours)."""
+    from pdfminer.pdftypes import PDFStream, resolve1
+
+    class Bounded(base):  # type: ignore[misc]
+        def execute(self, streams: Any) -> None:
+            size = 0
+            for stream in streams:
+                stream = resolve1(stream)
+                if isinstance(stream, PDFStream):
+                    size += len(stream.get_data())
+            if size > cap:
+                raise _OverCap(
+                    f"{size:,} bytes of content in one page or form, past the cap of {cap:,} "
+                    f"({SETTINGS['pdf_content_bytes']})"
+                )
+            super().execute(streams)
+
+    return Bounded
+
+
+def _aggregator(manager: Any, chars_cap: int) -> Any:
+    """pdfminer's page aggregator, counting the characters it is handed (each becomes an
+    object: a 50 MB line would be 50 million of them) and the forms open inside one another."""
+    from pdfminer.converter import PDFPageAggregator
+
+    class Counted(PDFPageAggregator):
+        chars = 0
+        forms = 0
+
+        def begin_page(self, page: Any, ctm: Any) -> None:
+            self.chars = self.forms = 0
+            super().begin_page(page, ctm)
+
+        def render_char(self, *args: Any, **kwargs: Any) -> float:
+            self.chars += 1
+            if self.chars > chars_cap:
+                raise _OverCap(
+                    f"more than {chars_cap:,} characters on one page, the cap "
+                    f"({SETTINGS['pdf_page_chars']})"
+                )
+            width: float = super().render_char(*args, **kwargs)
+            return width
+
+        def begin_figure(self, name: str, bbox: Any, matrix: Any) -> None:
+            self.forms += 1
+            if self.forms > _MAX_FORM_DEPTH:
+                raise _OverCap(f"form XObjects nest deeper than {_MAX_FORM_DEPTH} (a loop?)")
+            super().begin_figure(name, bbox, matrix)
+
+        def end_figure(self, name: str) -> None:
+            self.forms -= 1
+            super().end_figure(name)
+
+    return Counted(manager, laparams=None)
 
 
 def _page_lines(chars: list[_Char], width: float, page: int) -> list[Line]:
