@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from auditor import register_settings
+from auditor.config_file import find_config, read_toml
 from auditor.errors import ConfigError
 from auditor.register_settings import RegisterSettings
 from auditor.settings_check import NAMED_RULES, check_settings
@@ -178,32 +178,6 @@ def env_name(name: str) -> str:
     return _ENV_OVERRIDES.get(name, f"AUDITOR_{name.upper()}")
 
 
-def find_config(
-    explicit: str | None, inputs: Sequence[str] = ()
-) -> tuple[Path, dict[str, Any]] | None:
-    """Locate and parse the config file; `None` when there is none. Raises `ConfigError`."""
-    candidates: list[tuple[Path, bool]] = []
-    if explicit:
-        candidates.append((Path(explicit), True))
-    else:
-        if inputs:
-            candidates.append((Path(inputs[0]).resolve().parent / "auditor.toml", False))
-        candidates.append((Path.cwd() / "auditor.toml", False))
-        candidates.append((Path.cwd() / "pyproject.toml", False))
-    for path, required in candidates:
-        if not path.is_file():
-            if required:
-                raise ConfigError(f"config file not found: {path}")
-            continue
-        data = _read_toml(path)
-        if path.name == "pyproject.toml":
-            data = data.get("tool", {}).get("auditor")
-            if data is None:
-                continue
-        return path, data
-    return None
-
-
 #: The config file's sections and the settings each holds (as `auditor.example.toml` lays them
 #: out). A key outside its section is a `ConfigError`, so `[legs] timeout = 3` is refused.
 SECTIONS: dict[str, frozenset[str]] = {
@@ -313,13 +287,6 @@ def find_pipeline(name: str) -> Path:
     raise ConfigError(f"unknown pipeline {name!r}: no pipelines/{name}.toml")
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: {exc}") from None
-
-
 def load_settings(
     flags: Mapping[str, Any] | None,
     *,
@@ -382,7 +349,7 @@ def _layers(
         layers.append(found)
     if pipeline:
         profile = find_pipeline(pipeline)
-        layers.append((profile, _read_toml(profile)))
+        layers.append((profile, read_toml(profile)))
     return layers
 
 
