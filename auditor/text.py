@@ -33,7 +33,8 @@ HAN_CLASS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f\U00030
 _HAN = re.compile(f"[{HAN_CLASS}]")
 # Whitespace is removed only where it touches a Han ideograph (spaces around Latin runs inside a
 # Chinese title are typesetting, spaces between two Latin tokens are meaning: "PD L1" ≠ "PDL 1").
-_WS_TOUCHING_HAN = re.compile(f"\\s+(?=[{HAN_CLASS}])|(?<=[{HAN_CLASS}])\\s+")
+# (from where a run of space starts only: tried inside a long run it costs the run's square)
+_WS_TOUCHING_HAN = re.compile(f"(?<!\\s)\\s+(?=[{HAN_CLASS}])|(?<=[{HAN_CLASS}])\\s+")
 # Fullwidth ASCII forms U+FF01..U+FF5E fold to U+0021..U+007E; nothing else is folded.
 _FULLWIDTH_FOLD = {cp: cp - 0xFEE0 for cp in range(0xFF01, 0xFF5F)}
 # Conventional inert title wrappers (protocol conclusion 1): CJK brackets and curly quotes.

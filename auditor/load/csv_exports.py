@@ -57,7 +57,7 @@ _NAMES: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 _PAGE_PAIRS = (("page start", "page end"), ("start page", "end page"))
 _ARTICLE_NUMBER = ("art. no.", "article number")
-_SCOPUS_ID_RE = re.compile(r"\s*\(\d+\)\s*$")
+_SCOPUS_ID_RE = re.compile(r"(?<!\s)\s*\(\d+\)\s*$")  # from a run's start: linear
 _AFTER_INITIAL_RE = re.compile(r"(?<=\.),\s*")
 _CITATION_RE = re.compile(
     r";\s*(?P<volume>[^\s():;.]+)?(?:\((?P<issue>[^)]+)\))?:(?P<pages>[^\s.;]+)"

@@ -24,7 +24,8 @@ from auditor.names import parse, parse_family_given
 
 __all__ = ["AuthorList", "clean_author_list", "family_given_names", "split_bibtex_authors"]
 
-_AND_RE = re.compile(r"\s+and\s+", re.IGNORECASE)
+# from where a run of space starts only (tried inside a long run it costs the run's square)
+_AND_RE = re.compile(r"(?<!\s)\s+and\s+", re.IGNORECASE)
 _ET_AL = frozenset({"others", "et al", "et al.", "et. al.", "etal", "et al..", "and others"})
 
 

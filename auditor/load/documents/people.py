@@ -15,7 +15,9 @@ import re
 
 __all__ = ["split_authors"]
 
-_AND_RE = re.compile(r"\s*(?:,?\s+(?:and|und|AND)\s+|,?\s*&\s*|;\s*)")
+# Leading space is taken only where a run of it starts (or right after the last separator):
+# tried at every space of a long run, as `\s*` alone would be, it costs the square of the run.
+_AND_RE = re.compile(r"(?:(?<!\s)\s*|(?<=\s))(?:(?:,\s*)?(?:(?<=\s)(?:and|und|AND)\s+|&\s*)|;\s*)")
 _ET_AL_RE = re.compile(r"(?:,?\s*(?:et\s*al\.?|and\s+others|others|等|等人)\s*)$", re.IGNORECASE)
 # `J. A.`, `P.-Y.`, `JA`, and BibTeX's initials of a particle after them (`J. W. v. d.`, as
 # `apalike` prints `van der Meent`)
