@@ -13,17 +13,22 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["split_authors"]
+__all__ = ["PARTICLE", "split_authors"]
 
 # Leading space is taken only where a run of it starts (or right after the last separator):
 # tried at every space of a long run, as `\s*` alone would be, it costs the square of the run.
 _AND_RE = re.compile(r"(?:(?<!\s)\s*|(?<=\s))(?:(?:,\s*)?(?:(?<=\s)(?:and|und|AND)\s+|&\s*)|;\s*)")
 _ET_AL_RE = re.compile(r"(?:,?\s*(?:et\s*al\.?|and\s+others|others|等|等人)\s*)$", re.IGNORECASE)
-# `J. A.`, `P.-Y.`, `JA`, and BibTeX's initials of a particle after them (`J. W. v. d.`, as
-# `apalike` prints `van der Meent`)
+#: A surname particle, as a pattern (`van`, `de`, `y`, …).
+PARTICLE = r"(?:van|von|de|der|den|del|della|da|das|dos|du|di|la|le|ten|ter|zu|vom|y)"
+# `J. A.`, `P.-Y.`, `İ. İ.`, `JA`, and a particle after them: BibTeX's initials of it
+# (`J. W. v. d.`, as `apalike` prints `van der Meent`) or CSL's demoted particle in full
+# (`Schaar, M. van der`, as APA and Nature print `van der Schaar`)
 _INITIALS_RE = re.compile(
-    r"^(?:[A-Z\u00c0-\u00de](?:[a-z]?\.|\.?-[A-Z]\.?|\b)\s*){1,5}(?:[a-z]\.\s*){0,3}$"
+    r"^(?:[A-Z\u00c0-\u00de\u0100-\u017f](?:[a-z]?\.|\.?-[A-Z]\.?|\b)\s*){1,5}"
+    rf"(?:[a-z]\.\s*){{0,3}}(?:{PARTICLE}(?:\s+|$)){{0,3}}$"
 )
+_DEMOTED_RE = re.compile(rf"^(?P<i>.*?)\s+(?P<p>{PARTICLE}(?:\s+{PARTICLE}){{0,2}})$")
 _VANCOUVER_RE = re.compile(
     r"^(?P<f>[\w'’\-\u00c0-\u024f][\w'’\-\s\u00c0-\u024f]*?)\s+(?P<i>[A-Z]{1,4})$"
 )
@@ -61,7 +66,7 @@ def split_authors(text: str | None) -> tuple[list[str], bool]:
         p = parts[i]
         nxt = parts[i + 1] if i + 1 < len(parts) else None
         if nxt is not None and _is_initials(nxt) and not _is_initials(p):
-            names.append(f"{p}, {nxt}")  # APA: `Smith, A. B.`
+            names.append(_inverted(p, nxt))  # APA: `Smith, A. B.`
             i += 2
         elif i == 0 and nxt is not None and _first_family(p) and _given_like(nxt):
             names.append(f"{p}, {nxt}")  # Chicago: only the first author is inverted
@@ -70,6 +75,15 @@ def split_authors(text: str | None) -> tuple[list[str], bool]:
             names.append(_family_first(p))
             i += 1
     return names, et_al
+
+
+def _inverted(family: str, initials: str) -> str:
+    """`Smith, A. B.`; a particle printed after the initials goes back before the family name
+    (`Schaar, M. van der` → `van der Schaar, M.`), where every reader of a surname looks."""
+    m = _DEMOTED_RE.match(initials)
+    if m:
+        return f"{m.group('p')} {family}, {m.group('i')}"
+    return f"{family}, {initials}"
 
 
 def _parts(t: str) -> list[str]:

@@ -21,9 +21,11 @@ from dataclasses import dataclass, field
 
 from auditor.load.documents.confidence import rule_confidence
 from auditor.load.documents.identifiers import Identifiers, find_identifiers
+from auditor.load.documents.people import PARTICLE as _PARTICLE
 from auditor.load.documents.people import split_authors
+from auditor.load.documents.venue_part import entry_type, venue_fields
 
-__all__ = ["ParsedReference", "parse", "string_query", "strip_label", "venue_fields"]
+__all__ = ["ParsedReference", "parse", "string_query", "strip_label"]
 
 
 @dataclass(frozen=True)
@@ -75,20 +77,11 @@ _TITLE_END_RE = re.compile(
     r"(?<=[^\s.?!])[.?!]+(?=\s+(?:[\"“(\[A-Z0-9\u00c0-\u024f]|[a-z]+[A-Z])|\s*$)"
 )
 # `…synthesis, in: CVPR` (elsarticle), `…approach. in NeurIPS` (Nature): the venue begins
-_IN_VENUE_RE = re.compile(r"(?<=[\w.?!)])[,.]\s+[Ii]n:?\s+(?=[A-Z0-9])")
+# (after `?` or `!` only a lower-case `in`: `Power up? In defence of …` goes on as a subtitle)
+_IN_VENUE_RE = re.compile(r"(?:(?<=\S)[,.]\s+[Ii]n|(?<=\w)[?!]\s+in):?\s+(?=[A-Z0-9])")
 _VENUE_START_RE = re.compile(
     r"^(?:In\b|Proc|Journal|J\.|Trans|Advances|arXiv|bioRxiv|medRxiv|Preprint|Nature|Science)"
 )
-_IN_RE = re.compile(r"^(?:In:?|in:?)\s+", re.UNICODE)
-_ED_RE = re.compile(r"^(?:[^.]{0,200}?\(eds?\.?\),?|[^.]{0,200}?\beds?\.,)\s*", re.I)
-_VOL_ISSUE_PAGES_RE = re.compile(
-    r"(?P<v>\d{1,5})\s*\((?P<i>[\w\s/–-]{1,12})\)\s*(?:[:,]\s*(?:pp?\.\s*)?(?P<p>[\w]+(?:\s*[-–—]+\s*\w+)?))?"
-)
-_VOL_PAGES_RE = re.compile(r"(?P<v>\d{1,5})\s*:\s*(?P<p>\w+(?:\s*[-–—]+\s*\w+)?)")
-_VOL_RE = re.compile(r"\b(?:vol(?:ume)?\.?)\s*(?P<v>\d{1,5})", re.I)
-_NO_RE = re.compile(r"\b(?:no\.|number|issue)\s*(?P<i>\d{1,5})", re.I)
-_PAGES_RE = re.compile(r"\b(?:pp\.?|p\.|pages?)\s*(?P<p>\w+(?:\s*[-–—]+\s*\w+)?)", re.I)
-_APA_VOL_PAGES_RE = re.compile(r",\s*(?P<v>\d{1,5}),\s*(?P<p>\d+\s*[-–—]\s*\d+)")
 _SPACES_RE = re.compile(r"\s+")
 
 
@@ -157,7 +150,7 @@ def parse(text: str) -> ParsedReference:
         et_al=et_al,
         year=year,
         ids=ids,
-        entry_type=_entry_type(venue_part, fields, ids),
+        entry_type=entry_type(venue_part, fields, ids),
         style="numbered" if style == "plain" and label and label.isdigit() else style,
         sure=sure,
         confidence=rule_confidence(style, sure, title, authors, year, year_marked, fields),
@@ -234,7 +227,7 @@ def _plain(rest: str) -> _Read:
 
 _NAMES_SCAN = 1000  # an author list is never longer; bounds the name pattern's work
 _INITIALS_NAME = (
-    r"[A-Z][a-z]?\.(?:[\s-]*[A-Z][a-z]?\.)*\s+(?:(?:van|von|de|der|den|la|le|du|di|da|del)\s+)*"
+    rf"[A-Z][a-z]?\.(?:[\s-]*[A-Z][a-z]?\.)*\s+(?:{_PARTICLE}\s+)*"
     r"[A-Z\u00c0-\u024f][\w'’\-\u00c0-\u024f]*"
 )
 # the list ends at a comma that no further name or `and` follows
@@ -266,30 +259,41 @@ def _comma_title(body: str) -> tuple[str | None, str]:
 def _title_and_venue(body: str) -> tuple[str | None, str]:
     """The title and what follows it; a `?` or `!` ends the title unless a subtitle follows
     (four words or more, no digit, not opening like a venue: `Power up! Robust graphs.`)."""
-    stops = list(_TITLE_END_RE.finditer(body))
     venue_at = _IN_VENUE_RE.search(body)
-    if venue_at and (not stops or venue_at.start() < stops[0].start()):
-        return body[: venue_at.start()].strip() or None, body[venue_at.start() :].lstrip(" ,.")
-    for i, m in enumerate(stops):
-        mark = body[m.start()]
-        if mark in "?!" and i + 1 < len(stops):
-            following = body[m.end() : stops[i + 1].start()].strip()
+    ends = [
+        (m.start(), m.end(), body[m.start()])
+        for m in _TITLE_END_RE.finditer(body)
+        if venue_at is None or m.start() < venue_at.start()
+    ]
+    if venue_at:
+        ends.append((venue_at.start(), venue_at.start(), "in"))
+    for i, (start, end, mark) in enumerate(ends):
+        if mark in "?!" and i + 1 < len(ends):
+            following = body[end : ends[i + 1][0]].strip()
             subtitle = len(following.split()) >= 4 and not re.search(r"\d", following)
             if subtitle and not _VENUE_START_RE.match(following):
                 continue
-        end = m.end() if mark in "?!" else m.start()
-        return body[:end].strip() or None, body[m.end() :].strip()
+        if mark == "in":  # `…approach. in NeurIPS`, `…or not? in ICML`: the venue begins
+            cut = start + 1 if body[start] in "?!" else start
+            return body[:cut].strip() or None, body[start:].lstrip(" ,.?!")
+        return body[: end if mark in "?!" else start].strip() or None, body[end:].strip()
     return (body.strip() or None), ""
 
 
 _INITIAL_END_RE = re.compile(r"(?:^|[\s.,\-‐])(?:[A-Z]{1,3}|[A-Z][a-z]|Jr|Sr)$")
 _NAME_NEXT_RE = re.compile(
-    r"^(?:(?:&|and)\s+)?(?:[A-Z]\.|(?:(?:van|von|de|der|den|la|le|du|di|da|del|dos)\s)*"
+    rf"^(?:(?:&|and)\s+)?(?:[A-Z]\.|(?:{_PARTICLE}\s)*(?:[a-z]{{1,2}}['’])?"
     r"[A-Z\u00c0-\u024f][\w'’\-\u00c0-\u024f]*(?:,|\s+and\b|\s*&|\.\s|\.$|\s+[A-Z]\.|"
     r"(?:\s+[A-Z\u00c0-\u024f][\w'’\-\u00c0-\u024f]*){1,2}(?:,|\.\s|\.$)))"
 )
 _STOP_RE = re.compile(r"\.\s+(?=\S)")
 _ET_AL_NEXT_RE = re.compile(r"^et\.?\s?al\b")
+_PARTICLES_NEXT_RE = re.compile(rf"^(?:{_PARTICLE}\s+){{0,2}}{_PARTICLE}\.(?:\s|$)")
+# `& Family, I. I` (APA, Nature, Harvard): the name after the ampersand is the list's last
+_AMPERSAND_DONE_RE = re.compile(
+    r"&\s+[\w'’\-\u00c0-\u024f]+(?:\s+[\w'’\-\u00c0-\u024f]+){0,2},"
+    r"(?:\s*[A-Z\u00c0-\u00de\u0100-\u017f][a-z]?\.?-?){1,4}$"
+)
 _VANCOUVER_LIST_RE = re.compile(
     r"(?:^|,\s*)[\w'’\-\u00c0-\u024f]{2,}\s+[A-Z]{1,3},\s*\S[^,]*\s[A-Z]{1,3}$"
 )
@@ -301,8 +305,12 @@ def _first_stop(text: str) -> int | None:
         before, after = text[: m.start()], text[m.end() :]
         # `Jacob D. Abernethy`: a middle initial; but in a Vancouver list (`Wang J, Dai B.`)
         # initials end each name, so their full stop ends the list
-        if _ET_AL_NEXT_RE.match(after):
-            continue  # `Wang, J. et al. Title` (Nature): `et al.` still belongs to the names
+        if _ET_AL_NEXT_RE.match(after) or _PARTICLES_NEXT_RE.match(after):
+            # `Wang, J. et al. Title` (Nature), `Schaar, M. van der. Title` (a particle set
+            # after the initials): both still belong to the names
+            continue
+        if _AMPERSAND_DONE_RE.search(before):
+            return m.start()  # `… & Schmid, U. Beneficial and harmful …`: the last name is done
         vancouver = _VANCOUVER_LIST_RE.search(before)
         if _INITIAL_END_RE.search(before) and _NAME_NEXT_RE.match(after) and not vancouver:
             continue
@@ -331,65 +339,3 @@ def _clean_title(title: str | None) -> str | None:
 def _last_year(text: str | None) -> int | None:
     years = _YEAR_RE.findall(text or "")
     return int(years[-1]) if years else None
-
-
-def venue_fields(venue: str) -> dict[str, str | None]:
-    """Container title, volume, issue and pages read off the part after the title."""
-    v = _IN_RE.sub("", venue.strip())
-    v = _ED_RE.sub("", v) if re.search(r"\beds?\b", v[:220], re.I) else v
-    volume = issue = pages = None
-    m = _VOL_ISSUE_PAGES_RE.search(v)
-    if m:
-        volume, issue, pages = m.group("v"), m.group("i").strip(), m.group("p")
-    elif m2 := _VOL_PAGES_RE.search(v):
-        volume, pages = m2.group("v"), m2.group("p")
-    elif m3 := _APA_VOL_PAGES_RE.search(v):
-        volume, pages = m3.group("v"), m3.group("p")
-    volume = volume or ((mv := _VOL_RE.search(v)) and mv.group("v")) or None
-    issue = issue or ((mi := _NO_RE.search(v)) and mi.group("i")) or None
-    pages = pages or ((mp := _PAGES_RE.search(v)) and mp.group("p")) or None
-    return {
-        "container_title": _container(v),
-        "volume": volume,
-        "issue": issue,
-        "pages": _SPACES_RE.sub("", pages).replace("—", "-").replace("–", "-") if pages else None,
-    }
-
-
-_CONTAINER_END_RE = re.compile(
-    rf"(?:,|\.|;)\s*(?:{_YEAR}|vol\b|volume\b|pp?\.|pages?\b|no\.|\d)|\s+\d{{1,5}}\s*[(:]|"
-    rf"\s*\(\s*{_YEAR}|,\s*[A-Z][a-z]+\s+{_YEAR}",
-    re.I,
-)
-
-
-def _container(v: str) -> str | None:
-    """The venue's name: up to the first year, volume, pages or number that follows it."""
-    if not v:
-        return None
-    m = _CONTAINER_END_RE.search(v)
-    name = v[: m.start()] if m else v
-    name = re.sub(rf"[,.]?\s*{_YEAR}[a-z]?\s*\.?$", "", name).strip(" .,;:")
-    if not name or name.isdigit() or len(name) > 300:
-        return None
-    return name
-
-
-_PUBLISHER_RE = re.compile(
-    r"\b(?:press|publish\w*|verlag|editions?|university|thesis|dissertation)\b", re.I
-)
-_PREPRINT_RE = re.compile(r"\b(?:arxiv|preprint|biorxiv|medrxiv|ssrn|corr)\b", re.I)
-
-
-def _entry_type(venue: str, fields: dict[str, str | None], ids: Identifiers) -> str:
-    if _PREPRINT_RE.search(venue) or (ids.arxiv and not fields["container_title"]):
-        return "misc"
-    if _IN_RE.match(venue.strip()):
-        return "inproceedings"
-    if fields["volume"] or fields["pages"] or fields["issue"]:
-        return "article"
-    if _PUBLISHER_RE.search(venue):
-        return "book"
-    if ids.url and not ids.doi and not fields["container_title"]:
-        return "online"
-    return "reference"

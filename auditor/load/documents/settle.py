@@ -19,7 +19,8 @@ from typing import Any
 
 from auditor.load.documents.identifiers import find_identifiers
 from auditor.load.documents.people import split_authors
-from auditor.load.documents.refstring import string_query, strip_label, venue_fields
+from auditor.load.documents.refstring import string_query, strip_label
+from auditor.load.documents.venue_part import venue_fields
 from auditor.text import normalize_text
 
 __all__ = ["STRING_ROUTE", "fields_around", "string_query", "validated"]

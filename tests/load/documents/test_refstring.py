@@ -215,3 +215,76 @@ def test_confidence_is_given_for_each_field_read() -> None:
     assert marked.confidence["title"] >= 0.9
     unmarked = parse("Some words without any marks whatsoever in them")
     assert unmarked.confidence.get("title", 0.0) < 0.5
+
+
+@pytest.mark.parametrize(
+    ("text", "authors", "title", "venue"),
+    [
+        # CSL sets a particle after the initials (`van der Schaar`, `van de Meent`)
+        (
+            "Alaa, A. M., Chan, A. J., & Schaar, M. van der. (2021). Generative time-series "
+            "modeling with fourier flows. ICLR.",
+            ["Alaa, A. M.", "Chan, A. J.", "van der Schaar, M."],
+            "Generative time-series modeling with fourier flows",
+            "ICLR",
+        ),
+        (
+            "793. Wu, H., Esmaeili, B., Wick, M. L., Tristan, J.-B. & Meent, J.-W. van de. "
+            "Conjugate energy-based models. in ICML (2021).",
+            ["Wu, H.", "Esmaeili, B.", "Wick, M. L.", "Tristan, J.-B.", "van de Meent, J.-W."],
+            "Conjugate energy-based models",
+            "ICML",
+        ),
+        # the name after `&` is the last: `and` in the title that follows is no separator
+        (
+            "596. Ai, L., Muggleton, S. H., Hocquette, C., Gromowski, M. & Schmid, U. "
+            "Beneficial and harmful explanatory machine learning. in Mach. learn. (2021).",
+            ["Ai, L.", "Muggleton, S. H.", "Hocquette, C.", "Gromowski, M.", "Schmid, U"],
+            "Beneficial and harmful explanatory machine learning",
+            "Mach. learn",
+        ),
+        # Nature's lower-case `in` after a title ending in `?`, or in `++`
+        (
+            "480. Liu, N. et al. Lottery ticket preserves weight correlation: Is it desirable "
+            "or not? in ICML (2021).",
+            ["Liu, N."],
+            "Lottery ticket preserves weight correlation: Is it desirable or not?",
+            "ICML",
+        ),
+        (
+            "950. Beretta, L., Cohen-Addad, V., Lattanzi, S. & Parotsidis, N. Multi-swap "
+            "k-means++. in NeurIPS (2023).",
+            ["Beretta, L.", "Cohen-Addad, V.", "Lattanzi, S.", "Parotsidis, N"],
+            "Multi-swap k-means++",
+            "NeurIPS",
+        ),
+        # a subtitle after `!` runs on to the venue
+        (
+            "244. Jin, M., Chang, H., Zhu, W. & Sojoudi, S. Power up! Robust graph "
+            "convolutional network via graph powering. in AAAI (2021).",
+            ["Jin, M.", "Chang, H.", "Zhu, W.", "Sojoudi, S"],
+            "Power up! Robust graph convolutional network via graph powering",
+            "AAAI",
+        ),
+        # natural-order names with a lower-case particle or prefix
+        (
+            "[757] M. Sandler, A. Jackson, and B. A. y Arcas. Meta-learning bidirectional "
+            "update rules. In ICML, 2021.",
+            ["M. Sandler", "A. Jackson", "B. A. y Arcas"],
+            "Meta-learning bidirectional update rules",
+            "ICML",
+        ),
+        (
+            "[302] F. d'Amore, D. Mitropolsky, and C. H. Papadimitriou. Planning with "
+            "biological neurons and synapses. In AAAI, 2022.",
+            ["F. d'Amore", "D. Mitropolsky", "C. H. Papadimitriou"],
+            "Planning with biological neurons and synapses",
+            "AAAI",
+        ),
+    ],
+)
+def test_particles_ampersands_and_nature_venues(
+    text: str, authors: list[str], title: str, venue: str
+) -> None:
+    r = parse(text)
+    assert (r.authors, r.title, r.container_title) == (authors, title, venue)
