@@ -289,6 +289,7 @@ _NAME_NEXT_RE = re.compile(
 _STOP_RE = re.compile(r"\.\s+(?=\S)")
 _ET_AL_NEXT_RE = re.compile(r"^et\.?\s?al\b")
 _PARTICLES_NEXT_RE = re.compile(rf"^(?:{_PARTICLE}\s+){{0,2}}{_PARTICLE}\.(?:\s|$)")
+_INITIAL_NEXT_RE = re.compile(r"^[A-Z\u00c0-\u00de\u0100-\u017f][a-z]?\.(?:[\s-]|$)")
 # `& Family, I. I` (APA, Nature, Harvard): the name after the ampersand is the list's last
 _AMPERSAND_DONE_RE = re.compile(
     r"&\s+[\w'’\-\u00c0-\u024f]+(?:\s+[\w'’\-\u00c0-\u024f]+){0,2},"
@@ -309,7 +310,7 @@ def _first_stop(text: str) -> int | None:
             # `Wang, J. et al. Title` (Nature), `Schaar, M. van der. Title` (a particle set
             # after the initials): both still belong to the names
             continue
-        if _AMPERSAND_DONE_RE.search(before):
+        if _AMPERSAND_DONE_RE.search(before) and not _INITIAL_NEXT_RE.match(after):
             return m.start()  # `… & Schmid, U. Beneficial and harmful …`: the last name is done
         vancouver = _VANCOUVER_LIST_RE.search(before)
         if _INITIAL_END_RE.search(before) and _NAME_NEXT_RE.match(after) and not vancouver:

@@ -243,6 +243,13 @@ def test_confidence_is_given_for_each_field_read() -> None:
             "Beneficial and harmful explanatory machine learning",
             "Mach. learn",
         ),
+        (
+            "27. Oliveira, R., Tiao, L. C. & Ramos, F. T. Batch bayesian optimisation via "
+            "density-ratio estimation with guarantees. in NeurIPS (2022).",
+            ["Oliveira, R.", "Tiao, L. C.", "Ramos, F. T"],
+            "Batch bayesian optimisation via density-ratio estimation with guarantees",
+            "NeurIPS",
+        ),
         # Nature's lower-case `in` after a title ending in `?`, or in `++`
         (
             "480. Liu, N. et al. Lottery ticket preserves weight correlation: Is it desirable "
