@@ -41,9 +41,10 @@ def write_reports(
     """
     from auditor.files import report_set, side_by_side
     from auditor.memory import give_back
+    from auditor.report.writers import writers
 
     give_back()  # building the view's columns: freed before the writers' buffers come
-    formats = view.choice.writers()
+    formats = writers(view.choice)
     with report_set(out_dir, sign=sign_manifest) as staging:
         written = side_by_side([partial(f.write, view, staging) for f in formats])
         names = [p.name for paths in written for p in paths]

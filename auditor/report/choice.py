@@ -10,14 +10,10 @@ a JSON list of a million rows helps nobody. The console names what was written a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from auditor.errors import ConfigError
-
-if TYPE_CHECKING:
-    from auditor.report.interface import ReportFormat
 
 __all__ = [
     "LARGE_DEFAULT",
@@ -37,68 +33,24 @@ LISTED_ROWS = 50_000
 
 @dataclass(frozen=True)
 class Report:
-    """One report a run can be asked for."""
+    """One report a run can be asked for (its writers: `auditor.report.writers`)."""
 
     name: str
     """Its name in `--report`."""
     files: tuple[str, ...]
     """The files it writes (`duplicates.*` only when there are groups)."""
-    make: Callable[[ReportChoice], list[ReportFormat]]
-    """Its writers for a run whose choice is the argument (a large run's page is a summary)."""
-
-
-def _parquet(choice: ReportChoice) -> list[ReportFormat]:
-    from auditor.report.parquet import ParquetReport
-
-    return [ParquetReport(("verdicts", "duplicates"))]
-
-
-def _csv(choice: ReportChoice) -> list[ReportFormat]:
-    from auditor.report.csv import CsvReport
-
-    return [CsvReport(("verdicts", "duplicates"))]
-
-
-def _checklist(choice: ReportChoice) -> list[ReportFormat]:
-    from auditor.report.csv import CsvReport
-    from auditor.report.parquet import ParquetReport
-
-    return [ParquetReport(("checklist",)), CsvReport(("checklist",))]
-
-
-def _html(choice: ReportChoice) -> list[ReportFormat]:
-    # imported on first use: `auditor load` needs no jinja2, nor a run that asks for no page
-    if choice.large:
-        from auditor.report.summary_page import HtmlSummaryReport
-
-        return [HtmlSummaryReport()]
-    from auditor.report.html import HtmlReport
-
-    return [HtmlReport()]
-
-
-def _json(choice: ReportChoice) -> list[ReportFormat]:
-    from auditor.report.json import JsonReport, JsonSummaryReport
-
-    return [JsonSummaryReport() if choice.large else JsonReport()]
-
-
-def _junit(choice: ReportChoice) -> list[ReportFormat]:
-    from auditor.report.junit import JunitReport
-
-    return [JunitReport(None, choice.fail_on)]
 
 
 #: Every report a run can write, by `--report` name, in the order they are listed.
 REPORTS: dict[str, Report] = {
     r.name: r
     for r in (
-        Report("parquet", ("verdicts.parquet", "duplicates.parquet"), _parquet),
-        Report("csv", ("verdicts.csv", "duplicates.csv"), _csv),
-        Report("checklist", ("checklist.parquet", "checklist.csv"), _checklist),
-        Report("html", ("report.html",), _html),
-        Report("json", ("report.json",), _json),
-        Report("junit", ("junit.xml",), _junit),
+        Report("parquet", ("verdicts.parquet", "duplicates.parquet")),
+        Report("csv", ("verdicts.csv", "duplicates.csv")),
+        Report("checklist", ("checklist.parquet", "checklist.csv")),
+        Report("html", ("report.html",)),
+        Report("json", ("report.json",)),
+        Report("junit", ("junit.xml",)),
     )
 }
 
@@ -133,10 +85,6 @@ class ReportChoice:
     """Named by the user (`--report`), not a default."""
     fail_on: tuple[str, ...] = ()
     """The `--fail-on` list (JUnit marks those rows failed)."""
-
-    def writers(self) -> list[ReportFormat]:
-        """The writers of every chosen report, in `REPORTS` order."""
-        return [w for name in self.names for w in REPORTS[name].make(self)]
 
     def left_out(self) -> tuple[str, ...]:
         """The reports not written that a reader may want (JUnit is for CI; never listed)."""

@@ -121,3 +121,19 @@ def test_asking_for_csv_in_a_large_run_writes_it(
         "duplicates.csv",
         "manifest.json",
     }
+
+
+def test_every_report_has_its_writers() -> None:
+    from auditor.report.writers import _MAKERS, writers
+
+    assert list(_MAKERS) == list(REPORTS)
+    small = choose_reports(list(REPORTS), 1)
+    assert [type(w).__name__ for w in writers(small)] == [
+        "ParquetReport",
+        "CsvReport",
+        "ParquetReport",
+        "CsvReport",
+        "HtmlReport",
+        "JsonReport",
+        "JunitReport",
+    ]
