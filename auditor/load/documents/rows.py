@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
-from auditor.load.documents.refstring import ParsedReference, parse, string_query
+from auditor.load.documents.refstring import ParsedReference, parse, string_query, strip_label
 from auditor.load.documents.split import Piece
 from auditor.load.interface import Rows
 from auditor.names import parse as parse_name
@@ -62,14 +63,40 @@ def _same_authors(
     return authors, sure, confidence
 
 
+def _authors_part(ref: ParsedReference) -> str | None:
+    """The author part of `ref` as printed (before its title), when its authors were read."""
+    if not ref.authors or not ref.title:
+        return None
+    _, rest = strip_label(ref.text)
+    at = rest.find(ref.title)
+    part = rest[:at].rstrip() if at > 0 else ""
+    return part if part.endswith(",") else None
+
+
+def _parse_piece(text: str, previous: ParsedReference | None) -> ParsedReference:
+    """`parse(text)`; a string whose author part is empty (`[43] , Title, in ICLR, 2022.`:
+    SIAM draws a rule for "the same authors", which leaves no text) is read with the author part
+    of the reference before it, as its printer meant; its `text` stays as printed."""
+    ref = parse(text)
+    label, rest = strip_label(ref.text)
+    if previous is None or label is None or not rest.lstrip().startswith(","):
+        return ref  # unlabelled, a piece that starts with a comma may be a broken-off tail
+    part = _authors_part(previous)
+    if part is None:
+        return ref
+    meant = parse(f"[{label}] {part} {rest.lstrip()[1:].lstrip()}")
+    return replace(meant, text=ref.text, label=ref.label) if meant.authors else ref
+
+
 def rows_from_pieces(pieces: Sequence[Piece]) -> Rows:
     """One row per piece, in order."""
     rows = Rows()
     seen: set[str] = set()
     previous: list[str] = []
     previous_confidence: float | None = None
+    before: ParsedReference | None = None
     for n, piece in enumerate(pieces, start=1):
-        ref = parse(piece.text)
+        ref = before = _parse_piece(piece.text, before)
         authors, sure, confidence = _same_authors(ref, previous, previous_confidence)
         previous = authors
         previous_confidence = confidence.get("authors")
