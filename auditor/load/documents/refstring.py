@@ -232,7 +232,8 @@ _INITIALS_NAME = (
 )
 # the list ends at a comma that no further name or `and` follows
 _INITIALS_LIST_RE = re.compile(
-    rf"^(?P<names>{_INITIALS_NAME}(?:(?:,\s+(?:and\s+)?|\s+and\s+){_INITIALS_NAME})*),\s+"
+    rf"^(?P<names>{_INITIALS_NAME}(?:(?:,\s+(?:and\s+)?|\s+and\s+){_INITIALS_NAME})*"
+    r"(?:,?\s+et\.?\s?al\.?)?),\s+"  # `…, M. Reynolds, et al., Flamingo: …`
     rf"(?!and\s|et\.?\s?al\b|others\b)(?!{_INITIALS_NAME}(?:,|\s+and\b|\.))"
     # nor a full name (`H. Aziz, Ágnes Cseh, …`): the list goes on in another form
     r"(?![A-Z\u00c0-\u024f][\w'’\-\u00c0-\u024f]*\s+[A-Z\u00c0-\u024f][\w'’\-\u00c0-\u024f]*"

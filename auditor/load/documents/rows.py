@@ -73,19 +73,20 @@ def _authors_part(ref: ParsedReference) -> str | None:
     return part if part.endswith(",") else None
 
 
-def _parse_piece(text: str, previous: ParsedReference | None) -> ParsedReference:
-    """`parse(text)`; a string whose author part is empty (`[43] , Title, in ICLR, 2022.`:
-    SIAM draws a rule for "the same authors", which leaves no text) is read with the author part
-    of the reference before it, as its printer meant; its `text` stays as printed."""
+def _parse_piece(text: str, before: str | None) -> tuple[ParsedReference, str | None]:
+    """`parse(text)` and its author part as printed or meant. A string whose author part is
+    empty (`[43] , Title, in ICLR, 2022.`: SIAM draws a rule for "the same authors", which
+    leaves no text) is read with `before`, the author part of the reference before it, as its
+    printer meant; its `text` stays as printed."""
     ref = parse(text)
     label, rest = strip_label(ref.text)
-    if previous is None or label is None or not rest.lstrip().startswith(","):
-        return ref  # unlabelled, a piece that starts with a comma may be a broken-off tail
-    part = _authors_part(previous)
-    if part is None:
-        return ref
-    meant = parse(f"[{label}] {part} {rest.lstrip()[1:].lstrip()}")
-    return replace(meant, text=ref.text, label=ref.label) if meant.authors else ref
+    if before is None or label is None or not rest.lstrip().startswith(","):
+        # unlabelled, a piece that starts with a comma may be a broken-off tail
+        return ref, _authors_part(ref)
+    meant = parse(f"[{label}] {before} {rest.lstrip()[1:].lstrip()}")
+    if not meant.authors:
+        return ref, None
+    return replace(meant, text=ref.text, label=ref.label), before
 
 
 def rows_from_pieces(pieces: Sequence[Piece]) -> Rows:
@@ -94,9 +95,9 @@ def rows_from_pieces(pieces: Sequence[Piece]) -> Rows:
     seen: set[str] = set()
     previous: list[str] = []
     previous_confidence: float | None = None
-    before: ParsedReference | None = None
+    before: str | None = None
     for n, piece in enumerate(pieces, start=1):
-        ref = before = _parse_piece(piece.text, before)
+        ref, before = _parse_piece(piece.text, before)
         authors, sure, confidence = _same_authors(ref, previous, previous_confidence)
         previous = authors
         previous_confidence = confidence.get("authors")

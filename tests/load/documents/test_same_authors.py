@@ -50,3 +50,21 @@ def test_an_unlabelled_piece_starting_with_a_comma_is_not_given_authors() -> Non
 def test_the_first_reference_has_no_authors_to_take() -> None:
     (only,) = _rows(_SAME)
     assert not only["authors"]
+
+
+def test_a_run_of_references_by_the_same_authors_all_take_them() -> None:
+    third = "[44] , Another paper of theirs, in NeurIPS, 2023."
+    first, same, again = _rows(_FIRST, _SAME, third)
+    assert again["authors"] == first["authors"]
+    assert again["title"] == "Another paper of theirs"
+
+
+def test_initials_first_authors_ending_in_et_al() -> None:
+    text = (
+        "[113] J.-B. Alayrac, J. Donahue, P. Luc, M. Reynolds, et al., Flamingo: A visual "
+        "language model for few-shot learning, in NeurIPS, 2022."
+    )
+    (row,) = _rows(text)
+    assert row["authors"] == ["J.-B. Alayrac", "J. Donahue", "P. Luc", "M. Reynolds"]
+    assert row["authors_et_al"] is True
+    assert row["title"] == "Flamingo: A visual language model for few-shot learning"
