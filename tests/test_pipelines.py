@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -58,10 +59,20 @@ def test_pre_commit_hooks_file_is_the_pipelines_copy_and_valid() -> None:
     root_copy = (ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
     assert root_copy == (PIPELINES / "pre-commit-hooks.yaml").read_text(encoding="utf-8")
     hooks = yaml.safe_load(root_copy)
-    assert {hook["id"] for hook in hooks} == {"auditor", "auditor-offline", "auditor-manuscript"}
+    assert {hook["id"] for hook in hooks} == {
+        "auditor",
+        "auditor-online",
+        "auditor-offline",
+        "auditor-manuscript",
+    }
     for hook in hooks:
         assert hook["entry"].startswith("auditor audit ")
         assert hook["language"] == "python"
+        # a commit never waits on the network unless the hook says so by its name (#38 item 2)
+        online = hook["id"] == "auditor-online"
+        assert ("--online" in hook["entry"].split()) is online
+        assert ("--offline" in hook["entry"].split()) is not online
+        assert re.search(hook["files"], "paper.qmd") and re.search(hook["files"], "refs.bib")
         # The manuscript hook names its manuscript in `args`; changed chapters are not inputs.
         assert hook["pass_filenames"] is (hook["id"] != "auditor-manuscript")
 
