@@ -77,11 +77,12 @@ def test_pre_commit_hooks_file_is_the_pipelines_copy_and_valid() -> None:
         assert hook["pass_filenames"] is (hook["id"] != "auditor-manuscript")
 
 
-def test_workflow_caches_the_auditor_cache_dir() -> None:
-    workflow = yaml.safe_load((PIPELINES / "github-workflow.yml").read_text(encoding="utf-8"))
-    steps = workflow["jobs"]["audit"]["steps"]
+def test_the_action_caches_the_auditor_cache_dir() -> None:
+    action = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
+    steps = action["runs"]["steps"]
     cache = next(s for s in steps if str(s.get("uses", "")).startswith("actions/cache"))
-    assert cache["with"]["path"] == "${{ env.AUDITOR_CACHE_DIR }}"
-    assert "AUDITOR_CACHE_DIR" in workflow["env"]
-    run = next(s["run"] for s in steps if "auditor audit" in s.get("run", ""))
-    assert "--output-format github" in run and "--junit" in run
+    audit = next(s for s in steps if s.get("id") == "audit")
+    assert cache["with"]["path"] == audit["env"]["AUDITOR_CACHE_DIR"]
+    assert "github" in audit["run"] or "audit.sh" in audit["run"]
+    script = (ROOT / "action" / "audit.sh").read_text(encoding="utf-8")
+    assert "--output-format github" in script and "--junit" in script

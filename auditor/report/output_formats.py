@@ -28,6 +28,7 @@ class OutputName(StrEnum):
     TEXT = "text"
     GITHUB = "github"
     SARIF = "sarif"
+    CODEQUALITY = "codequality"
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,16 @@ def _sarif(stream: TextIO, fail_on: Sequence[str]) -> ReportFormat:
     return SarifLog(stream, fail_on)
 
 
+def _code_quality(stream: TextIO, fail_on: Sequence[str]) -> ReportFormat:
+    from auditor.report.code_quality import CodeQualityReport
+
+    return CodeQualityReport(stream, fail_on)
+
+
 FORMATS: dict[OutputName, OutputFormat] = {
     OutputName.GITHUB: OutputFormat("GitHub workflow annotations", _github),
     OutputName.SARIF: OutputFormat("a SARIF 2.1.0 log for code scanning", _sarif, document=True),
+    OutputName.CODEQUALITY: OutputFormat(
+        "a GitLab code quality report", _code_quality, document=True
+    ),
 }
