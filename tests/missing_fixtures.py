@@ -2,8 +2,11 @@
 
 A test that needs `../shared` (realdata, the spec, the HALLMARK split) or a test extra skips
 where it is absent, which is right on a contributor's machine and wrong in CI, where both are
-laid out: there a skip of that kind hides a test that did not run (#38). Other skips (no
-Chromium, not glibc, not POSIX) say what the machine is and stay skips.
+laid out: there a skip of that kind hides a test that did not run (#38). Every such skip goes
+through `need` / `needs` here, so its reason starts with `missing fixture: ../shared/...` and
+nothing else is mistaken for one; a test extra missing shows as `pytest.importorskip`'s "could
+not import". Other skips (no Chromium, not glibc, not POSIX) say what the machine is and stay
+skips.
 
 Loaded by `tests/conftest.py` as a plugin; under pytest-xdist the controller sees every
 worker's reports, so it alone decides.
@@ -12,17 +15,18 @@ worker's reports, so it alone decides.
 from __future__ import annotations
 
 import os
-import re
+from pathlib import Path
 
 import pytest
 
-#: What a missing-fixture skip's reason names: the shared folder or its parts, or a module
-#: the test extras install (`pytest.importorskip`: "could not import 'docx'").
-MISSING_FIXTURE_RE = re.compile(
-    r"\b(?:shared|realdata|hallmark|eval/|spec)\b|could not import|not installed", re.IGNORECASE
-)
-#: Skips that say what the machine is, not that a fixture is missing.
-MACHINE_RE = re.compile(r"chromium|glibc|POSIX|SIGKILL", re.IGNORECASE)
+#: `../shared` beside the clone (a worktree's too), wherever the clone is.
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+#: The real bibliographies and parser suites; `AUDITOR_REALDATA` points elsewhere.
+REALDATA = Path(os.environ.get("AUDITOR_REALDATA", SHARED / "realdata"))
+#: How every missing-fixture skip's reason begins.
+PREFIX = "missing fixture: "
+#: `pytest.importorskip`'s reason when a module of the test extras is absent.
+_NO_EXTRA = "could not import "
 
 _missing: list[str] = []
 
@@ -34,9 +38,31 @@ def _reason(report: pytest.TestReport) -> str:
     return str(longrepr)
 
 
+def missing(path: Path) -> str:
+    """The skip reason for a test whose fixture `path` is absent."""
+    try:
+        shown = "../shared/" + path.relative_to(SHARED).as_posix()
+    except ValueError:  # AUDITOR_REALDATA elsewhere
+        shown = str(path)
+    return PREFIX + shown
+
+
+def need(path: Path) -> Path:
+    """`path`, or skip the calling test for a missing fixture."""
+    if not path.exists():
+        pytest.skip(missing(path))
+    return path
+
+
+def needs(path: Path) -> pytest.MarkDecorator:
+    """A mark skipping a test (or a module, as `pytestmark`) while `path` is absent."""
+    return pytest.mark.skipif(not path.exists(), reason=missing(path))
+
+
 def is_missing_fixture(reason: str) -> bool:
     """Whether a skip with `reason` is one for a missing fixture."""
-    return bool(MISSING_FIXTURE_RE.search(reason)) and not MACHINE_RE.search(reason)
+    reason = reason.removeprefix("Skipped: ")
+    return reason.startswith((PREFIX, _NO_EXTRA))
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:

@@ -9,18 +9,24 @@ from pathlib import Path
 
 import pytest
 
-from tests.missing_fixtures import is_missing_fixture
+from tests.missing_fixtures import SHARED, is_missing_fixture, missing
 
 ROOT = Path(__file__).resolve().parents[1]
 
 _TESTS = """
 import pytest
 
+from tests.missing_fixtures import SHARED, need, needs
+
 def test_runs():
     assert True
 
 def test_needs_shared():
-    pytest.skip("shared realdata folder not found at ../shared/realdata")
+    need(SHARED / "no-such-fixture" / "x.bib")
+
+@needs(SHARED / "no-such-folder")
+def test_module_needs_shared():
+    pass
 
 def test_needs_a_browser():
     pytest.skip("chromium is not installed (CI installs it)")
@@ -43,8 +49,15 @@ def _run(tmp_path: Path, ci: str | None, body: str = _TESTS) -> subprocess.Compl
 def test_under_ci_a_missing_fixture_skip_fails_the_run_and_is_named(tmp_path: Path) -> None:
     run = _run(tmp_path, "true")
     assert run.returncode == 1, run.stdout + run.stderr
-    assert "1 test(s) skipped for a missing fixture" in run.stdout
-    assert "test_sample.py::test_needs_shared" in run.stdout
+    assert "2 test(s) skipped for a missing fixture" in run.stdout
+    assert (
+        "test_sample.py::test_needs_shared: missing fixture: ../shared/no-such-fixture/x.bib"
+        in run.stdout
+    )
+    assert (
+        "test_sample.py::test_module_needs_shared: missing fixture: ../shared/no-such-folder"
+        in run.stdout
+    )
     assert "test_needs_a_browser" not in run.stdout.split("missing fixture")[1]
 
 
@@ -63,14 +76,19 @@ def test_under_ci_a_machine_skip_alone_passes(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("reason", "missing"),
     [
-        ("shared realdata bibs not found at /x/shared/realdata/bibs", True),
-        ("gbk_test.bib not in realdata", True),
-        ("shared spec not present; the checked-in copies are used", True),
+        (missing(SHARED / "realdata" / "bibs"), True),
+        ("Skipped: " + missing(SHARED / "spec" / "x.json"), True),
         ("could not import 'docx': No module named 'docx'", True),
+        # Only the helper's prefix counts: a reason that merely names the folder is not one.
+        ("shared realdata bibs not found", False),
         ("chromium is not installed (CI installs it: .ci/run)", False),
+        ("git is not installed", False),
         ("mallopt and mallinfo2 are glibc's", False),
-        ("needs POSIX SIGKILL", False),
     ],
 )
 def test_which_skips_are_for_a_missing_fixture(reason: str, missing: bool) -> None:
     assert is_missing_fixture(reason) is missing
+
+
+def test_the_reason_names_the_fixture_under_shared() -> None:
+    assert missing(SHARED / "spec" / "a.json") == "missing fixture: ../shared/spec/a.json"

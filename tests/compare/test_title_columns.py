@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import random
 import re
 from collections.abc import Sequence
@@ -23,11 +22,9 @@ from auditor.compare.v2 import Field, title_rule
 from auditor.errors import InputError
 from auditor.load import load_files
 from tests.compare.title_shapes import SEEDS, pairs_of
+from tests.missing_fixtures import REALDATA, needs
 from tests.properties import examples
 
-REALDATA = Path(
-    os.environ.get("AUDITOR_REALDATA", Path(__file__).resolve().parents[3] / "shared" / "realdata")
-)
 Pairs = Sequence[tuple[str | None, str | None]]
 
 
@@ -176,7 +173,7 @@ def _bib_titles(root: Path) -> set[str]:
     return out
 
 
-@pytest.mark.skipif(not REALDATA.is_dir(), reason=f"shared realdata not found at {REALDATA}")
+@needs(REALDATA)
 def test_every_real_title_and_its_mutations_are_decided_as_the_rule_decides() -> None:
     titles = sorted(_bib_titles(REALDATA / "bibs") | _body_titles(REALDATA / "bodies"))
     assert len(titles) > 300

@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 from pathlib import Path
 
 import pytest
@@ -23,16 +22,12 @@ import pytest
 from auditor.errors import InputError
 from auditor.load import load_files
 from auditor.tables import DOCUMENT_FIELDS
+from tests.missing_fixtures import REALDATA, need, needs
 
-REALDATA = Path(
-    os.environ.get("AUDITOR_REALDATA", Path(__file__).resolve().parents[3] / "shared" / "realdata")
-)
 #: Columns added after the digests were recorded (#25): left out of the digest, tested apart.
 ADDED_SINCE = ("title_as_written", "howpublished", "note", "publisher", "field_confidence")
 EXPECTED = Path(__file__).parent / "fixtures" / "realdata_bibtex_expected.json"
-pytestmark = pytest.mark.skipif(
-    not REALDATA.is_dir(), reason=f"shared realdata folder not found at {REALDATA}"
-)
+pytestmark = needs(REALDATA)
 
 
 def snapshot(paths: list[Path]) -> dict[str, object]:
@@ -66,9 +61,7 @@ def test_realdata_bib_loads_as_before(name: str) -> None:
     if name == "bibs/*.bib together":  # one database of several files
         paths = sorted((REALDATA / "bibs").glob("*.bib"))
     else:
-        paths = [REALDATA / name]
-        if not paths[0].exists():
-            pytest.skip(f"{name} not in realdata")
+        paths = [need(REALDATA / name)]
     if expected["rows"] == 0:  # nothing to audit: refused, never a silent pass (#27)
         with pytest.raises(InputError, match="no references in"):
             load_files([str(p) for p in paths])

@@ -8,7 +8,6 @@ that what real tools export loads completely: one row per entry, no exception, r
 from __future__ import annotations
 
 import logging
-import os
 import re
 from pathlib import Path
 
@@ -16,13 +15,9 @@ import pytest
 
 from auditor.errors import InputError
 from auditor.load import detect_format, load_files
+from tests.missing_fixtures import REALDATA, need, needs
 
-REALDATA = Path(
-    os.environ.get("AUDITOR_REALDATA", Path(__file__).resolve().parents[3] / "shared" / "realdata")
-)
-pytestmark = pytest.mark.skipif(
-    not REALDATA.is_dir(), reason=f"shared realdata folder not found at {REALDATA}"
-)
+pytestmark = needs(REALDATA)
 
 _ENTRY = re.compile(
     r"^\ufeff?\s*@\s*(?!string\b|comment\b|preamble\b)[A-Za-z]+\s*[{(]", re.I | re.M
@@ -82,9 +77,7 @@ def test_every_entry_loads_exactly_once(path: Path) -> None:
 
 
 def _rows(name: str) -> list[dict[str, object]]:
-    path = REALDATA / "bibs" / name
-    if not path.exists():
-        pytest.skip(f"{name} not in realdata")
+    path = need(REALDATA / "bibs" / name)
     return load_files([str(path)]).table.to_pylist()
 
 
@@ -113,9 +106,7 @@ def test_gbt7714_chinese_titles_and_authors() -> None:
 
 
 def test_embase_csv_with_mapped_columns() -> None:
-    path = REALDATA / "bibs" / "asreview-embase.csv"
-    if not path.exists():
-        pytest.skip("asreview-embase.csv not in realdata")
+    path = need(REALDATA / "bibs" / "asreview-embase.csv")
     outcome = load_files([str(path)], csv_map={"authors": "Author Names"})
     rows = outcome.table.to_pylist()
     assert len(rows) == 6
@@ -142,9 +133,7 @@ def test_embase_csv_without_map_matches_its_ris_twin() -> None:
 
 
 def test_citation_js_csl_json_matches_its_bibtex_source() -> None:
-    root = REALDATA / "parser-suites" / "citation-js-bibtex" / "mapping"
-    if not root.is_dir():
-        pytest.skip("citation-js mapping not in realdata")
+    root = need(REALDATA / "parser-suites" / "citation-js-bibtex" / "mapping")
     for bib, csl in (
         ("biblatex-input.bib", "biblatex-csl.json"),
         ("bibtex-input.bib", "bibtex-csl.json"),
@@ -160,9 +149,7 @@ def test_citation_js_csl_json_matches_its_bibtex_source() -> None:
 
 
 def test_gbk_file_is_recognised_without_an_encoding() -> None:
-    path = REALDATA / "parser-suites" / "bibtexparser" / "v2" / "gbk_test.bib"
-    if not path.exists():
-        pytest.skip("gbk_test.bib not in realdata")
+    path = need(REALDATA / "parser-suites" / "bibtexparser" / "v2" / "gbk_test.bib")
     row = load_files([str(path)]).table.to_pylist()[0]
     assert (row["key"], row["authors"], row["container_title"]) == (
         "凯撒2013",
@@ -172,18 +159,14 @@ def test_gbk_file_is_recognised_without_an_encoding() -> None:
 
 
 def test_gbk_file_with_explicit_encoding() -> None:
-    path = REALDATA / "parser-suites" / "bibtexparser" / "v2" / "gbk_test.bib"
-    if not path.exists():
-        pytest.skip("gbk_test.bib not in realdata")
+    path = need(REALDATA / "parser-suites" / "bibtexparser" / "v2" / "gbk_test.bib")
     row = load_files([str(path)], encoding="gbk").table.to_pylist()[0]
     expected = ("凯撒2013", ["凯撒"], "测试期刊")
     assert (row["key"], row["authors"], row["container_title"]) == expected
 
 
 def test_rispy_web_of_science_example() -> None:
-    path = REALDATA / "parser-suites" / "rispy" / "example_wos.ris"
-    if not path.exists():
-        pytest.skip("example_wos.ris not in realdata")
+    path = need(REALDATA / "parser-suites" / "rispy" / "example_wos.ris")
     outcome = load_files([str(path)])
     rows = outcome.table.to_pylist()
     assert outcome.inputs[0].format == "wos" and outcome.problems == ()

@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
-SPEC = Path("/work/shared/spec/citation-overlap-openapi.json")
+from tests.missing_fixtures import SHARED
+
+SPEC = SHARED / "spec" / "citation-overlap-openapi.json"
 FIXTURES = Path(__file__).parent / "fixtures"
 
 

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from auditor.overlap.contract import OverlapRequestError, check_bundle
 from auditor.overlap.response import LIMITATIONS, encode_result, result_bytes
+from tests.missing_fixtures import need
 from tests.properties import examples
 
 from .conftest import SPEC, contract_examples, contract_schemas
@@ -33,9 +34,7 @@ def test_contract_examples_reproduce_exactly(example: dict[str, Any]) -> None:
 
 
 def test_examples_and_schemas_are_the_specs_own() -> None:
-    if not SPEC.exists():
-        pytest.skip("shared spec not present; the checked-in copies are used")
-    spec = json.loads(SPEC.read_text("utf-8"))
+    spec = json.loads(need(SPEC).read_text("utf-8"))
     post = spec["paths"]["/v1/sources/check"]["post"]
     schemas = contract_schemas()
     assert schemas["request"] == post["requestBody"]["content"]["application/json"]["schema"]

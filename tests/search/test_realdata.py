@@ -7,7 +7,6 @@ folder (see `tests/load/test_realdata.py`).
 
 from __future__ import annotations
 
-import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -17,12 +16,10 @@ from auditor.emulator import Corpus, Emulator, EmulatorConfig, start_emulator
 from auditor.pipeline import run_audit
 from auditor.registers import registry
 from auditor.search.routing import INDEXED_TYPES
+from tests.missing_fixtures import REALDATA, missing
 
-REALDATA = Path(
-    os.environ.get("AUDITOR_REALDATA", Path(__file__).resolve().parents[3] / "shared" / "realdata")
-)
 BIBS = sorted((REALDATA / "bibs").glob("*.bib")) if REALDATA.is_dir() else []
-pytestmark = pytest.mark.skipif(not BIBS, reason=f"shared realdata bibs not found at {REALDATA}")
+pytestmark = pytest.mark.skipif(not BIBS, reason=missing(REALDATA / "bibs"))
 
 
 @pytest.fixture
