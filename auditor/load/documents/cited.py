@@ -1,17 +1,28 @@
 """Which references the body of a document cites: numbered markers and author-year citations.
 
 `citations(body)` reads the text before the references section: `[3]`, `[1, 4-6]`, `[2–3]`
-(numbered styles) and `(Smith, 2020)`, `(Smith and Lee 2020a; Chen et al., 2019)`,
-`Smith et al. (2020)` (author-year). `mark_cited(rows, body, path)` then gives each row the place
-of its first citation (`cited_at`, `paper.pdf p. 3` or `refs.docx ¶12`) or, when the body cites
-by that scheme but never this reference, the warning `not cited in the text`. A body that cites
-nothing in a scheme (a bare reference list) claims nothing: no row is marked.
+(numbered styles), `(Smith, 2020)`, `(Smith and Lee 2020a; Chen et al., 2019)`,
+`Smith et al. (2020)` (author-year), and the markers of Nature, AMA and Vancouver bodies: a
+superscript `before1,2` (`Line.marks`, read from a PDF's layout by `superscripts`) and a bare
+number in parentheses `shown (3)`, `(2–5)`. `mark_cited(rows, body, path)` then gives each row
+the place of its first citation (`cited_at`, `paper.pdf p. 3` or `refs.docx ¶12`) or, when the
+body cites by that scheme but never this reference, the warning `not cited in the text`. A body
+that cites nothing in a scheme (a bare reference list) claims nothing: no row is marked.
+
+Claiming a reference uncited accuses its author of padding, so the weaker numbered markers
+(superscripts, `(3)`) claim it only when they are plainly the body's citations: they name at
+least `_COVERED` of the numbered references. An affiliation mark (`Smith¹`), an exponent or
+a list item `(1)` read as a marker then only marks a reference cited, and a body whose real
+markers were missed (set in a way not read) claims nothing. `(3)` after `Eq.`, `Fig.`,
+`Table`, `Section`, … and one closing a line with a formula (an equation's number) is no
+marker; a year `(2019)` has four digits and none has more than three.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from auditor.load.documents.lines import Line
 from auditor.load.interface import ENTRY_COLUMNS, Rows
@@ -22,6 +33,18 @@ __all__ = ["NOT_CITED", "mark_cited"]
 NOT_CITED = "not cited in the text"
 
 _NUMBERED_RE = re.compile(r"\[(\d{1,4}(?:\s*[-–,;]\s*\d{1,4}){0,30})\]")
+_BARE_RE = re.compile(r"(?<![\w(])\((\d{1,3}(?:\s*[-–,;]\s*\d{1,3}){0,30})\)(?![\w(])")
+# a bare `(3)` after these words numbers an equation, a figure, a part of the text (only
+# words that nothing else precedes: a citation missed here could be claimed uncited)
+_NOT_CITING_RE = re.compile(
+    r"(?:\b(?:eqs?|equations?|figs?|figures?|tables?|tab|sections?|secs?|chapters?|ch|"
+    r"appendix|steps?|pages?|pp?|lines?|theorems?|lemmas?|propositions?|corollary|"
+    r"definitions?|algorithms?)\.?|[=<>≤≥≈])\s*(?:\(\d{1,3}\)\s*(?:,|and|or|to|[-–])\s*)*$",
+    re.IGNORECASE,
+)
+_FORMULA_RE = re.compile(r"[=<>≤≥≈∑∫±×·^]")
+#: The weaker numbered markers claim a reference uncited only when they name this share of them.
+_COVERED = 0.5
 _PAREN_RE = re.compile(r"\(([^()]{3,400})\)")
 _AUTHOR_YEAR_RE = re.compile(
     r"([A-Z\u00c0-\u024f][\w'’\-\u00c0-\u024f]+)(?:\s+et\s+al\.?|\s+(?:and|&)\s+[A-Z][\w'’\-]+)?"
@@ -50,21 +73,48 @@ def _where(path: str, line: Line) -> str:
     return f"{path} p. {line.page}" if line.page is not None else f"{path}:{line.number}"
 
 
-def citations(body: Sequence[Line], path: str) -> tuple[dict[str, str], dict[tuple[str, str], str]]:
-    """`(number → first place cited, (surname, year) → first place cited)`, lowercased."""
-    numbers: dict[str, str] = {}
-    pairs: dict[tuple[str, str], str] = {}
+@dataclass
+class Citations:
+    """What a body cites, each key lowercased, with the place it is first cited."""
+
+    numbers: dict[str, str] = field(default_factory=dict)
+    """Every numbered marker: `[n]`, superscript and `(n)` alike."""
+    bracketed: bool = False
+    """Whether any number was cited in brackets, which nothing but a citation is set in."""
+    pairs: dict[tuple[str, str], str] = field(default_factory=dict)
+    """`(surname, year)` of each author-year citation."""
+
+
+def citations(body: Sequence[Line], path: str) -> Citations:
+    """The citations of `body` (the lines before the references section of file `path`)."""
+    out = Citations()
     for line in body:
         where = _where(path, line)
         for m in _NUMBERED_RE.finditer(line.text):
+            out.bracketed = True
             for n in _numbers(m.group(1)):
-                numbers.setdefault(n, where)
+                out.numbers.setdefault(n, where)
+        for marker in (*line.marks, *_bare(line.text)):
+            for n in _numbers(marker):
+                out.numbers.setdefault(n, where)
         for m in _PAREN_RE.finditer(line.text):
             for a in _AUTHOR_YEAR_RE.finditer(m.group(1)):
-                pairs.setdefault((a.group(1).lower(), a.group(2)), where)
+                out.pairs.setdefault((a.group(1).lower(), a.group(2)), where)
         for a in _NARRATIVE_RE.finditer(line.text):
-            pairs.setdefault((a.group(1).lower(), a.group(2)), where)
-    return numbers, pairs
+            out.pairs.setdefault((a.group(1).lower(), a.group(2)), where)
+    return out
+
+
+def _bare(text: str) -> list[str]:
+    """The bare `(3)`, `(1,2)`, `(2–5)` markers of one line (see the module docstring)."""
+    out = []
+    for m in _BARE_RE.finditer(text):
+        if _NOT_CITING_RE.search(text[: m.start()]):
+            continue
+        if not text[m.end() :].strip(" .") and _FORMULA_RE.search(text[: m.start()]):
+            continue  # an equation's number
+        out.append(m.group(1))
+    return out
 
 
 def _first_surname(authors: object) -> str:
@@ -77,11 +127,16 @@ def _first_surname(authors: object) -> str:
 
 def mark_cited(rows: Rows, body: Sequence[Line], path: str) -> None:
     """Fill `cited_at` or add `NOT_CITED` to each row in place (see the module docstring)."""
-    numbers, pairs = citations(body, path)
+    found = citations(body, path)
+    numbers, pairs = found.numbers, found.pairs
     if not numbers and not pairs:
         return
     at = {c: ENTRY_COLUMNS.index(c) for c in ("source_label", "authors", "cited_at", "warnings")}
     text_at = ENTRY_COLUMNS.index("reference_text")
+    labels = [str(row[at["source_label"]] or "") for row in rows.rows]
+    numbered = [label for label in labels if label.isdigit()]
+    named = sum(1 for label in numbered if label in numbers)
+    claims = found.bracketed or named >= _COVERED * len(numbered)
     out = []
     for row in rows.rows:
         values = list(row)
@@ -89,7 +144,7 @@ def mark_cited(rows: Rows, body: Sequence[Line], path: str) -> None:
         where: str | None = None
         scheme = False
         if label.isdigit() and numbers:
-            scheme, where = True, numbers.get(label)
+            scheme, where = claims, numbers.get(label)
         elif pairs:
             year = _YEAR_RE.search(label) or _YEAR_RE.search(str(values[text_at] or ""))
             surname = _first_surname(values[at["authors"]])

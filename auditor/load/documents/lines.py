@@ -30,3 +30,6 @@ class Line:
     """A paragraph starts here: a blank line before it (text) or a new paragraph (Word)."""
     heading: bool = False
     """A Word heading style or a text/Markdown heading (`# References`)."""
+    marks: tuple[str, ...] = ()
+    """The citation markers set as superscripts in the line (PDF), as `"3,5–7"`; its text
+    runs them into the word before (`before3,5–7`)."""

@@ -74,7 +74,7 @@ def _child(data: bytes, path: str, limits: DocumentLimits, out: int) -> None:
     answer: dict[str, Any]
     try:
         lines = pdf_lines(data, path, limits)
-        answer = {"lines": [[ln.text, ln.number, ln.page, ln.x0, ln.gap] for ln in lines]}
+        answer = {"lines": [[ln.text, ln.number, ln.page, ln.x0, ln.gap, ln.marks] for ln in lines]}
     except InputError as exc:
         answer = {"error": str(exc)}
     except MemoryError:
@@ -130,6 +130,6 @@ def _answer(payload: bytes | None, status: int, path: str, limits: DocumentLimit
     if "memory" in answer:
         raise InputError(f"{path}: reading it needs more than the cap of {memory}: not read")
     return [
-        Line(text=text, number=number, page=page, x0=x0, gap=gap)
-        for text, number, page, x0, gap in answer["lines"]
+        Line(text=text, number=number, page=page, x0=x0, gap=gap, marks=tuple(marks))
+        for text, number, page, x0, gap, marks in answer["lines"]
     ]

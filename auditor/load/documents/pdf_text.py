@@ -7,13 +7,14 @@ tolerance runs the words of tightly justified lines together). Each page is read
 column: a vertical gutter (a band near the middle that no character crosses, with text on both
 sides) splits it into two columns, read left then right. A line's `x0` is measured from its
 column's left edge (so a hanging indent is seen in either column), and `gap` is the space above
-it beyond the column's usual line spacing.
+it beyond the column's usual line spacing. A line's `marks` are its superscript citation
+markers, read from its characters' sizes and baselines (`superscripts`).
 
 Raises `InputError` naming the file for a PDF pdfminer cannot read, an encrypted one it cannot
 decrypt without a password, one with no text layer (a scan), and one past a `DocumentLimits` cap
 checked here: pages, a page's size, a page's characters (counted as pdfminer draws them, so a
-50 MB line is refused at the cap, not built), form XObjects nested past `_MAX_FORM_DEPTH` (a
-form that draws itself). Memory and time are bounded around this reader (`pdf_guard`).
+50 MB line is refused at the cap, not built), form XObjects nested too deep (a form that draws
+itself) (`pdf_device`). Memory and time are bounded around this reader (`pdf_guard`).
 """
 
 from __future__ import annotations
@@ -22,19 +23,24 @@ import io
 import logging
 from collections.abc import Iterable, Sequence
 from statistics import median
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from auditor.errors import InputError
 from auditor.load.documents.clean import ligatures
 from auditor.load.documents.limits import SETTINGS, DocumentLimits
 from auditor.load.documents.lines import Line
+from auditor.load.documents.pdf_device import (
+    OverCap,
+    bounded_interpreter,
+    check_size,
+    counting_aggregator,
+)
+from auditor.load.documents.superscripts import superscript_marks
 
 __all__ = ["pdf_lines"]
 
 _X_TOLERANCE = 1.5
 _Y_TOLERANCE = 3.0
-#: Form XObjects open inside one another (real files nest a handful; a loop nests forever).
-_MAX_FORM_DEPTH = 32
 
 
 class _Char(NamedTuple):
@@ -42,10 +48,8 @@ class _Char(NamedTuple):
     x1: float
     top: float
     text: str
-
-
-class _OverCap(Exception):
-    """A page passed a cap while pdfminer drew it (its message says which)."""
+    size: float = 0.0
+    base: float = 0.0  # the baseline (text rise included), down from the page's top
 
 
 def pdf_lines(data: bytes, path: str, limits: DocumentLimits | None = None) -> list[Line]:
@@ -58,7 +62,7 @@ def pdf_lines(data: bytes, path: str, limits: DocumentLimits | None = None) -> l
     try:
         for number, width, chars in _pages(data, limits or DocumentLimits()):
             lines.extend(_page_lines(chars, width, number))
-    except _OverCap as exc:
+    except OverCap as exc:
         raise InputError(f"{path}: {exc}: not read") from None
     except (PDFPasswordIncorrect, PDFEncryptionError) as exc:
         raise InputError(
@@ -82,93 +86,26 @@ def _pages(data: bytes, limits: DocumentLimits) -> Iterable[tuple[int, float, li
     from pdfminer.pdfpage import PDFPage
 
     manager = PDFResourceManager(caching=True)
-    device = _aggregator(manager, limits.pdf_page_chars)
-    interpreter = _interpreter(PDFPageInterpreter, limits.pdf_content_bytes)(manager, device)
+    device = counting_aggregator(manager, limits.pdf_page_chars)
+    interpreter = bounded_interpreter(PDFPageInterpreter, limits.pdf_content_bytes)(manager, device)
     for number, page in enumerate(PDFPage.get_pages(io.BytesIO(data)), start=1):
         if number > limits.pdf_pages:
-            raise _OverCap(
+            raise OverCap(
                 f"more than {limits.pdf_pages:,} pages, the cap ({SETTINGS['pdf_pages']})"
             )
-        _check_size(page, number, limits.pdf_page_points)
+        check_size(page, number, limits.pdf_page_points)
         interpreter.process_page(page)
         layout = device.get_result()
         height = float(layout.y1)
         chars = [
-            _Char(float(o.x0), float(o.x1), height - float(o.y1), o.get_text())
+            _Char(
+                float(o.x0), float(o.x1), height - float(o.y1), o.get_text(), float(o.size),
+                height - device.baselines.get(id(o), float(o.y0)),
+            )
             for o in layout
             if isinstance(o, LTChar) and o.upright
-        ]
+        ]  # fmt: skip
         yield number, float(layout.x1), chars
-
-
-def _check_size(page: object, number: int, cap: float) -> None:
-    for box in (getattr(page, "mediabox", None), getattr(page, "cropbox", None)):
-        if not box or len(box) != 4:
-            continue
-        width, height = abs(float(box[2]) - float(box[0])), abs(float(box[3]) - float(box[1]))
-        if max(width, height) > cap:
-            raise _OverCap(
-                f"page {number} is {width:,.0f} × {height:,.0f} points, past the cap of "
-                f"{cap:,.0f} ({SETTINGS['pdf_page_points']})"
-            )
-
-
-def _interpreter(base: Any, cap: int) -> Any:
-    """pdfminer's interpreter, refusing content past `cap` bytes before it lexes it (its
-    lexer copies a long string once per 4 KiB read: a 50 MB line would take hours)."""
-    from pdfminer.pdftypes import PDFStream, resolve1
-
-    class Bounded(base):  # type: ignore[misc]
-        def execute(self, streams: Any) -> None:
-            size = 0
-            for stream in streams:
-                stream = resolve1(stream)
-                if isinstance(stream, PDFStream):
-                    size += len(stream.get_data())
-            if size > cap:
-                raise _OverCap(
-                    f"{size:,} bytes of content in one page or form, past the cap of {cap:,} "
-                    f"({SETTINGS['pdf_content_bytes']})"
-                )
-            super().execute(streams)
-
-    return Bounded
-
-
-def _aggregator(manager: Any, chars_cap: int) -> Any:
-    """pdfminer's page aggregator, counting the characters it is handed (each becomes an
-    object: a 50 MB line would be 50 million of them) and the forms open inside one another."""
-    from pdfminer.converter import PDFPageAggregator
-
-    class Counted(PDFPageAggregator):
-        chars = 0
-        forms = 0
-
-        def begin_page(self, page: Any, ctm: Any) -> None:
-            self.chars = self.forms = 0
-            super().begin_page(page, ctm)
-
-        def render_char(self, *args: Any, **kwargs: Any) -> float:
-            self.chars += 1
-            if self.chars > chars_cap:
-                raise _OverCap(
-                    f"more than {chars_cap:,} characters on one page, the cap "
-                    f"({SETTINGS['pdf_page_chars']})"
-                )
-            width: float = super().render_char(*args, **kwargs)
-            return width
-
-        def begin_figure(self, name: str, bbox: Any, matrix: Any) -> None:
-            self.forms += 1
-            if self.forms > _MAX_FORM_DEPTH:
-                raise _OverCap(f"form XObjects nest deeper than {_MAX_FORM_DEPTH} (a loop?)")
-            super().begin_figure(name, bbox, matrix)
-
-        def end_figure(self, name: str) -> None:
-            self.forms -= 1
-            super().end_figure(name)
-
-    return Counted(manager, laparams=None)
 
 
 def _page_lines(chars: list[_Char], width: float, page: int) -> list[Line]:
@@ -180,7 +117,7 @@ def _page_lines(chars: list[_Char], width: float, page: int) -> list[Line]:
     if gutter is None:
         raw = _cluster(chars)
         if raw:
-            out.extend(_lines(raw, min(x0 for x0, _, _ in raw), page, start=0))
+            out.extend(_lines(raw, min(r.x0 for r in raw), page, start=0))
         return out
     # A line that crosses the gutter (a title, an abstract, a float set full width) spans both
     # columns: the page is read band by band between such lines, each band left then right.
@@ -208,8 +145,8 @@ def _page_lines(chars: list[_Char], width: float, page: int) -> list[Line]:
         raw = _cluster(members)
         if not raw:
             continue
-        left = lefts.setdefault(side, min(x0 for x0, _, _ in raw))
-        out.extend(_lines(raw, min(left, min(x0 for x0, _, _ in raw)), page, start=len(out)))
+        left = lefts.setdefault(side, min(r.x0 for r in raw))
+        out.extend(_lines(raw, min(left, min(r.x0 for r in raw)), page, start=len(out)))
     return out
 
 
@@ -256,9 +193,9 @@ def _band_of(top: float, bands: Sequence[tuple[float, float, bool]]) -> tuple[in
     return len(bands) - 1, False
 
 
-def _cluster(chars: Sequence[_Char]) -> list[tuple[float, float, str]]:
-    """`(x0, top, text)` of each line: characters within `_Y_TOLERANCE` of a line's top, left
-    to right, a space where the gap exceeds `_X_TOLERANCE`."""
+def _cluster(chars: Sequence[_Char]) -> list[_Row]:
+    """Each line: characters within `_Y_TOLERANCE` of a line's top, left to right, a space
+    where the gap exceeds `_X_TOLERANCE`, and its raised citation markers."""
     rows: list[list[_Char]] = []
     for c in sorted(chars, key=lambda c: c.top):
         if rows and c.top - rows[-1][0].top <= _Y_TOLERANCE:
@@ -277,18 +214,23 @@ def _cluster(chars: Sequence[_Char]) -> list[tuple[float, float, str]]:
             prev = c
         text = " ".join("".join(parts).split())
         if text:
-            out.append((row[0].x0, row[0].top, text))
+            out.append(_Row(row[0].x0, row[0].top, text, superscript_marks(row)))
     return out
 
 
-def _lines(
-    raw: list[tuple[float, float, str]], col_left: float, page: int, start: int
-) -> list[Line]:
-    steps = [b[1] - a[1] for a, b in zip(raw, raw[1:], strict=False)]
+class _Row(NamedTuple):
+    x0: float
+    top: float
+    text: str
+    marks: tuple[str, ...]
+
+
+def _lines(raw: list[_Row], col_left: float, page: int, start: int) -> list[Line]:
+    steps = [b.top - a.top for a, b in zip(raw, raw[1:], strict=False)]
     leading = median([s for s in steps if s > 0] or [12.0])
     out: list[Line] = []
     prev_top: float | None = None
-    for x0, top, text in raw:
+    for x0, top, text, marks in raw:
         extra = 0.0 if prev_top is None else (top - prev_top) - leading
         prev_top = top
         out.append(
@@ -298,6 +240,7 @@ def _lines(
                 page=page,
                 x0=x0 - col_left,
                 gap=extra if extra > 0.3 * leading else 0.0,
+                marks=marks,
             )
         )
     return out

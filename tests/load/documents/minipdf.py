@@ -2,13 +2,18 @@
 
 `pdf_bytes(pages)` takes one list per page of `(x, y, text)` (points from the bottom left) or
 `(x, y, text, size)`, and writes a valid PDF 1.4 with one font; no images, no compression.
+The text may be a list of runs `(text, size, rise)` set one after another on the line, a run
+raised `rise` points (a superscript): by the text rise operator `Ts`, as some writers do, or
+with `raise_with="Td"` as its own text object placed higher, as TeX does.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
-Text = tuple[float, float, str] | tuple[float, float, str, float]
+Run = tuple[str, float, float]
+Text = tuple[float, float, str] | tuple[float, float, str, float] | tuple[float, float, list[Run]]
 
 
 def _escape(text: str) -> bytes:
@@ -16,7 +21,40 @@ def _escape(text: str) -> bytes:
     return raw.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)")
 
 
-def pdf_bytes(pages: Sequence[Sequence[Text]], width: float = 612, height: float = 792) -> bytes:
+def _width(text: str, size: float) -> float:
+    from pdfminer.fontmetrics import FONT_METRICS
+
+    widths = FONT_METRICS["Helvetica"][1]
+    return sum(widths.get(c, 556) for c in text) * size / 1000
+
+
+def _runs(x: float, y: float, runs: list[Run], raise_with: str) -> bytes:
+    if raise_with == "Ts":
+        body = b"".join(
+            b"/F1 %.1f Tf %.2f Ts (%s) Tj " % (size, rise, _escape(text))
+            for text, size, rise in runs
+        )
+        return b"BT %.2f %.2f Td %s ET\n" % (x, y, body)
+    out = b""
+    for text, size, rise in runs:
+        out += b"BT /F1 %.1f Tf %.2f %.2f Td (%s) Tj ET\n" % (size, x, y + rise, _escape(text))
+        x += _width(text, size)
+    return out
+
+
+def _text(t: Text, raise_with: str) -> bytes:
+    if not isinstance(t[2], str):
+        return _runs(t[0], t[1], t[2], raise_with)
+    size = t[3] if len(t) > 3 else 10.0  # type: ignore[misc]
+    return b"BT /F1 %.1f Tf %.2f %.2f Td (%s) Tj ET\n" % (size, t[0], t[1], _escape(t[2]))
+
+
+def pdf_bytes(
+    pages: Sequence[Sequence[Text]],
+    width: float = 612,
+    height: float = 792,
+    raise_with: Literal["Ts", "Td"] = "Ts",
+) -> bytes:
     """The PDF holding `pages` (see the module docstring)."""
     objects: list[bytes] = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
@@ -25,11 +63,7 @@ def pdf_bytes(pages: Sequence[Sequence[Text]], width: float = 612, height: float
     ]
     kids = []
     for page in pages:
-        stream = b"".join(
-            b"BT /F1 %.1f Tf %.2f %.2f Td (%s) Tj ET\n"
-            % ((t[3] if len(t) > 3 else 10.0), t[0], t[1], _escape(t[2]))  # type: ignore[misc]
-            for t in page
-        )
+        stream = b"".join(_text(t, raise_with) for t in page)
         objects.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
         content = len(objects)
         objects.append(

@@ -1,0 +1,114 @@
+"""Cited and never cited in Nature, AMA and Vancouver bodies: superscript and `(n)` markers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+import pytest
+
+from auditor.load import load_files
+from auditor.load.documents.cited import NOT_CITED, mark_cited
+from auditor.load.documents.lines import Line
+from auditor.load.interface import ENTRY_COLUMNS, Rows
+from tests.load.documents.minipdf import Run, Text, pdf_bytes
+
+REFERENCES = [
+    "1. Smith, A. & Jones, B. Learning from printed references. J. Tests 12, 45-67 (2020).",
+    "2. Lee, C. A second work on fine things. Nature 580, 1-5 (2019).",
+    "3. Park, D. Third study of stuff. Science 300, 10-20 (2018).",
+    "4. Zhou, Q. Fourth paper about matter. Cell 100, 3-9 (2004).",
+    "5. Wu, E. Fifth result in the field. PNAS 110, 30-39 (2016).",
+    "6. Kim, F. Sixth and last. Lancet 7, 1-2 (2015).",
+]
+
+
+def _sup(text: str) -> Run:
+    return (text, 7.0, 3.6)
+
+
+def _plain(text: str) -> Run:
+    return (text, 10.0, 0.0)
+
+
+# Reference 4 is never cited, but the body is full of 4s that are no marker: a year, a page,
+# a table and an equation, a count, an exponent after a digit and one after a symbol.
+NATURE_BODY: list[list[Run]] = [
+    [_plain("Printed references were studied before"), _sup("1,2"), _plain(". In 2004 the")],
+    [_plain("field grew, as page 4 of the survey shows"), _sup("3"), _plain(", and Table 4")],
+    [_plain("with 4 cases agrees"), _sup("2,3,5–6"), _plain(". Equation 4 gives 10"), _sup("4")],
+    [_plain("cells and the power x"), _sup("4"), _plain(" of the rate, 12.4 per cent"), _sup("5")],
+]
+
+
+def _pdf(tmp_path: Path, body: list[list[Run]] | list[str], raise_with: Literal["Ts", "Td"]) -> str:
+    page: list[Text] = [(72, 740, "Introduction")]
+    page += [(72.0, 724.0 - 12 * i, line) for i, line in enumerate(body)]
+    page.append((72, 660, "References"))
+    page += [(72.0, 644.0 - 12 * i, ref) for i, ref in enumerate(REFERENCES)]
+    page.append((300, 40, "4"))  # the page number
+    path = tmp_path / f"paper-{raise_with}.pdf"
+    path.write_bytes(pdf_bytes([page], raise_with=raise_with))
+    return str(path)
+
+
+def _never_cited(path: str) -> list[str]:
+    rows = load_files([path]).table.to_pylist()
+    assert [r["source_label"] for r in rows] == ["1", "2", "3", "4", "5", "6"]
+    for r in rows:
+        assert (r["cited_at"] is None) == (NOT_CITED in r["warnings"]), r
+    return [r["source_label"] for r in rows if NOT_CITED in r["warnings"]]
+
+
+@pytest.mark.parametrize("raise_with", ["Ts", "Td"])
+def test_superscript_markers_mark_cited_and_never_cited(
+    tmp_path: Path, raise_with: Literal["Ts", "Td"]
+) -> None:
+    path = _pdf(tmp_path, NATURE_BODY, raise_with)
+    assert _never_cited(path) == ["4"]
+    rows = load_files([path]).table.to_pylist()
+    assert rows[5]["cited_at"] == f"{path} p. 1"  # within the range 5–6
+
+
+def test_bare_numbers_in_parentheses_mark_cited_and_never_cited(tmp_path: Path) -> None:
+    body = [
+        "Printed references were studied before (1,2). In 2004 (2004) the",
+        "field grew, as page (4) of the survey shows (3), and Table (4) with",
+        "4 cases (n = 4) agrees (2,3,5-6), as Eq. (3) and (4) say, and Fig. (4).",
+        "y = a x + b (4)",
+        "The rate is 12.4 per cent (5).",
+    ]
+    assert _never_cited(_pdf(tmp_path, body, "Ts")) == ["4"]
+
+
+def _rows(labels: list[str]) -> Rows:
+    rows = Rows()
+    for label in labels:
+        rows.add(source_label=label, warnings=[], reference_text=f"{label}. X.")
+    return rows
+
+
+def _warned(rows: Rows) -> list[bool]:
+    at = ENTRY_COLUMNS.index("warnings")
+    return [NOT_CITED in row[at] for row in rows.rows]
+
+
+def test_weak_markers_naming_few_references_claim_none_uncited() -> None:
+    # an affiliation mark and a list item `(2)`: two of six references, not the body's citations
+    body = [Line("Ann Smith1", 1, 1, marks=("1",)), Line("We do (2) this.", 2, 1)]
+    rows = _rows(["1", "2", "3", "4", "5", "6"])
+    mark_cited(rows, body, "p.pdf")
+    assert _warned(rows) == [False] * 6
+    at = ENTRY_COLUMNS.index("cited_at")
+    assert [row[at] for row in rows.rows] == ["p.pdf p. 1", "p.pdf p. 1", *[None] * 4]
+    # the same marks naming three of six are taken for the body's citations
+    body.append(Line("shown3", 3, 1, marks=("3",)))
+    rows = _rows(["1", "2", "3", "4", "5", "6"])
+    mark_cited(rows, body, "p.pdf")
+    assert _warned(rows) == [False, False, False, True, True, True]
+
+
+def test_a_bracketed_citation_claims_as_before() -> None:
+    rows = _rows(["1", "2", "3", "4"])
+    mark_cited(rows, [Line("as in [1] and 5", 1)], "t.txt")
+    assert _warned(rows) == [False, True, True, True]

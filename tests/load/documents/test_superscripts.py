@@ -1,0 +1,64 @@
+"""Superscript citation markers read from a line's characters (`superscripts`)."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from auditor.load.documents.superscripts import superscript_marks
+
+
+class G(NamedTuple):
+    x0: float
+    x1: float
+    text: str
+    size: float
+    base: float
+
+
+def _line(*pieces: tuple[str, bool], space_before: bool = False) -> list[G]:
+    """Characters left to right, 5 pt apart (2 pt wide when small); `True` raises a piece."""
+    out: list[G] = []
+    x = 72.0
+    for text, raised in pieces:
+        for i, c in enumerate(text):
+            if c == " ":
+                x += 3
+                continue
+            width = 3.0 if raised else 5.0
+            if raised and i == 0 and space_before:
+                x += 3
+            out.append(G(x, x + width, c, 7.0 if raised else 10.0, 96.4 if raised else 100.0))
+            x += width
+    return out
+
+
+def test_a_raised_smaller_number_after_a_word_is_a_marker() -> None:
+    assert superscript_marks(_line(("shown before", False), ("1,2", True), (". Then", False))) == (
+        "1,2",
+    )
+    assert superscript_marks(_line(("cases", False), ("3,5–7", True))) == ("3,5–7",)
+    assert superscript_marks(_line(("in (Smith).", False), ("12", True))) == ("12",)
+
+
+def test_what_is_raised_but_no_marker() -> None:
+    # an exponent after a digit, a one-letter symbol's power, a minus sign, a footnote's own
+    # mark opening a line, a raised word, a number past any list
+    for pieces in (
+        (("of 10", False), ("5", True), (" cells", False)),
+        (("the R", False), ("2", True), (" value", False)),
+        (("in m", False), ("−2", True)),
+        (("1", True), ("This work was funded", False)),
+        (("the 1", False), ("st", True), (" time", False)),
+        (("about 10", False), ("30", True)),
+        (("weigh", False), ("9999", True)),
+    ):
+        assert superscript_marks(_line(*pieces)) == (), pieces
+
+
+def test_a_number_the_line_own_size_or_not_raised_is_no_marker() -> None:
+    flat = [G(72 + 5 * i, 76 + 5 * i, c, 10.0, 100.0) for i, c in enumerate("page12")]
+    assert superscript_marks(flat) == ()
+    small_on_baseline = [*flat[:4], G(92, 95, "3", 7.0, 100.0)]
+    assert superscript_marks(small_on_baseline) == ()
+    subscript = [*flat[:4], G(92, 95, "3", 7.0, 102.0)]
+    assert superscript_marks(subscript) == ()
