@@ -5,8 +5,9 @@ One command, from the repository root:
     PYTHONPATH=$PWD python training/train_refstrings.py
 
 Trains a linear-chain CRF (python-crfsuite, L-BFGS with L1 and L2 penalties) on the labelled
-strings under `training/refstrings/` (AnyStyle's `core.xml`, BSD-2-Clause: see the README
-there). AnyStyle's `gold.xml` and GROBID's citation corpus are never learned from: they measure
+strings under `training/refstrings/`: AnyStyle's `core.xml` (BSD-2-Clause) and our own rendered
+styles (`rendered-hallmark.xml`, written by `training/render_hallmark.py`); see the README
+there. AnyStyle's `gold.xml` and GROBID's citation corpus are never learned from: they measure
 the model (`benchmarks/refstrings.py`). `core.xml` and `gold.xml` share some references (209
 identical strings), so every training string whose text or title is also in the held-out set
 (`HELD_OUT`; titles alike at fuzzy ratio >= 90) is left out here, or the benchmark would
@@ -33,7 +34,7 @@ MODEL = ROOT / "auditor" / "load" / "documents" / "refstring.crfsuite"
 HELD_OUT = [ROOT / "benchmarks" / "corpora" / "anystyle-gold.xml"]
 
 # c1 (L1) keeps the file small by zeroing most weights; c2 (L2) smooths the rest. On five-fold
-# cross-validation of the training strings alone (never the benchmark's set), c1 0.01-0.2 and
+# cross-validation of core.xml alone (never the benchmark's set), c1 0.01-0.2 and
 # c2 0.01-0.05 all gave token accuracy 0.917-0.920; 0.05 is the best of them.
 PARAMS = {
     "c1": 0.05,

@@ -4,10 +4,11 @@ The model (`refstring.crfsuite` beside this file, rebuilt by `training/train_ref
 a linear-chain CRF over the string's white-space tokens (`crf_features`), as AnyStyle and
 GROBID read references. `read(text)` labels the tokens and returns the fields as printed:
 the first run of each label is that field (a second run of `title` is a subtitle's or a
-series' and is left out). A field's confidence is the smallest marginal probability, over its
-tokens, of the label it was given: one doubtful token makes a doubtful field, because a title
-with one word too many or too few is a wrong title. Returns `None` when the model file cannot
-be read (a broken install), so the rules go on alone.
+series' and is left out). A field's confidence is the smallest of its tokens' marginal
+probabilities of its label and of its two neighbours' marginals of not having it: one doubtful
+token, or one doubtful edge, makes a doubtful field, because a title with one word too many or
+too few is a wrong title. Returns `None` when the model file cannot be read (a broken
+install), so the rules go on alone.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ class CrfReading:
     """Label -> the text of its first run of tokens (`author`, `title`, `date`, `container`,
     `volume`, `pages`, `publisher`, `location`, `editor`, `label`, `id`, `note`)."""
     confidence: dict[str, float] = field(default_factory=dict)
-    """Label -> the smallest marginal of that label over the run's tokens, 0..1."""
+    """Label -> how sure the model is of the run, its tokens and its two edges, 0..1."""
     labels: list[str] = field(default_factory=list)
     """One label per token, in order."""
     tokens: list[str] = field(default_factory=list)
@@ -95,5 +96,7 @@ def read(text: str) -> CrfReading | None:
         assert run is not None  # every label in `labels` has a first run
         start, end = run
         spans[label] = " ".join(toks[start:end])
-        confidence[label] = min(tagger.marginal(label, i) for i in range(start, end))
+        inside = [tagger.marginal(label, i) for i in range(start, end)]
+        edges = [1.0 - tagger.marginal(label, i) for i in (start - 1, end) if 0 <= i < len(toks)]
+        confidence[label] = min(inside + edges)
     return CrfReading(spans=spans, confidence=confidence, labels=labels, tokens=toks)

@@ -71,6 +71,19 @@ def test_the_shipped_model_reads_fields_with_confidences(
     assert got.confidence["title"] > 0.5
 
 
+def test_a_doubtful_edge_makes_a_doubtful_field() -> None:
+    # the model is unsure whether `Power up!` ends the names or opens the title: every title
+    # token is sure, the token before it is not, so the title is not
+    text = (
+        "Jin, M., Chang, H., Zhu, W. & Sojoudi, S. Power up! Robust graph convolutional "
+        "network via graph powering. in AAAI (2021)."
+    )
+    got = crf.read(text)
+    assert got is not None
+    assert got.confidence["title"] < 0.9
+    assert got.confidence["container"] > 0.9
+
+
 def test_a_broken_model_file_leaves_the_rules_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     crf._tagger.cache_clear()
     monkeypatch.setattr(crf, "_MODEL", "no-such-model.crfsuite")
