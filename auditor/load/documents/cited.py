@@ -1,7 +1,7 @@
 """Which references the body of a document cites: numbered markers and author-year citations.
 
-`citations(body)` reads the text before the references section: `[3]`, `[1, 4-6]`, `[2–3]`
-(numbered styles), `(Smith, 2020)`, `(Smith and Lee 2020a; Chen et al., 2019)`,
+`citations(body)` reads the text before the references section: `[3]`, `[1, 4-6]`, `[2–3]`,
+`[3]–[7]` (numbered styles), `(Smith, 2020)`, `(Smith and Lee 2020a; Chen et al., 2019)`,
 `Smith et al. (2020)` (author-year), and the markers of Nature, AMA and Vancouver bodies: a
 superscript `before1,2` (`Line.marks`, read from a PDF's layout by `superscripts`) and a bare
 number in parentheses `shown (3)`, `(2–5)`. `mark_cited(rows, body, path)` then gives each row
@@ -33,6 +33,9 @@ __all__ = ["NOT_CITED", "mark_cited"]
 NOT_CITED = "not cited in the text"
 
 _NUMBERED_RE = re.compile(r"\[(\d{1,4}(?:\s*[-–,;]\s*\d{1,4}){0,30})\]")
+# IEEE sets a run of references as `[3]–[7]`, which TeX may break after the dash
+_BRACKET_RANGE_RE = re.compile(r"\[(\d{1,4})\]\s*[-–]\s*(?:\[(\d{1,4})\]|$)")
+_OPENING_RE = re.compile(r"\s*\[(\d{1,4})\]")
 _BARE_RE = re.compile(r"(?<![\w(])\((\d{1,3}(?:\s*[-–,;]\s*\d{1,3}){0,30})\)(?![\w(])")
 # a bare `(3)` after these words numbers an equation, a figure, a part of the text (only
 # words that nothing else precedes: a citation missed here could be claimed uncited)
@@ -88,11 +91,22 @@ class Citations:
 def citations(body: Sequence[Line], path: str) -> Citations:
     """The citations of `body` (the lines before the references section of file `path`)."""
     out = Citations()
+    run_from: str | None = None  # the `[3]–` that ended the line before
     for line in body:
         where = _where(path, line)
         for m in _NUMBERED_RE.finditer(line.text):
             out.bracketed = True
             for n in _numbers(m.group(1)):
+                out.numbers.setdefault(n, where)
+        if run_from and (opening := _OPENING_RE.match(line.text)):
+            for n in _numbers(f"{run_from}-{opening.group(1)}"):
+                out.numbers.setdefault(n, where)
+        run_from = None
+        for m in _BRACKET_RANGE_RE.finditer(line.text):
+            if m.group(2) is None:
+                run_from = m.group(1)
+                continue
+            for n in _numbers(f"{m.group(1)}-{m.group(2)}"):
                 out.numbers.setdefault(n, where)
         for marker in (*line.marks, *_bare(line.text)):
             for n in _numbers(marker):

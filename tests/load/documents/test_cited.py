@@ -112,3 +112,11 @@ def test_a_bracketed_citation_claims_as_before() -> None:
     rows = _rows(["1", "2", "3", "4"])
     mark_cited(rows, [Line("as in [1] and 5", 1)], "t.txt")
     assert _warned(rows) == [False, True, True, True]
+
+
+def test_an_ieee_run_of_bracketed_numbers_is_a_range() -> None:
+    # `[2]–[4]` cites 3 too, also when the line breaks after the dash; 5 and 7 are never cited
+    body = [Line("as in [1], [2]–[4] and [6], [8]–", 1), Line("[10] say.", 2)]
+    rows = _rows([str(n) for n in range(1, 11)])
+    mark_cited(rows, body, "t.txt")
+    assert _warned(rows) == [n in (5, 7) for n in range(1, 11)]
