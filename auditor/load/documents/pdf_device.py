@@ -4,7 +4,8 @@ Each refuses a page past a `DocumentLimits` cap as pdfminer draws it, raising `O
 (its message names the cap): content past `pdf_content_bytes` before it is lexed, characters
 past `pdf_page_chars` as they are drawn, form XObjects nested past `_MAX_FORM_DEPTH`, and a
 page larger than `pdf_page_points` (`check_size`). The device also keeps each character's
-baseline with its text rise, which pdfminer's own characters leave out.
+baseline with its text rise, which pdfminer's own characters leave out, and reads the dashes
+and ligatures of TeX's bitmap fonts.
 """
 
 from __future__ import annotations
@@ -17,6 +18,10 @@ __all__ = ["OverCap", "bounded_interpreter", "check_size", "counting_aggregator"
 
 #: Form XObjects open inside one another (real files nest a handful; a loop nests forever).
 _MAX_FORM_DEPTH = 32
+#: The codes below 32 of TeX's T1 (Cork) encoding that name no glyph pdfminer knows in a
+#: bitmap (Type 3) font: what pdftex embeds for `\usepackage[T1]{fontenc}` without cm-super.
+#: Unmapped, a page range reads `886(cid:21)892` and a superscript run `2(cid:21)4`.
+_CORK = {21: "–", 22: "—", 27: "ff", 28: "fi", 29: "fl", 30: "ffi", 31: "ffl"}
 
 
 class OverCap(Exception):
@@ -62,9 +67,11 @@ def counting_aggregator(manager: Any, chars_cap: int) -> Any:
     """pdfminer's page aggregator, counting the characters it is handed (each becomes an
     object: a 50 MB line would be 50 million of them) and the forms open inside one another.
 
-    Its `baselines` map the `id` of each character of the page it last drew to its baseline
-    in points up from the page's foot."""
+    A bitmap font's dashes and ligatures get their letters (`_CORK`). Its `baselines` map
+    the `id` of each character of the page it last drew to its baseline in points up from the
+    page's foot."""
     from pdfminer.converter import PDFPageAggregator
+    from pdfminer.pdffont import PDFType3Font
 
     class Counted(PDFPageAggregator):
         chars = 0
@@ -92,6 +99,11 @@ def counting_aggregator(manager: Any, chars_cap: int) -> Any:
             item = self.cur_item._objs[-1]
             self.baselines[id(item)] = float(matrix[3] * rise + matrix[5])
             return width
+
+        def handle_undefined_char(self, font: Any, cid: int) -> str:
+            if isinstance(font, PDFType3Font) and cid in _CORK:
+                return _CORK[cid]
+            return str(super().handle_undefined_char(font, cid))
 
         def begin_figure(self, name: str, bbox: Any, matrix: Any) -> None:
             self.forms += 1

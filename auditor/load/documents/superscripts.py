@@ -3,9 +3,9 @@
 Nature, AMA and many Vancouver bodies cite by a number set smaller and raised above the line's
 baseline, straight after a word or a punctuation mark. The text layer runs it into the word
 (`before1,2.`), so it is found here from the characters' sizes and baselines, not their text:
-a run of characters at most `_SMALLER` of the line's own size, whose baseline is at least
-`_RAISED` of that size above the line's, that reads as numbers and ranges (`3`, `1,2`, `3,5–7`,
-`2-5`), right after a character of the line's own size.
+a run of characters at most `_SMALLER` of the size of the line's letters, whose baseline is at
+least `_RAISED` of that size above the line's, that reads as numbers and ranges (`3`, `1,2`,
+`3,5–7`, `2-5`), right after a character of the line's own size.
 
 What is not a marker: a raised number opening the line (a footnote's own mark at the page's
 foot), one after a digit (`10⁵`) or after a one-letter word (`R²`, `x²`), one with a minus
@@ -61,7 +61,9 @@ def superscript_marks(row: Sequence[Glyph]) -> tuple[str, ...]:
     sizes = [g.size for g in glyphs]
     if min(sizes) > _SMALLER * max(sizes):  # most lines: one size throughout
         return ()
-    size = median(sizes)
+    # the size of the line's letters: a short line (`ways8;12–14.`) may hold more marker
+    # characters than letters, and a marker holds no letter
+    size = median([g.size for g in glyphs if g.text.isalpha()] or sizes)
     base = median(g.base for g in glyphs if g.size > _SMALLER * size) if size > 0 else 0.0
     raised = [g.size <= _SMALLER * size and g.base <= base - _RAISED * size for g in glyphs]
     out: list[str] = []

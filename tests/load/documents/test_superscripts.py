@@ -38,6 +38,10 @@ def test_a_raised_smaller_number_after_a_word_is_a_marker() -> None:
     )
     assert superscript_marks(_line(("cases", False), ("3,5–7", True))) == ("3,5–7",)
     assert superscript_marks(_line(("in (Smith).", False), ("12", True))) == ("12",)
+    # a short line holding more marker characters than letters
+    assert superscript_marks(_line(("ways", False), ("8;12–14", True), (".", False))) == (
+        "8;12–14",
+    )
 
 
 def test_what_is_raised_but_no_marker() -> None:
