@@ -2,7 +2,7 @@
 
 One article of 60 references is rendered by the real tools, each form from the same text:
 - pandoc + citeproc with Debian's CSL styles (Nature, AMA, Vancouver, Vancouver superscript,
-  IEEE for `[n]`), one column and two;
+  IEEE for `[n]`), one column and two, and Nature, AMA and Vancouver as Word files;
 - pdflatex + BibTeX with natbib's `super` option (unsrtnat) and the `cite` package's
   `superscript` option (unsrt), two columns and one.
 
@@ -49,6 +49,7 @@ class Form:
     style: str
     columns: int = 1
     package: str = ""
+    out: str = "pdf"
 
 
 FORMS = [
@@ -58,6 +59,9 @@ FORMS = [
     Form("vancouver", "csl", "vancouver"),
     Form("vancouver-superscript", "csl", "vancouver-superscript"),
     Form("ieee", "csl", "ieee"),
+    Form("nature-docx", "csl", "nature", out="docx"),
+    Form("ama-docx", "csl", "american-medical-association", out="docx"),
+    Form("vancouver-docx", "csl", "vancouver", out="docx"),
     Form("natbib-super-2col", "bst", "unsrtnat", 2, r"\usepackage[super,sort&compress]{natbib}"),
     Form("cite-superscript", "bst", "unsrt", 1, r"\usepackage[superscript]{cite}"),
 ]
@@ -209,9 +213,9 @@ def latex(paragraphs: list[list[Piece]], form: Form) -> str:
 
 
 def render(form: Form) -> Path:
-    """The PDF of `form`, made once under `DATA`."""
+    """The PDF (or Word file) of `form`, made once under `DATA`."""
     work = DATA / form.name
-    pdf = work / "doc.pdf"
+    pdf = work / f"doc.{form.out}"
     if pdf.exists():
         return pdf
     work.mkdir(parents=True, exist_ok=True)
@@ -221,7 +225,7 @@ def render(form: Form) -> Path:
         extra = ["-V", "classoption=twocolumn"] if form.columns == 2 else []
         csl = CSL_DIR / f"{form.style}.csl"
         cmd = ["pandoc", "doc.md", "--citeproc", f"--csl={csl}", "--bibliography=refs.bib"]
-        subprocess.run([*cmd, *extra, "-o", "doc.pdf"], cwd=work, check=True, timeout=600)
+        subprocess.run([*cmd, *extra, "-o", pdf.name], cwd=work, check=True, timeout=600)
     else:
         (work / "doc.tex").write_text(latex(body(), form), encoding="utf-8")
         tex = ["pdflatex", "-interaction=batchmode", "doc.tex"]

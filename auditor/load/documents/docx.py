@@ -97,9 +97,10 @@ def docx_lines(parts: DocxParts) -> list[Line]:
         heading = (
             p.style.lower().startswith(("heading", "title")) or p.style.lower() == "berschrift"
         )
+        marks = p.marks or ((),) * len(p.lines)
         out.extend(
-            Line(text.strip(), p.number, para_break=True, heading=heading)
-            for text in p.lines
+            Line(text.strip(), p.number, para_break=True, heading=heading, marks=raised)
+            for text, raised in zip(p.lines, marks, strict=True)
             if text.strip()
         )
     return out

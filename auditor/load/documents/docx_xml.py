@@ -22,6 +22,7 @@ from xml.etree.ElementTree import Element
 
 from auditor.errors import InputError
 from auditor.load.documents.limits import SETTINGS, DocumentLimits
+from auditor.load.documents.superscripts import is_marker_after
 from auditor.load.documents.zip_xml import Budget, read_xml
 
 __all__ = ["DocxParts", "Paragraph", "check_fields", "read_docx"]
@@ -37,6 +38,9 @@ class Paragraph:
     number: int
     lines: tuple[str, ...]
     style: str
+    marks: tuple[tuple[str, ...], ...] = ()
+    """Each line's superscript citation markers (`w:vertAlign` superscript runs that read as
+    `1,2` or `3–7` after a word: `superscripts.is_marker_after`)."""
 
 
 @dataclass
@@ -98,12 +102,21 @@ def _read_body(root: Element | None, parts: DocxParts) -> None:
         style_el = p.find(f"{_W}pPr/{_W}pStyle")
         style = style_el.get(f"{_W}val", "") if style_el is not None else ""
         lines: list[str] = [""]
+        raised: list[list[tuple[int, int]]] = [[]]  # each line's superscript spans
+        sup = False
         for el in p.iter():
             tag = el.tag
-            if tag == f"{_W}t":
+            if tag == f"{_W}r":
+                align = el.find(f"{_W}rPr/{_W}vertAlign")
+                sup = align is not None and align.get(f"{_W}val") == "superscript"
+            elif tag == f"{_W}t":
+                start = len(lines[-1])
                 lines[-1] += el.text or ""
+                if sup:
+                    _extend(raised[-1], start, len(lines[-1]))
             elif tag in (f"{_W}br", f"{_W}cr"):
                 lines.append("")
+                raised.append([])
             elif tag == f"{_W}tab":
                 lines[-1] += "\t"
             elif tag == f"{_W}fldChar":
@@ -115,12 +128,27 @@ def _read_body(root: Element | None, parts: DocxParts) -> None:
                 parts.instructions.append((number, el.get(f"{_W}instr", "").strip(), ""))
             elif tag == f"{_W}sdt":
                 _control(el, number, number, parts)
-        parts.paragraphs.append(Paragraph(number, tuple(lines), style))
+        marks = tuple(
+            tuple(
+                line[a:b].replace(" ", "") for a, b in spans if is_marker_after(line[:a], line[a:b])
+            )
+            for line, spans in zip(lines, raised, strict=True)
+        )
+        parts.paragraphs.append(Paragraph(number, tuple(lines), style, marks))
     for sdt in body.iter(f"{_W}sdt"):
         inside = [numbers[id(q)] for q in sdt.iter(f"{_W}p") if id(q) in numbers]
         if inside:  # a block-level control (an inline one was taken with its paragraph)
             _control(sdt, min(inside), max(inside), parts)
     parts.controls.sort(key=lambda c: c[1])
+
+
+def _extend(spans: list[tuple[int, int]], start: int, end: int) -> None:
+    """Add `start:end` to `spans`, joined to the last span if it ends there (a marker may
+    be split across runs)."""
+    if spans and spans[-1][1] == start:
+        spans[-1] = (spans[-1][0], end)
+    elif end > start:
+        spans.append((start, end))
 
 
 def _control(sdt: Element, first: int, last: int, parts: DocxParts) -> None:

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from statistics import median
 from typing import Protocol
 
-__all__ = ["Glyph", "superscript_marks"]
+__all__ = ["Glyph", "is_marker_after", "superscript_marks"]
 
 #: A marker's characters are at most this share of the line's size (TeX: 7 pt on 10 pt).
 _SMALLER = 0.85
@@ -93,6 +93,18 @@ def _after_word(glyphs: Sequence[Glyph], at: int) -> bool:
     # a one-letter word (`R²`, `x²`) is a symbol with its exponent
     previous = glyphs[at - 2] if at >= 2 else None
     return previous is not None and previous.text.isalpha() and before.x0 - previous.x1 <= _JOINED
+
+
+def is_marker_after(before: str, raised: str) -> bool:
+    """Whether `raised`, a superscript's text (a Word run's), set after `before` (its line's
+    text up to it) is a citation marker, by the rules of the module docstring read off text."""
+    before = before.rstrip(" ")  # Word authors may type a space before the superscript
+    if not before or before[-1].isdigit() or not _is_marker(raised.replace(" ", "")):
+        return False
+    if not before[-1].isalpha():
+        return before[-1] in ".,;:)]’'\"”?!"
+    word = re.search(r"[^\W\d_]+$", before)
+    return word is not None and len(word.group()) >= 2
 
 
 def _is_marker(text: str) -> bool:

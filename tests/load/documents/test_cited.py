@@ -70,6 +70,24 @@ def test_superscript_markers_mark_cited_and_never_cited(
     assert rows[5]["cited_at"] == f"{path} p. 1"  # within the range 5–6
 
 
+def test_word_superscripts_mark_cited_and_never_cited(tmp_path: Path) -> None:
+    docx = pytest.importorskip("docx")
+    document = docx.Document()
+    document.add_heading("Introduction", level=1)
+    for line in NATURE_BODY:
+        paragraph = document.add_paragraph()
+        for text, _, rise in line:
+            # a marker split across two runs is still one marker
+            for piece in (text[:1], text[1:]) if rise else (text,):
+                paragraph.add_run(piece).font.superscript = bool(rise)
+    document.add_heading("References", level=1)
+    for ref in REFERENCES:
+        document.add_paragraph(ref)
+    path = tmp_path / "paper.docx"
+    document.save(str(path))
+    assert _never_cited(str(path)) == ["4"]
+
+
 def test_bare_numbers_in_parentheses_mark_cited_and_never_cited(tmp_path: Path) -> None:
     body = [
         "Printed references were studied before (1,2). In 2004 (2004) the",

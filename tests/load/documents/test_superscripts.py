@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from auditor.load.documents.superscripts import superscript_marks
+from auditor.load.documents.superscripts import is_marker_after, superscript_marks
 
 
 class G(NamedTuple):
@@ -66,3 +66,11 @@ def test_a_number_the_line_own_size_or_not_raised_is_no_marker() -> None:
     assert superscript_marks(small_on_baseline) == ()
     subscript = [*flat[:4], G(92, 95, "3", 7.0, 102.0)]
     assert superscript_marks(subscript) == ()
+
+
+def test_the_same_rules_read_off_text() -> None:
+    assert is_marker_after("shown before", "1,2")
+    assert is_marker_after("as (Smith).", "3–5")
+    assert is_marker_after("shown ", "12")  # a space typed before the superscript
+    for before, raised in (("10", "5"), ("the R", "2"), ("", "1"), ("in m", "−2"), ("a", "1st")):
+        assert not is_marker_after(before, raised), (before, raised)
