@@ -8,8 +8,9 @@ least `_RAISED` of that size above the line's, that reads as numbers and ranges 
 `3,5–7`, `2-5`), right after a character of the line's own size.
 
 What is not a marker: a raised number opening the line (a footnote's own mark at the page's
-foot), one after a digit (`10⁵`) or after a one-letter word (`R²`, `x²`), one with a minus
-sign (`m⁻²`), and a number over `_MOST` (no list is that long; `10³⁰` is an exponent). An
+foot), one after a number other than a year (`10⁵`, but `in 2019⁵` cites) or after a
+one-letter word (`R²`, `x²`), one with a minus sign (`m⁻²`), one standing apart from the
+word before by more than a space, and a number over `_MOST` (no list is that long). An
 exponent after a unit (`cm²`) or an affiliation mark on the title page (`Smith¹`) does pass:
 it can only mark a reference cited, never claim one uncited (`cited.mark_cited`).
 """
@@ -27,9 +28,13 @@ __all__ = ["Glyph", "is_marker_after", "superscript_marks"]
 _SMALLER = 0.85
 #: Its baseline stands at least this share of the line's size above the line's (TeX: 0.36).
 _RAISED = 0.2
-#: A marker's characters follow one another this close (points), as one word's do.
+#: Characters this close (points) are of one word (`pdf_text` puts no space between them).
 _JOINED = 1.5
 _MOST = 2000
+#: A space (of the line's size) may stand inside a marker and before it.
+_SPACE = 0.4
+_CLOSING = ".,;:)]’'\"”?!%"
+_YEAR_END_RE = re.compile(r"(?<!\d)(?:1[5-9]|20)\d\d$")
 _MARKER_RE = re.compile(r"\d{1,4}(?:[,;–—-]\d{1,4})*")
 
 
@@ -73,36 +78,40 @@ def superscript_marks(row: Sequence[Glyph]) -> tuple[str, ...]:
             i += 1
             continue
         j = i + 1
-        while j < len(glyphs) and raised[j] and glyphs[j].x0 - glyphs[j - 1].x1 <= _JOINED:
+        # a run goes on across a space of its own size (`1, 2` as a word processor sets it)
+        while j < len(glyphs) and raised[j] and glyphs[j].x0 - glyphs[j - 1].x1 <= _SPACE * size:
             j += 1
         text = "".join(g.text for g in glyphs[i:j])
-        if i > 0 and _after_word(glyphs, i) and _is_marker(text):
-            out.append(text)
+        near = i > 0 and glyphs[i].x0 - glyphs[i - 1].x1 <= _SPACE * size
+        if near and is_marker_after(_text_before(glyphs, i), text):
+            out.append(text.rstrip(",;"))
         i = j
     return tuple(out)
 
 
-def _after_word(glyphs: Sequence[Glyph], at: int) -> bool:
-    """Whether the character before `glyphs[at]` ends a word of two letters or more, or is a
-    punctuation mark closing one, touching the marker (as TeX sets it)."""
-    before = glyphs[at - 1]
-    if before.x1 < glyphs[at].x0 - 3 * _JOINED or before.text.isdigit():
-        return False
-    if not before.text.isalpha():
-        return before.text in ".,;:)]’'\"”?!"
-    # a one-letter word (`R²`, `x²`) is a symbol with its exponent
-    previous = glyphs[at - 2] if at >= 2 else None
-    return previous is not None and previous.text.isalpha() and before.x0 - previous.x1 <= _JOINED
+def _text_before(glyphs: Sequence[Glyph], at: int) -> str:
+    """The line's text before `glyphs[at]`, its last few words (enough for the rules)."""
+    parts: list[str] = []
+    for k in range(at - 1, max(-1, at - 24), -1):
+        parts.append(glyphs[k].text)
+        if k and glyphs[k].x0 - glyphs[k - 1].x1 > _JOINED:
+            parts.append(" ")
+    return "".join(reversed(parts))
 
 
 def is_marker_after(before: str, raised: str) -> bool:
-    """Whether `raised`, a superscript's text (a Word run's), set after `before` (its line's
-    text up to it) is a citation marker, by the rules of the module docstring read off text."""
-    before = before.rstrip(" ")  # Word authors may type a space before the superscript
-    if not before or before[-1].isdigit() or not _is_marker(raised.replace(" ", "")):
+    """Whether `raised`, a superscript's text, set after `before` (its line's text up to it)
+    is a citation marker, by the rules of the module docstring read off text."""
+    before = before.rstrip(" ")  # a space may be typed before the superscript
+    marker = raised.replace(" ", "").rstrip(",;")
+    if not before or not _is_marker(marker):
         return False
+    if before[-1].isdigit():
+        # after a year (`in 2019⁵`) it cites; after any other number it is an exponent
+        return bool(_YEAR_END_RE.search(before))
     if not before[-1].isalpha():
-        return before[-1] in ".,;:)]’'\"”?!"
+        return before[-1] in _CLOSING
+    # a one-letter word (`R²`, `x²`) is a symbol with its exponent
     word = re.search(r"[^\W\d_]+$", before)
     return word is not None and len(word.group()) >= 2
 

@@ -38,6 +38,10 @@ def test_a_raised_smaller_number_after_a_word_is_a_marker() -> None:
     )
     assert superscript_marks(_line(("cases", False), ("3,5–7", True))) == ("3,5–7",)
     assert superscript_marks(_line(("in (Smith).", False), ("12", True))) == ("12",)
+    assert superscript_marks(_line(("reported in 2019", False), ("5", True))) == ("5",)
+    assert superscript_marks(_line(("rose by 30%", False), ("12", True))) == ("12",)
+    # a space inside the marker and before it, as a word processor sets `text 1, 2`
+    assert superscript_marks(_line(("text", False), ("1, 2", True), space_before=True)) == ("1,2",)
     # a short line holding more marker characters than letters
     assert superscript_marks(_line(("ways", False), ("8;12–14", True), (".", False))) == (
         "8;12–14",
@@ -55,6 +59,7 @@ def test_what_is_raised_but_no_marker() -> None:
         (("the 1", False), ("st", True), (" time", False)),
         (("about 10", False), ("30", True)),
         (("weigh", False), ("9999", True)),
+        (("of 12", False), ("5", True)),
     ):
         assert superscript_marks(_line(*pieces)) == (), pieces
 
@@ -66,11 +71,16 @@ def test_a_number_the_line_own_size_or_not_raised_is_no_marker() -> None:
     assert superscript_marks(small_on_baseline) == ()
     subscript = [*flat[:4], G(92, 95, "3", 7.0, 102.0)]
     assert superscript_marks(subscript) == ()
+    far = [*flat[:4], G(102, 105, "3", 7.0, 96.4)]  # a column away from the word
+    assert superscript_marks(far) == ()
 
 
 def test_the_same_rules_read_off_text() -> None:
     assert is_marker_after("shown before", "1,2")
     assert is_marker_after("as (Smith).", "3–5")
     assert is_marker_after("shown ", "12")  # a space typed before the superscript
-    for before, raised in (("10", "5"), ("the R", "2"), ("", "1"), ("in m", "−2"), ("a", "1st")):
+    assert is_marker_after("in 2019", "5") and is_marker_after("by 30%", "1, 2,")
+    for before, raised in (
+        ("10", "5"), ("in 12019", "5"), ("the R", "2"), ("", "1"), ("in m", "−2"), ("a", "1st"),
+    ):  # fmt: skip
         assert not is_marker_after(before, raised), (before, raised)
