@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from contextvars import copy_context
 from datetime import UTC, datetime
 from functools import partial
@@ -79,7 +79,12 @@ async def _net_for(
         return
     from auditor.transport.net import open_net  # aiohttp: imported with the stages, above
 
-    async with open_net(settings, registry.hosts(), progress=progress) as own:
+    hosts = registry.hosts()
+    if settings.grobid_url:
+        from auditor.grobid import with_grobid
+
+        hosts = with_grobid(settings, hosts)
+    async with open_net(settings, hosts, progress=progress) as own:
         yield own
 
 
@@ -102,31 +107,42 @@ async def run_audit(
 
     started = _now()
     map_large_blocks()  # a large run's NumPy temporaries freed to the system, not the heap
-    # Parsing is the longest stage without a network wait: in a worker thread, a server's event
-    # loop (`auditor serve` runs audits of uploads) keeps answering while a file loads.
-    # Classified once, inside the load stage, with the legs the settings close.
-    read = partial(
-        load_files,
-        paths,
-        fmt=input_format,
-        encoding=settings.encoding,
-        csv_map=csv_map,
-        closed_legs=closed_legs(settings),
-        grobid_url=settings.grobid_url,
-        criteria=settings.criteria,
-        within=within,
-        limits=limits_from(settings),
-    )
-    # Submitted now (`asyncio.to_thread` would start it at the first await, after the imports
-    # below), in a copy of this context as `to_thread` runs it.
-    loading = asyncio.get_running_loop().run_in_executor(None, partial(copy_context().run, read))
-    # The later stages' modules (half a second of imports on a small machine, aiohttp among
-    # them) are imported while the inputs load: the loader's kernels let go of the lock.
-    from auditor.stages import audit_tables
+    async with AsyncExitStack() as stack:
+        grobid = None
+        if settings.grobid_url:
+            # GROBID is asked through the run's one `Net`, so it opens before the inputs load.
+            from auditor.grobid import ask_about_pdfs
 
-    loaded = await loading
-    references = loaded.table
-    async with _net_for(settings, net, progress) as net:
+            net = await stack.enter_async_context(_net_for(settings, net, progress))
+            grobid = await ask_about_pdfs(paths, input_format, net)
+        # Parsing is the longest stage without a network wait: in a worker thread, a server's
+        # event loop (`auditor serve` runs audits of uploads) keeps answering while a file
+        # loads. Classified once, inside the load stage, with the legs the settings close.
+        read = partial(
+            load_files,
+            paths,
+            fmt=input_format,
+            encoding=settings.encoding,
+            csv_map=csv_map,
+            closed_legs=closed_legs(settings),
+            grobid=grobid,
+            criteria=settings.criteria,
+            within=within,
+            limits=limits_from(settings),
+        )
+        # Submitted now (`asyncio.to_thread` would start it at the first await, after the
+        # imports below), in a copy of this context as `to_thread` runs it.
+        loop = asyncio.get_running_loop()
+        loading = loop.run_in_executor(None, partial(copy_context().run, read))
+        # The later stages' modules (half a second of imports on a small machine, aiohttp among
+        # them) are imported while the inputs load: the loader's kernels let go of the lock.
+        from auditor.stages import audit_tables
+
+        loaded = await loading
+        references = loaded.table
+        if grobid is None:
+            net = await stack.enter_async_context(_net_for(settings, net, progress))
+        assert net is not None
         made = await audit_tables(references, settings, net)
     base_urls = {r.name: r.host.base_url(settings) for r in registry.REGISTERS}
     run = run_info(

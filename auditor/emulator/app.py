@@ -1,7 +1,7 @@
 """The aiohttp app: routes each request to its service, then applies limits, latency and faults.
 
 One path prefix per service, each an `EmulatedService` listed in `services.py` (`/crossref`,
-`/datacite`, `/eutils`, `/arxiv`, `/dblp`, `/s2`, `/doi`, `/csl`, `/handle`).
+`/datacite`, `/eutils`, `/arxiv`, `/dblp`, `/s2`, `/doi`, `/csl`, `/handle`, `/grobid`).
 Order per request: count it, check the service's rate limit at arrival, wait the latency, then
 answer (503 if the service is down, 429 if over the limit, else the fault plan's answer).
 """

@@ -19,6 +19,7 @@ SERVICES: tuple[str, ...] = (
     "doi",
     "csl",
     "handle",
+    "grobid",
 )
 
 #: Fault kinds a request can be given (per identifier in `faults`, or at `fault_rate`).

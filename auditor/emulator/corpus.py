@@ -22,6 +22,7 @@ SECTIONS: tuple[str, ...] = (
     "handles",
     "esearch",
     "search",
+    "grobid",
 )
 
 #: The title-search indexes a corpus may hold, each served by its own search endpoint.
@@ -63,6 +64,10 @@ class Corpus:
     has a `text` (title, author names, venue) the emulator ranks by token overlap, and the hit
     itself: `info` (DBLP hit `info`), `paper` (Semantic Scholar paper), `doi` (a pointer into
     `crossref`), `id` (into `arxiv`) or `pmid` (into `pubmed`)."""
+    grobid: list[dict[str, Any]] = field(default_factory=list)
+    """The references the emulated GROBID reads from any PDF, in order: `title`, `authors`
+    (`[given, family]` pairs), `year`, `venue` (`venue_level` `j` journal, `m` proceedings or
+    book), `volume`, `issue`, `pages` (`first-last`), `doi`, `raw` (the string as printed)."""
 
     def __post_init__(self) -> None:
         # DOIs are case-insensitive (DOI Handbook §2.4): normalize keys once, here.
@@ -119,6 +124,7 @@ class Corpus:
             "handles": sorted(self.handles),
             "esearch": self.esearch,
             "search": self.search,
+            "grobid": self.grobid,
         }
 
     def write_dir(self, path: str | Path) -> None:

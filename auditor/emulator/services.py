@@ -12,6 +12,7 @@ from auditor.emulator.datacite import DataciteService
 from auditor.emulator.dblp import DblpService
 from auditor.emulator.doi import CslService, DoiService
 from auditor.emulator.eutils import EutilsService
+from auditor.emulator.grobid import GrobidService
 from auditor.emulator.handle import HandleService
 from auditor.emulator.interface import EmulatedService
 from auditor.emulator.openalex import OpenalexService
@@ -28,6 +29,7 @@ SERVICES: tuple[EmulatedService, ...] = (
     DoiService(),
     CslService(),
     HandleService(),
+    GrobidService(),
 )
 
 #: Endpoint names, the keys of the emulator's `counts`.

@@ -38,6 +38,7 @@ from auditor.result import InputFile
 from auditor.tables import DEFAULT_CRITERIA
 
 if TYPE_CHECKING:  # the documents package is imported when a document is read
+    from auditor.load.documents.grobid import GrobidAnswer
     from auditor.load.documents.limits import DocumentLimits
 
 __all__ = [
@@ -85,7 +86,7 @@ def load_files(
     encoding: str | None = None,
     csv_map: Mapping[str, str] | None = None,
     closed_legs: frozenset[str] = frozenset(),
-    grobid_url: str | None = None,
+    grobid: Mapping[str, GrobidAnswer] | None = None,
     contents: Mapping[str, bytes] | None = None,
     criteria: str = DEFAULT_CRITERIA,
     within: Path | None = None,
@@ -98,9 +99,10 @@ def load_files(
     `fmt` forces a format for all files (else by extension/content); `encoding` forces a text
     encoding (else by BOM, then UTF-8 line by line with a Windows-1252/Latin-1 fallback per line
     that is named in a warning; CSV must be UTF-8); `csv_map` maps table fields to CSV column
-    names (`{"title": "Article Title"}`); `grobid_url` a GROBID server that reads PDFs (else
-    the built-in reader); `contents` UTF-8 bytes to read in place of some of the paths' files,
-    as a `filecontents` bibliography is read (a cluster task's byte range of a large file,
+    names (`{"title": "Article Title"}`); `grobid` GROBID's answers for the PDFs, by the
+    SHA-256 of each file's bytes (`auditor.grobid.ask_about_pdfs`; `None`: the built-in reader
+    reads them); `contents` UTF-8 bytes to read in place of some of the paths' files, as a
+    `filecontents` bibliography is read (a cluster task's byte range of a large file,
     `auditor.partitions.ranges`); `within` a folder no manuscript's named file may be outside
     (the service's upload folder; each manuscript's own folder tree bounds it anyway);
     `limits` the caps on what one PDF or Word file may cost
@@ -116,7 +118,7 @@ def load_files(
     bibliography is never a silent pass. A file with no entries among others that have some is
     a warning naming it.
     """
-    reading = _Reading(fmt, encoding, csv_map, closed_legs, grobid_url, criteria, within, limits)
+    reading = _Reading(fmt, encoding, csv_map, closed_legs, grobid, criteria, within, limits)
     outcome = _load_any(paths, reading, contents)
     if not outcome.table.num_rows:
         unread = [f"{p.path}: {p.message}" for p in outcome.problems if p.kind == _UNREADABLE]
@@ -144,7 +146,7 @@ class _Reading:
     encoding: str | None
     csv_map: Mapping[str, str] | None
     closed_legs: frozenset[str]
-    grobid_url: str | None
+    grobid: Mapping[str, GrobidAnswer] | None
     criteria: str
     within: Path | None
     limits: DocumentLimits | None
@@ -294,7 +296,7 @@ def _document(kind: str, data: bytes, path: str, reading: _Reading) -> tuple[Row
     from auditor.load.documents import binary_loader
 
     try:
-        return binary_loader(kind, reading.grobid_url, reading.limits).load_bytes(data, path)
+        return binary_loader(kind, reading.grobid, reading.limits).load_bytes(data, path)
     except InputError as exc:
         message = str(exc).removeprefix(f"{path}: ")
         return Rows(), [Problem(path, None, message, "error", _UNREADABLE)]

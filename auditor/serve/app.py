@@ -16,6 +16,7 @@ import pyarrow as pa
 from aiohttp import web
 
 from auditor.errors import ConfigError
+from auditor.grobid import with_grobid
 from auditor.pipeline import closed_legs
 from auditor.registers import registry
 from auditor.serve import openapi, overlap, page, reference_check
@@ -47,7 +48,9 @@ def build_app(settings: Settings, gate: Gate | None = None) -> web.Application:
 
     async def state(app: web.Application) -> AsyncIterator[None]:
         key = load_or_create_key(settings.signing_key)
-        async with open_net(settings, registry.hosts()) as net:
+        # GROBID (when the operator set `grobid_url`) is one of the service's hosts: only the
+        # operator's settings name it, and an upload's PDF reaches it through this `Net`.
+        async with open_net(settings, with_grobid(settings, registry.hosts())) as net:
             lookups = SharedLookups(settings, net)
             closed = closed_legs(settings)
 

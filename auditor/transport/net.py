@@ -95,8 +95,9 @@ class _Request:
     params: Mapping[str, str] | None
     headers: Mapping[str, str] | None
     accept: str | None
-    form: Mapping[str, str] | None
+    form: Mapping[str, str] | bytes | None
     follow_redirects: bool
+    timeout: float | None = None
 
 
 @dataclass
@@ -173,17 +174,20 @@ class Net:
         register: str,
         url: str,
         *,
-        form: Mapping[str, str],
+        form: Mapping[str, str] | bytes,
         headers: Mapping[str, str] | None = None,
         accept: str | None = None,
         retries: int | None = None,
+        timeout: float | None = None,
     ) -> Response:
         """POST `form` to `url` (esummary above 200 ids); otherwise exactly like `get`.
 
-        Redirects are followed under the policy: 307/308 repeat the POST, 301/302/303 become a
-        GET without a body (as browsers do).
+        `form` as bytes is sent as it is (GROBID's multipart body, its `Content-Type` in
+        `headers`); `timeout` replaces `settings.timeout` for each attempt (GROBID reads a whole
+        PDF per request). Redirects are followed under the policy: 307/308 repeat the POST,
+        301/302/303 become a GET without a body (as browsers do).
         """
-        request = _Request("POST", url, None, headers, accept, form, True)
+        request = _Request("POST", url, None, headers, accept, form, True, timeout)
         return await self._send(register, request, retries)
 
     def _params_and_headers(
@@ -259,6 +263,9 @@ class Net:
         register, method, data = host.name, request.method, request.form
         current = request.url
         query: Mapping[str, str] | None = params or None
+        timeout = self.session.timeout
+        if request.timeout is not None:
+            timeout = aiohttp.ClientTimeout(total=request.timeout)
         for _ in range(MAX_HOPS + 1):
             self.requests[register] = self.requests.get(register, 0) + 1
             try:
@@ -269,6 +276,7 @@ class Net:
                     headers=headers,
                     data=data,
                     allow_redirects=False,
+                    timeout=timeout,
                 ) as resp:
                     resp_headers = {k.lower(): v for k, v in resp.headers.items()}
                     if request.follow_redirects and resp.status in REDIRECT_STATUSES:

@@ -29,6 +29,7 @@ ASKED: dict[str, tuple[str, dict[str, str]]] = {
     "landing": ("/landing/10.1/x", {}),
     "csl": ("/csl/10.1/x", {}),
     "handle": ("/handle/api/handles/10.1/x", {}),
+    "grobid_references": ("/grobid/api/processReferences", {"includeRawCitations": "1"}),
 }
 
 

@@ -10,10 +10,12 @@ reference-string reader (`refstring`). `binary_kind` says which files are read f
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 from auditor.errors import InputError
 from auditor.load.documents.docx import DocxLoader
+from auditor.load.documents.grobid import GrobidAnswer
 from auditor.load.documents.interface import DocumentLoader
 from auditor.load.documents.limits import DocumentLimits
 from auditor.load.documents.odt import OdtLoader
@@ -54,12 +56,14 @@ def binary_kind(path: str, head: bytes) -> str | None:
 
 
 def binary_loader(
-    kind: str, grobid_url: str | None = None, limits: DocumentLimits | None = None
+    kind: str,
+    grobid: Mapping[str, GrobidAnswer] | None = None,
+    limits: DocumentLimits | None = None,
 ) -> DocumentLoader:
-    """The loader of a kind `binary_kind` named (a PDF one asking `grobid_url` when given),
-    reading under `limits` (the defaults when not given)."""
+    """The loader of a kind `binary_kind` named (a PDF one reading GROBID's answers, by the
+    SHA-256 of the file, when `grobid` is given), under `limits` (the defaults when not given)."""
     if kind == "pdf":
-        return PdfLoader(grobid_url, limits)
+        return PdfLoader(grobid, limits)
     if kind == "docx":
         return DocxLoader(limits)
     if kind == "odt":

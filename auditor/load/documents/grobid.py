@@ -1,26 +1,26 @@
-"""GROBID, optional: a PDF's references read by a GROBID server the user runs (`grobid_url`).
+"""GROBID's answer read into rows: the TEI of `processReferences`, for a PDF GROBID was asked about.
 
-`grobid_rows(data, path, url)` posts the PDF to `{url}/api/processReferences` (multipart field
-`input`, with `includeRawCitations=1` and `teiCoordinates=biblStruct`) and reads each
-`biblStruct` of the TEI answer into the same columns as the built-in reader: the title
-(`analytic/title`, else the monograph's), authors (`persName` as `surname, forenames`), year
-(`date/@when`), venue (`monogr/title`), volume, issue, pages (`biblScope`), identifiers
-(`idno` DOI, arXiv, PMID), the raw string (`note[@type='raw_reference']`, kept as
-`reference_text`; read by the one reference-string reader when GROBID gave no title) and the
-page from its coordinates. The TEI is parsed with defusedxml (no entities) and the answer is
-capped at `MAX_ANSWER` bytes.
+GROBID is optional and is asked by `auditor.grobid` through the run's one `Net` (its pace,
+retries, body cap and redirect rules), before the inputs load; the loader gets each PDF's
+`GrobidAnswer` by the SHA-256 of its bytes and never opens a socket itself.
 
-Failure to ask (connection refused, timeout, HTTP error, malformed TEI) raises `GrobidError`
-naming what happened; the PDF loader then reads the file with the built-in reader and says so.
-The built-in reader is the default and needs no server.
+`tei_rows(body)` reads each `biblStruct` of the TEI into the same columns as the built-in
+reader: the title (`analytic/title`, else the monograph's), authors (`persName` as
+`surname, forenames`), year (`date/@when`), venue (`monogr/title`), volume, issue, pages
+(`biblScope`), identifiers (`idno` DOI, arXiv, PMID), the raw string
+(`note[@type='raw_reference']`, kept as `reference_text`; read by the one reference-string reader
+when GROBID gave no title) and the page from its coordinates when present. The TEI is parsed with
+defusedxml (no DTD, no entities).
+
+A TEI that is not well-formed, or that holds no reference, raises `GrobidError`; the PDF loader
+then reads the file with the built-in reader and says why in a warning, so a GROBID that could
+not help never passes for a document without references.
 """
 
 from __future__ import annotations
 
 import re
-import secrets
-import urllib.error
-import urllib.request
+from dataclasses import dataclass
 from xml.etree.ElementTree import Element
 
 from defusedxml import ElementTree as SafeET
@@ -29,25 +29,30 @@ from defusedxml.common import DefusedXmlException
 from auditor.load.documents.refstring import parse
 from auditor.load.interface import Rows
 
-__all__ = ["MAX_ANSWER", "TIMEOUT", "GrobidError", "grobid_rows"]
+__all__ = ["GrobidAnswer", "GrobidError", "tei_rows"]
 
-#: Largest TEI answer read (a 500-reference answer is about 1 MiB).
-MAX_ANSWER = 32 * 1024 * 1024
-#: Seconds GROBID may take for one PDF (it parses the whole document).
-TIMEOUT = 120.0
 _TEI = "{http://www.tei-c.org/ns/1.0}"
 
 
 class GrobidError(Exception):
-    """GROBID could not be asked or gave no usable answer (the message says which)."""
+    """GROBID gave no usable answer (the message says which)."""
 
 
-def grobid_rows(data: bytes, path: str, url: str, timeout: float = TIMEOUT) -> Rows:
-    """The references GROBID reads from the PDF `data`; raises `GrobidError`."""
-    body = _ask(data, url.rstrip("/") + "/api/processReferences", timeout)
+@dataclass(frozen=True)
+class GrobidAnswer:
+    """What asking GROBID about one PDF gave: its TEI, or why there is none."""
+
+    tei: bytes | None
+    """The body of GROBID's `200` answer; `None` when it could not be had."""
+    failure: str | None = None
+    """Why there is no TEI (`GROBID could not be asked (timeout: …)`), for the warning."""
+
+
+def tei_rows(body: bytes) -> Rows:
+    """The references of GROBID's TEI `body`; raises `GrobidError` for malformed TEI or none."""
     try:
         root: Element = SafeET.fromstring(body)
-    except (SafeET.ParseError, DefusedXmlException) as exc:
+    except (SafeET.ParseError, DefusedXmlException, ValueError) as exc:
         raise GrobidError(f"GROBID answered no well-formed TEI ({exc})") from exc
     rows = Rows()
     for n, bibl in enumerate(root.iter(f"{_TEI}biblStruct"), start=1):
@@ -55,47 +60,6 @@ def grobid_rows(data: bytes, path: str, url: str, timeout: float = TIMEOUT) -> R
     if not len(rows):
         raise GrobidError("GROBID found no references")
     return rows
-
-
-def _ask(data: bytes, endpoint: str, timeout: float) -> bytes:
-    if not endpoint.startswith(("http://", "https://")):
-        raise GrobidError(f"grobid_url must be an http(s) address, not {endpoint!r}")
-    boundary = "auditor" + secrets.token_hex(12)
-    parts = [
-        _field(boundary, "includeRawCitations", b"1"),
-        _field(boundary, "teiCoordinates", b"biblStruct"),
-        _field(boundary, "input", data, filename="document.pdf"),
-        f"--{boundary}--\r\n".encode(),
-    ]
-    request = urllib.request.Request(
-        endpoint,
-        data=b"".join(parts),
-        headers={
-            "Content-Type": f"multipart/form-data; boundary={boundary}",
-            "Accept": "application/xml",
-        },
-        method="POST",
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as answer:  # noqa: S310 (the user's server)
-            body: bytes = answer.read(MAX_ANSWER + 1)
-    except urllib.error.HTTPError as exc:
-        raise GrobidError(f"GROBID answered HTTP {exc.code}") from exc
-    except (urllib.error.URLError, TimeoutError, OSError) as exc:
-        raise GrobidError(f"GROBID at {endpoint} could not be reached ({exc})") from exc
-    if len(body) > MAX_ANSWER:
-        raise GrobidError(f"GROBID's answer is larger than {MAX_ANSWER // 2**20} MiB")
-    return body
-
-
-def _field(boundary: str, name: str, value: bytes, filename: str | None = None) -> bytes:
-    disposition = f'form-data; name="{name}"' + (f'; filename="{filename}"' if filename else "")
-    kind = "Content-Type: application/pdf\r\n" if filename else ""
-    return (
-        f"--{boundary}\r\nContent-Disposition: {disposition}\r\n{kind}\r\n".encode()
-        + value
-        + b"\r\n"
-    )
 
 
 def _text(el: Element | None) -> str | None:

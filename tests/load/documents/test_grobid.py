@@ -1,17 +1,16 @@
-"""`--grobid URL`: a PDF read by a GROBID server, tested against a loopback fake answering TEI in
-the shape GROBID's `processReferences` writes (biblStruct with analytic/monogr, coords)."""
+"""GROBID's TEI read into rows, and the PDF loader's use of `GrobidAnswer`s (the asking, through
+the run's `Net`, is `tests/test_grobid.py`). The TEI is in the shape GROBID's `processReferences`
+writes (`biblStruct` with `analytic`/`monogr`, `raw_reference` notes)."""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import hashlib
 from pathlib import Path
 
 import pytest
 
 from auditor.load import load_files
-from auditor.load.documents.grobid import GrobidError, grobid_rows
+from auditor.load.documents.grobid import GrobidAnswer, GrobidError, tei_rows
 from tests.load.documents.minipdf import column_pages, pdf_bytes
 
 TEI = """<?xml version="1.0" encoding="UTF-8"?>
@@ -55,37 +54,8 @@ HOSTILE = """<?xml version="1.0"?><!DOCTYPE TEI [<!ENTITY x "boom">]>
 <title>&x;</title></analytic></biblStruct></listBibl></back></text></TEI>"""
 
 
-class _Fake(BaseHTTPRequestHandler):
-    answer = TEI.encode()
-    status = 200
-    seen: list[bytes] = []
-
-    def do_POST(self) -> None:  # noqa: N802 (http.server's name)
-        body = self.rfile.read(int(self.headers["Content-Length"]))
-        type(self).seen.append(self.path.encode() + b" " + body[:2000])
-        self.send_response(self.status)
-        self.send_header("Content-Type", "application/xml")
-        self.send_header("Content-Length", str(len(self.answer)))
-        self.end_headers()
-        self.wfile.write(self.answer)
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
-@pytest.fixture
-def grobid() -> Iterator[str]:
-    _Fake.answer, _Fake.status, _Fake.seen = TEI.encode(), 200, []
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Fake)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
-
-
-def test_tei_is_read_into_the_reference_columns(grobid: str) -> None:
-    rows = grobid_rows(b"%PDF-1.4", "p.pdf", grobid).columns
+def test_tei_is_read_into_the_reference_columns() -> None:
+    rows = tei_rows(TEI.encode()).columns
     assert rows["title"] == ["Attention is all you need", "A raw string only"]
     assert rows["authors"][0] == ["Vaswani, Ashish", "Shazeer, Noam"]
     assert rows["year"] == [2017, 2019]
@@ -94,32 +64,56 @@ def test_tei_is_read_into_the_reference_columns(grobid: str) -> None:
     assert rows["source_page"] == [2, None] and rows["key"] == ["b0", "b1"]
     assert rows["reference_text"][1].startswith("[2] C. Lee.")
     assert rows["source_label"] == [None, "2"]  # the raw string was read by our reader
-    path, body = _Fake.seen[0].split(b" ", 1)
-    assert path == b"/api/processReferences"
-    assert b'name="input"; filename="document.pdf"' in body and b"%PDF-1.4" in body
 
 
-def test_the_loader_asks_grobid_and_falls_back_with_a_warning(grobid: str, tmp_path: Path) -> None:
+def test_entities_are_never_expanded() -> None:
+    with pytest.raises(GrobidError, match="no well-formed TEI"):
+        tei_rows(HOSTILE.encode())
+
+
+def test_a_tei_without_references_is_an_error_not_an_empty_list() -> None:
+    empty = TEI.split("<biblStruct", 1)[0] + "</listBibl></div></back></text></TEI>"
+    with pytest.raises(GrobidError, match="GROBID found no references"):
+        tei_rows(empty.encode())
+
+
+def _pdf(tmp_path: Path) -> tuple[Path, str]:
     pdf = tmp_path / "paper.pdf"
     pdf.write_bytes(
         pdf_bytes(column_pages([(0, "References"), (0, "[1] A. B. A title. X, 2020.")]))
     )
-    outcome = load_files([str(pdf)], grobid_url=grobid)
+    return pdf, hashlib.sha256(pdf.read_bytes()).hexdigest()
+
+
+def test_the_loader_reads_grobids_answer_and_falls_back_with_a_warning(tmp_path: Path) -> None:
+    pdf, sha = _pdf(tmp_path)
+    outcome = load_files([str(pdf)], grobid={sha: GrobidAnswer(TEI.encode())})
     assert outcome.table.column("key").to_pylist() == ["b0", "b1"]
-    _Fake.status = 503
-    outcome = load_files([str(pdf)], grobid_url=grobid)
+    assert not outcome.problems
+    failed = {sha: GrobidAnswer(None, "GROBID could not be asked (timeout)")}
+    outcome = load_files([str(pdf)], grobid=failed)
     assert outcome.table.column("source_label").to_pylist() == ["1"]  # the built-in reader
     assert [p.message for p in outcome.problems] == [
-        "GROBID answered HTTP 503: read with the built-in reader instead"
+        "GROBID could not be asked (timeout): read with the built-in reader instead"
     ]
 
 
-def test_entities_are_never_expanded(grobid: str) -> None:
-    _Fake.answer = HOSTILE.encode()
-    with pytest.raises(GrobidError, match="no well-formed TEI"):
-        grobid_rows(b"%PDF-1.4", "p.pdf", grobid)
-
-
-def test_an_unreachable_server_is_a_grobid_error() -> None:
-    with pytest.raises(GrobidError, match="could not be reached"):
-        grobid_rows(b"%PDF", "p.pdf", "http://127.0.0.1:9", timeout=0.5)
+@pytest.mark.parametrize(
+    ("answers", "said"),
+    [
+        ({}, "GROBID was not asked about this file"),
+        ("hostile", "GROBID answered no well-formed TEI"),
+        ("empty", "GROBID found no references"),
+    ],
+)
+def test_no_usable_answer_is_never_read_as_no_references(
+    tmp_path: Path, answers: object, said: str
+) -> None:
+    pdf, sha = _pdf(tmp_path)
+    bodies = {"hostile": HOSTILE.encode(), "empty": b"<TEI xmlns='http://www.tei-c.org/ns/1.0'/>"}
+    grobid = {sha: GrobidAnswer(bodies[answers])} if isinstance(answers, str) else {}
+    outcome = load_files([str(pdf)], grobid=grobid)
+    assert outcome.table.column("source_label").to_pylist() == ["1"]  # the built-in reader
+    [problem] = outcome.problems
+    assert problem.severity == "warning" and problem.message.startswith(said)
+    assert problem.message.endswith(": read with the built-in reader instead")
