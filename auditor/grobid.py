@@ -18,6 +18,11 @@ is none (`GROBID could not be asked (timeout)`, `GROBID answered HTTP 400`, GROB
 `GROBID found no references`), which the PDF loader turns into a warning before reading the
 file with the built-in reader. A warning names the reason code, never GROBID's URL: the
 service's users see it, and the operator's network is not theirs to map.
+
+Of the registers' cache rules GROBID keeps the one that applies, "never store a failure", by
+storing nothing: the record cache holds public register records only, never bibliography
+content, and GROBID's answer is the document's own reference list (an unpublished manuscript, a
+service upload that must leave nothing behind). Each run asks again.
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ from auditor.grobid import GROBID, ask, ask_about_pdfs, with_grobid
 from auditor.pipeline import run_audit
 from auditor.registers import registry
 from auditor.settings import Settings
+from auditor.transport.cache import RecordCache
 from auditor.transport.net import Net, open_net
 from tests.load.documents.minipdf import column_pages, pdf_bytes
 
@@ -101,6 +102,8 @@ async def test_a_pdf_is_asked_through_the_net_and_its_tei_read(
     async with _net(settings) as net:
         answers = await ask_about_pdfs([str(pdf), str(pdf)], None, net)
         assert net.requests == {GROBID: 1}  # one PDF, asked once
+        throttle = net.throttles[GROBID]  # its own pace, as each register has
+        assert (throttle.concurrency, throttle.rate, len(throttle.starts)) == (2, 4.0, 1)
     [answer] = answers.values()
     assert answer.failure is None and b'<biblStruct xml:id="b0">' in (answer.tei or b"")
     [seen] = emu.log
@@ -123,6 +126,22 @@ async def test_an_audit_reads_the_pdf_with_grobid_and_resolves_its_references(
     assert not result.run.load_problems
     assert result.verdicts.column("verdict").to_pylist() == ["RESOLVES-AND-MATCHES"]
     assert emu.counts["grobid_references"] == 1
+
+
+async def test_grobids_answer_is_never_cached(emu: Emulator, tmp_path: Path) -> None:
+    # The cache holds register records only: a document's own references stay out of it.
+    pdf = tmp_path / "paper.pdf"
+    pdf.write_bytes(PDF)
+    settings = _settings(tmp_path, f"{emu.origin}/grobid", **emu.base_urls)
+    for _ in range(2):
+        await run_audit([str(pdf)], settings)
+    assert emu.counts["grobid_references"] == 2
+    cache = RecordCache.open(settings.cache_dir, ttl_days=1)
+    try:
+        stored = cache.stats().by_register
+        assert stored.get("crossref") == 1 and GROBID not in stored
+    finally:
+        cache.close()
 
 
 @pytest.mark.parametrize(
