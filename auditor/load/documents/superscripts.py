@@ -8,9 +8,10 @@ least `_RAISED` of that size above the line's, that reads as numbers and ranges 
 `3,5–7`, `2-5`), right after a character of the line's own size.
 
 What is not a marker: a raised number opening the line (a footnote's own mark at the page's
-foot), one after a number other than a year (`10⁵`, but `in 2019⁵` cites) or after a
-one-letter word (`R²`, `x²`), one with a minus sign (`m⁻²`), one standing apart from the
-word before by more than a space, and a number over `_MOST` (no list is that long). An
+foot), one standing apart from the word before by more than a space, one with a minus sign
+(`m⁻²`), a number over `_MOST` (no list is that long), and a lone number (not a list or a
+range, which no exponent is) after a number other than a year (`10⁵`, but `in 2019⁵` cites)
+or after a one-letter word standing alone (`R²`, `x²`; but `Chat-1M²⁷` cites). An
 exponent after a unit (`cm²`) or an affiliation mark on the title page (`Smith¹`) does pass:
 it can only mark a reference cited, never claim one uncited (`cited.mark_cited`).
 """
@@ -106,14 +107,16 @@ def is_marker_after(before: str, raised: str) -> bool:
     marker = raised.replace(" ", "").rstrip(",;")
     if not before or not _is_marker(marker):
         return False
+    if not marker.isdigit():  # a list or a range (`26,50`, `3–7`) is no exponent
+        return True
     if before[-1].isdigit():
         # after a year (`in 2019⁵`) it cites; after any other number it is an exponent
         return bool(_YEAR_END_RE.search(before))
     if not before[-1].isalpha():
         return before[-1] in _CLOSING
-    # a one-letter word (`R²`, `x²`) is a symbol with its exponent
-    word = re.search(r"[^\W\d_]+$", before)
-    return word is not None and len(word.group()) >= 2
+    # a one-letter word standing alone (`R²`, `x²`) is a symbol with its exponent; one
+    # glued to a number is a quantity's suffix (`Chat-1M²⁷`)
+    return not re.search(r"(?:^|[^\w.])[^\W\d_]$", before)
 
 
 def _is_marker(text: str) -> bool:

@@ -40,6 +40,10 @@ def test_a_raised_smaller_number_after_a_word_is_a_marker() -> None:
     assert superscript_marks(_line(("in (Smith).", False), ("12", True))) == ("12",)
     assert superscript_marks(_line(("reported in 2019", False), ("5", True))) == ("5",)
     assert superscript_marks(_line(("rose by 30%", False), ("12", True))) == ("12",)
+    # a quantity's suffix glued to its number is a word; a list or range is never an exponent
+    assert superscript_marks(_line(("WildChat-4.8M", False), ("26,50", True))) == ("26,50",)
+    assert superscript_marks(_line(("LMSYS Chat-1M", False), ("27", True))) == ("27",)
+    assert superscript_marks(_line(("of 10", False), ("2,3", True))) == ("2,3",)
     # a space inside the marker and before it, as a word processor sets `text 1, 2`
     assert superscript_marks(_line(("text", False), ("1, 2", True), space_before=True)) == ("1,2",)
     # a short line holding more marker characters than letters
