@@ -6,7 +6,7 @@ Cy Lee` (Chicago: the first inverted), `Smith A, Jones BC` (Vancouver, family fi
 comma) and `张三, 李四` (GB/T 7714). Each name keeps the words as printed; a family-first name
 printed without a comma (Vancouver, GB/T) gets one after the family name, because the criteria
 read the part before a comma as the surname and otherwise the last word. `et al.`, `others` and
-`等` become the flag. Never raises.
+`等` become the flag, and so does APA 7's `…` before the last name. Never raises.
 """
 
 from __future__ import annotations
@@ -74,6 +74,8 @@ def split_authors(text: str | None) -> tuple[list[str], bool]:
         else:
             names.append(_family_first(p))
             i += 1
+    if any(a.startswith("…") for a in names):  # APA 7: `A, B, … Z`: the middle left out
+        return [a.lstrip("… ") for a in names], True
     return names, et_al
 
 

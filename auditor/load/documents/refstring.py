@@ -17,46 +17,16 @@ a year, quotes or a type tag, so the search stage may settle the row against the
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from auditor.load.documents.confidence import rule_confidence
-from auditor.load.documents.identifiers import Identifiers, find_identifiers
+from auditor.load.documents.identifiers import find_identifiers
+from auditor.load.documents.merge import with_model
+from auditor.load.documents.parsed import ParsedReference
 from auditor.load.documents.people import PARTICLE as _PARTICLE
 from auditor.load.documents.people import split_authors
 from auditor.load.documents.venue_part import entry_type, venue_fields
 
 __all__ = ["ParsedReference", "parse", "string_query", "strip_label"]
-
-
-@dataclass(frozen=True)
-class ParsedReference:
-    """The fields read from one reference string; `None` where the string claims nothing."""
-
-    text: str
-    """The reference as printed, whitespace collapsed (the `reference_text` column)."""
-    label: str | None = None
-    """Its number or label as printed (`12`, `Agarwal et al., 2021e`), without brackets."""
-    title: str | None = None
-    authors: list[str] = field(default_factory=list)
-    """One string per author as written (family-first names without a comma get one)."""
-    et_al: bool = False
-    year: int | None = None
-    container_title: str | None = None
-    volume: str | None = None
-    issue: str | None = None
-    pages: str | None = None
-    ids: Identifiers = field(default_factory=Identifiers)
-    entry_type: str | None = None
-    """What the string's shape says the work is (`inproceedings` after `In …`, `article` with a
-    volume or pages, `book` with a publisher, `online` for a bare URL, `misc` for a preprint),
-    else `reference`: a formatted reference whose kind the string does not say."""
-    style: str = "unknown"
-    """numbered | author_year | quoted | gbt7714 | unknown: the shape that was recognised."""
-    sure: bool = False
-    """Whether the authors/title/venue boundaries were marked (year, quotes or a type tag)."""
-    confidence: dict[str, float] = field(default_factory=dict)
-    """How sure the reading is of `title`, `authors`, `year` and `container_title`, 0..1 (the
-    `field_confidence` column); a field not read has none."""
 
 
 _LABEL_RE = re.compile(
@@ -69,7 +39,9 @@ _PAREN_YEAR_RE = re.compile(rf"\s*\((?P<y>{_YEAR})[a-z]?(?:,[^)]{{0,30}})?\)\s*[
 # `Authors. 2021. Title` / `Authors, 2021. Title`
 _BARE_YEAR_RE = re.compile(rf"[.,]\s+(?P<y>{_YEAR})[a-z]?\.\s+")
 _N_D_RE = re.compile(r"\s*\((?:n\.\s?d\.|in press|forthcoming)\)\s*[.,]?\s*", re.I)
-_QUOTED_RE = re.compile(r"[“\"‘](?P<t>[^”\"]{4,600}?)[,.]?[”\"’]")
+# a quote closes with its own mark: `’` closes only `‘`, and not as an apostrophe (`President’s`
+# inside “…” is no end of the title)
+_QUOTED_RE = re.compile(r"[“\"](?P<t>[^”\"]{4,600}?)[,.]?[”\"]|‘(?P<s>[^”\"]{4,600}?)[,.]?’(?!\w)")
 _GBT_TAG_RE = re.compile(r"\[(?:J|C|M|D|R|P|S|N|A|Z|G|EB/OL|J/OL|M/OL|C/OL|DB/OL|CP/OL)\]")
 # a title ends at `.`, `?` or `!` (a run: `Divergences..`) before a capital, a digit, a quote,
 # a camel-cased name (`arXiv`, `bioRxiv`, `eLife`) or the end
@@ -120,8 +92,9 @@ def string_query(text: str) -> str:
     return rest.strip(" .")[:600]
 
 
-def parse(text: str) -> ParsedReference:
-    """The fields of the reference `text` (see the module docstring); never raises."""
+def parse(text: str, model: bool = True) -> ParsedReference:
+    """The fields of the reference `text` (see the module docstring); never raises. With
+    `model`, the fields the rules cannot be sure of are the model's (`merge.with_model`)."""
     flat = _SPACES_RE.sub(" ", text).strip()
     label, rest = strip_label(_ENTITY_RE.sub(_entity, flat))
     ids, rest = find_identifiers(rest)
@@ -132,8 +105,6 @@ def parse(text: str) -> ParsedReference:
             style, authors_part, title, venue_part, year, sure = got
             break
     authors, et_al = split_authors(authors_part)
-    if any(a.startswith("…") for a in authors):  # APA 7: `A, B, … Z`: the middle left out
-        authors, et_al = [a.lstrip("… ") for a in authors], True
     fields = venue_fields(venue_part)
     year_marked = year is not None
     if year is None:
@@ -142,7 +113,7 @@ def parse(text: str) -> ParsedReference:
         year = _last_year(label)
     title = _clean_title(title)
     sure = sure and bool(authors) and bool(title)
-    return ParsedReference(
+    ref = ParsedReference(
         text=flat,
         label=label,
         title=title,
@@ -156,6 +127,7 @@ def parse(text: str) -> ParsedReference:
         confidence=rule_confidence(style, sure, title, authors, year, year_marked, fields),
         **fields,
     )
+    return with_model(ref, rest) if model else ref
 
 
 _Read = tuple[str, str, str | None, str, int | None, bool]
@@ -187,7 +159,7 @@ def _quoted(rest: str) -> _Read | None:
         year, head = int(y.group("y")), head[: y.start()]
     authors = head.rstrip(" ,.:")
     venue = rest[m.end() :].lstrip(" ,.")
-    return "quoted", authors, m.group("t"), venue, year, bool(authors)
+    return "quoted", authors, m.group("t") or m.group("s"), venue, year, bool(authors)
 
 
 def _initials_first(rest: str) -> _Read | None:
