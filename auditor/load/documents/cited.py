@@ -15,7 +15,10 @@ least `_COVERED` of the numbered references. An affiliation mark (`Smith¹`), an
 a list item `(1)` read as a marker then only marks a reference cited, and a body whose real
 markers were missed (set in a way not read) claims nothing. `(3)` after `Eq.`, `Fig.`,
 `Table`, `Section`, … and one closing a line with a formula (an equation's number) is no
-marker; a year `(2019)` has four digits and none has more than three.
+marker; a year `(2019)` has four digits and none has more than three. Likewise an author-year
+reference is claimed uncited only when the body never names its first author (by the parsed
+author or the string's first word): `As Zhou argued in 2018` or a citation set in a way not
+read leaves it unclaimed. A citation may run on into the next line.
 """
 
 from __future__ import annotations
@@ -57,7 +60,10 @@ _NARRATIVE_RE = re.compile(
     r"([A-Z\u00c0-\u024f][\w'’\-\u00c0-\u024f]+)(?:\s+et\s+al\.?|\s+(?:and|&)\s+[A-Z][\w'’\-]+)?"
     r"\s+\(((?:1[5-9]|20)\d\d[a-z]?)\)"
 )
-_YEAR_RE = re.compile(r"((?:1[5-9]|20)\d\d[a-z]?)")
+# a year stands alone: `0208066` (an arXiv id) holds none
+_YEAR_RE = re.compile(r"(?<![\d/.])((?:1[5-9]|20)\d\d[a-z]?)(?!\d)")
+_WORD_RE = re.compile(r"[^\W\d_]+")
+_FIRST_WORD_RE = re.compile(r"\W*(?:\d{1,4}[.)\]]?\s*)?([^\W\d_][\w'’\-]*)")
 
 
 def _numbers(marker: str) -> list[str]:
@@ -86,13 +92,16 @@ class Citations:
     """Whether any number was cited in brackets, which nothing but a citation is set in."""
     pairs: dict[tuple[str, str], str] = field(default_factory=dict)
     """`(surname, year)` of each author-year citation."""
+    words: set[str] = field(default_factory=set)
+    """Every word of the body, lowercased: a surname among them may be cited in a way the
+    author-year patterns do not read, so its reference is never claimed uncited."""
 
 
 def citations(body: Sequence[Line], path: str) -> Citations:
     """The citations of `body` (the lines before the references section of file `path`)."""
     out = Citations()
     run_from: str | None = None  # the `[3]–` that ended the line before
-    for line in body:
+    for i, line in enumerate(body):
         where = _where(path, line)
         for m in _NUMBERED_RE.finditer(line.text):
             out.bracketed = True
@@ -111,11 +120,17 @@ def citations(body: Sequence[Line], path: str) -> Citations:
         for marker in (*line.marks, *_bare(line.text)):
             for n in _numbers(marker):
                 out.numbers.setdefault(n, where)
-        for m in _PAREN_RE.finditer(line.text):
+        out.words.update(_WORD_RE.findall(line.text.lower()))
+        # a citation may run on into the next line (`Chung and Morris` / `(1978)`)
+        ahead = body[i + 1].text[:80] if i + 1 < len(body) else ""
+        joined = f"{line.text} {ahead}"
+        for m in _PAREN_RE.finditer(joined):
             for a in _AUTHOR_YEAR_RE.finditer(m.group(1)):
+                if m.start(1) + a.start() < len(line.text):
+                    out.pairs.setdefault((a.group(1).lower(), a.group(2)), where)
+        for a in _NARRATIVE_RE.finditer(joined):
+            if a.start() < len(line.text):
                 out.pairs.setdefault((a.group(1).lower(), a.group(2)), where)
-        for a in _NARRATIVE_RE.finditer(line.text):
-            out.pairs.setdefault((a.group(1).lower(), a.group(2)), where)
     return out
 
 
@@ -129,6 +144,17 @@ def _bare(text: str) -> list[str]:
             continue  # an equation's number
         out.append(m.group(1))
     return out
+
+
+def _mentioned(name: str, words: set[str]) -> bool:
+    """Whether a word of `name` (two letters or more: `Wu`, `Li`) is among `words`."""
+    return any(w in words for w in _WORD_RE.findall(name) if len(w) > 1)
+
+
+def _first_word(text: str) -> str:
+    """The first word of a reference string after its label, lowercased (`""` if none)."""
+    m = _FIRST_WORD_RE.match(text)
+    return m.group(1).lower() if m else ""
 
 
 def _first_surname(authors: object) -> str:
@@ -160,10 +186,15 @@ def mark_cited(rows: Rows, body: Sequence[Line], path: str) -> None:
         if label.isdigit() and numbers:
             scheme, where = claims, numbers.get(label)
         elif pairs:
-            year = _YEAR_RE.search(label) or _YEAR_RE.search(str(values[text_at] or ""))
-            surname = _first_surname(values[at["authors"]])
-            if year and surname:
-                scheme, where = True, pairs.get((surname, year.group(1)))
+            text = str(values[text_at] or "")
+            year = _YEAR_RE.search(label) or _YEAR_RE.search(text)
+            # the parsed first author, and the string's first word: a misread author field
+            # (`Stahl B.: deepSIP: …`) still starts with the surname
+            names = [n for n in (_first_surname(values[at["authors"]]), _first_word(text)) if n]
+            if year and names:
+                cited = [pairs[(n, year.group(1))] for n in names if (n, year.group(1)) in pairs]
+                where = cited[0] if cited else None
+                scheme = not any(_mentioned(n, found.words) for n in names)
         if where is not None:
             values[at["cited_at"]] = where
         elif scheme:

@@ -138,3 +138,47 @@ def test_an_ieee_run_of_bracketed_numbers_is_a_range() -> None:
     rows = _rows([str(n) for n in range(1, 11)])
     mark_cited(rows, body, "t.txt")
     assert _warned(rows) == [n in (5, 7) for n in range(1, 11)]
+
+
+def _author_year(*refs: tuple[str, list[str]]) -> Rows:
+    rows = Rows()
+    for text, authors in refs:
+        rows.add(source_label=None, authors=authors, warnings=[], reference_text=text)
+    return rows
+
+
+def test_an_author_year_citation_across_a_line_break_cites() -> None:
+    body = [
+        Line("printed here: Chung and Morris", 1),
+        Line("(1978), and (Lee,", 2),
+        Line("2020).", 3),
+    ]
+    rows = _author_year(
+        ("Chung ST, Morris RL. Isolation of plasmid DNA. J Bact. 1978;134:1-9.", ["Chung, ST"]),
+        ("Lee, K. (2020). Another. In Y.", ["Lee, K."]),
+        ("Zhou, Q. (2018). Never cited. In Z.", ["Zhou, Q."]),
+    )
+    mark_cited(rows, body, "t.txt")
+    at = ENTRY_COLUMNS.index("cited_at")
+    assert [row[at] for row in rows.rows] == ["t.txt:1", "t.txt:2", None]
+    assert _warned(rows) == [False, False, True]
+
+
+def test_a_reference_whose_author_the_body_names_is_never_claimed_uncited() -> None:
+    # a misread author field still starts the string with the surname, which cites it; a
+    # surname the body names in a way not read as a citation claims nothing
+    body = [Line("All are printed: Stahl (2020), Smith et al. (2019).", 1)]
+    body.append(Line("As Zhou argued in a 2018 book, and (Wu, 2017) too.", 2))
+    rows = _author_year(
+        ("Stahl B.: deepSIP: deep learning. Astrophysics Source Code. 2020.", ["Stahl B.: deep"]),
+        ("Zhou, Q. (2018). A book. Z Press.", ["Zhou, Q."]),
+        ("Park, D. (2016). Never cited. In Z.", ["Park, D."]),
+        (
+            "Babichev SA. Quantum scissors. https://arxiv.org/abs/quant-ph/0208066.",
+            ["Babichev, SA"],
+        ),
+    )
+    mark_cited(rows, body, "t.txt")
+    at = ENTRY_COLUMNS.index("cited_at")
+    assert [row[at] for row in rows.rows] == ["t.txt:1", None, None, None]
+    assert _warned(rows) == [False, False, True, False]
