@@ -2,7 +2,8 @@
 
 One article of 60 references is rendered by the real tools, each form from the same text:
 - pandoc + citeproc with Debian's CSL styles (Nature, AMA, Vancouver, Vancouver superscript,
-  IEEE for `[n]`), one column and two, and Nature, AMA and Vancouver as Word files;
+  Science, PNAS, BMJ, ACS, AIP, Angewandte, RSC, Elsevier numbered, IEEE for `[n]`), one
+  column and two, and Nature, AMA and Vancouver as Word files;
 - pdflatex + BibTeX with natbib's `super` option (unsrtnat) and the `cite` package's
   `superscript` option (unsrt), two columns and one.
 
@@ -11,7 +12,8 @@ ranges (`3–7`); 55-60 never are (`nocite`; in the LaTeX forms `\\nocite` stand
 their numbers fall between cited ones). The body is full of numbers that are no marker: years,
 pages, tables, sections, counts, numbered equations, exponents (`10^5`, `R^2`, `cm^2`), the
 authors' affiliation marks and a footnote. Each reference's title carries its key's number
-(`Study 17 ...`), so rows are paired with keys exactly.
+(`Study 17 ...`), so rows are paired with keys exactly; in the styles that print no title
+(AIP, Angewandte, RSC), by their number, which citeproc gives in order of first citation.
 
 Counted per form: rows read; cited references marked cited; never-cited ones reported so;
 **false "never cited"** (a cited reference reported uncited: the error that matters); rows on
@@ -59,6 +61,14 @@ FORMS = [
     Form("vancouver", "csl", "vancouver"),
     Form("vancouver-superscript", "csl", "vancouver-superscript"),
     Form("ieee", "csl", "ieee"),
+    Form("science", "csl", "science"),
+    Form("pnas", "csl", "pnas"),
+    Form("bmj", "csl", "bmj"),
+    Form("acs", "csl", "american-chemical-society"),
+    Form("aip", "csl", "american-institute-of-physics"),
+    Form("angewandte", "csl", "angewandte-chemie"),
+    Form("rsc", "csl", "royal-society-of-chemistry"),
+    Form("elsevier-numbered", "csl", "elsevier-with-titles"),
     Form("nature-docx", "csl", "nature", out="docx"),
     Form("ama-docx", "csl", "american-medical-association", out="docx"),
     Form("vancouver-docx", "csl", "vancouver", out="docx"),
@@ -245,10 +255,16 @@ def score(form: Form) -> dict[str, object]:
     seen = set()
     for r in rows:
         m = _STUDY_RE.search(r["reference_text"] or "")
-        if not m:
+        label = str(r["source_label"] or "")
+        if m:
+            n = int(m.group(1))
+        elif form.tool == "csl" and label.isdigit():
+            # a style printing no titles: citeproc numbers 1-54 in order of first citation
+            # (the body cites them in key order) and the uncited after them
+            n = int(label)
+        else:
             counts["unaligned"] += 1
             continue
-        n = int(m.group(1))
         seen.add(n)
         uncited = NOT_CITED in (r["warnings"] or [])
         if n <= CITED:

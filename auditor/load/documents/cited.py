@@ -37,8 +37,7 @@ NOT_CITED = "not cited in the text"
 
 _NUMBERED_RE = re.compile(r"\[(\d{1,4}(?:\s*[-–,;]\s*\d{1,4}){0,30})\]")
 # IEEE sets a run of references as `[3]–[7]`, which TeX may break after the dash
-_BRACKET_RANGE_RE = re.compile(r"\[(\d{1,4})\]\s*[-–]\s*(?:\[(\d{1,4})\]|$)")
-_OPENING_RE = re.compile(r"\s*\[(\d{1,4})\]")
+_BRACKET_RANGE_RE = re.compile(r"\[(\d{1,4})\]\s*[-–]\s*\[(\d{1,4})\]")
 _BARE_RE = re.compile(r"(?<![\w(])\((\d{1,3}(?:\s*[-–,;]\s*\d{1,3}){0,30})\)(?![\w(])")
 # a bare `(3)` after these words numbers an equation, a figure, a part of the text (only
 # words that nothing else precedes: a citation missed here could be claimed uncited)
@@ -96,51 +95,50 @@ class Citations:
     """Every word of the body, lowercased: a surname among them may be cited in a way the
     author-year patterns do not read, so its reference is never claimed uncited."""
 
+    def cite(self, numbers: list[str], where: str) -> None:
+        """Note `numbers` cited at `where` unless they were cited before."""
+        for n in numbers:
+            self.numbers.setdefault(n, where)
+
 
 def citations(body: Sequence[Line], path: str) -> Citations:
     """The citations of `body` (the lines before the references section of file `path`)."""
     out = Citations()
-    run_from: str | None = None  # the `[3]–` that ended the line before
     for i, line in enumerate(body):
         where = _where(path, line)
-        for m in _NUMBERED_RE.finditer(line.text):
-            out.bracketed = True
-            for n in _numbers(m.group(1)):
-                out.numbers.setdefault(n, where)
-        if run_from and (opening := _OPENING_RE.match(line.text)):
-            for n in _numbers(f"{run_from}-{opening.group(1)}"):
-                out.numbers.setdefault(n, where)
-        run_from = None
-        for m in _BRACKET_RANGE_RE.finditer(line.text):
-            if m.group(2) is None:
-                run_from = m.group(1)
-                continue
-            for n in _numbers(f"{m.group(1)}-{m.group(2)}"):
-                out.numbers.setdefault(n, where)
-        for marker in (*line.marks, *_bare(line.text)):
-            for n in _numbers(marker):
-                out.numbers.setdefault(n, where)
-        out.words.update(_WORD_RE.findall(line.text.lower()))
-        # a citation may run on into the next line (`Chung and Morris` / `(1978)`)
+        # a citation may run on into the next line (`(25,` / `26)`, `Chung and Morris` /
+        # `(1978)`): each line is read with the head of the next, keeping what starts in it
         ahead = body[i + 1].text[:80] if i + 1 < len(body) else ""
-        joined = f"{line.text} {ahead}"
+        joined, end = f"{line.text} {ahead}", len(line.text)
+        for m in _NUMBERED_RE.finditer(joined):
+            if m.start() < end:
+                out.bracketed = True
+                out.cite(_numbers(m.group(1)), where)
+        for m in _BRACKET_RANGE_RE.finditer(joined):
+            if m.start() < end:
+                out.cite(_numbers(f"{m.group(1)}-{m.group(2)}"), where)
+        for marker in (*line.marks, *_bare(joined, end)):
+            out.cite(_numbers(marker), where)
+        out.words.update(_WORD_RE.findall(line.text.lower()))
         for m in _PAREN_RE.finditer(joined):
             for a in _AUTHOR_YEAR_RE.finditer(m.group(1)):
-                if m.start(1) + a.start() < len(line.text):
+                if m.start(1) + a.start() < end:
                     out.pairs.setdefault((a.group(1).lower(), a.group(2)), where)
         for a in _NARRATIVE_RE.finditer(joined):
-            if a.start() < len(line.text):
+            if a.start() < end:
                 out.pairs.setdefault((a.group(1).lower(), a.group(2)), where)
     return out
 
 
-def _bare(text: str) -> list[str]:
-    """The bare `(3)`, `(1,2)`, `(2–5)` markers of one line (see the module docstring)."""
+def _bare(text: str, end: int) -> list[str]:
+    """The bare `(3)`, `(1,2)`, `(2–5)` markers starting before `end` in `text` (a line and
+    the head of the next: see the module docstring)."""
     out = []
     for m in _BARE_RE.finditer(text):
-        if _NOT_CITING_RE.search(text[: m.start()]):
+        if m.start() >= end or _NOT_CITING_RE.search(text[: m.start()]):
             continue
-        if not text[m.end() :].strip(" .") and _FORMULA_RE.search(text[: m.start()]):
+        closes_line = m.end() <= end and not text[m.end() : end].strip(" .")
+        if closes_line and _FORMULA_RE.search(text[: m.start()]):
             continue  # an equation's number
         out.append(m.group(1))
     return out

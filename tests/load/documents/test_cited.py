@@ -140,6 +140,15 @@ def test_an_ieee_run_of_bracketed_numbers_is_a_range() -> None:
     assert _warned(rows) == [n in (5, 7) for n in range(1, 11)]
 
 
+def test_a_marker_broken_across_lines_cites_both_halves() -> None:
+    # Science and PNAS break `(25, 26)` after the comma, IEEE `[2, 3]` likewise
+    for opening, closing in (("(", ")"), ("[", "]")):
+        body = [Line(f"as in {opening}1{closing} and {opening}2,", 1), Line(f"3{closing} say.", 2)]
+        rows = _rows(["1", "2", "3", "4"])
+        mark_cited(rows, body, "t.txt")
+        assert _warned(rows) == [False, False, False, True], opening
+
+
 def _author_year(*refs: tuple[str, list[str]]) -> Rows:
     rows = Rows()
     for text, authors in refs:
