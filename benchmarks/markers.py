@@ -3,7 +3,7 @@
 One article of 60 references is rendered by the real tools, each form from the same text:
 - pandoc + citeproc with Debian's CSL styles (Nature, AMA, Vancouver, Vancouver superscript,
   Science, PNAS, BMJ, ACS, AIP, Angewandte, RSC, Elsevier numbered, IEEE for `[n]`), one
-  column and two, and Nature, AMA and Vancouver as Word files;
+  column and two, and Nature, AMA and Vancouver as Word files, Nature as OpenDocument;
 - pdflatex + BibTeX with natbib's `super` option (unsrtnat) and the `cite` package's
   `superscript` option (unsrt), two columns and one.
 
@@ -72,6 +72,7 @@ FORMS = [
     Form("nature-docx", "csl", "nature", out="docx"),
     Form("ama-docx", "csl", "american-medical-association", out="docx"),
     Form("vancouver-docx", "csl", "vancouver", out="docx"),
+    Form("nature-odt", "csl", "nature", out="odt"),
     Form("natbib-super-2col", "bst", "unsrtnat", 2, r"\usepackage[super,sort&compress]{natbib}"),
     Form("cite-superscript", "bst", "unsrt", 1, r"\usepackage[superscript]{cite}"),
 ]

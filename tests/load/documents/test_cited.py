@@ -88,6 +88,36 @@ def test_word_superscripts_mark_cited_and_never_cited(tmp_path: Path) -> None:
     assert _never_cited(str(path)) == ["4"]
 
 
+def test_opendocument_superscripts_mark_cited_and_never_cited(tmp_path: Path) -> None:
+    import zipfile
+    from xml.sax.saxutils import escape
+
+    def paragraph(line: list[Run]) -> str:
+        return "<text:p>" + "".join(
+            f'<text:span text:style-name="T1">{escape(t)}</text:span>' if rise else escape(t)
+            for t, _, rise in line
+        ) + "</text:p>"  # fmt: skip
+
+    content = (
+        '<?xml version="1.0" encoding="UTF-8"?><office:document-content '
+        'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+        'xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" '
+        'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"><office:automatic-styles>'
+        '<style:style style:name="T1" style:family="text">'
+        '<style:text-properties style:text-position="super 58%"/></style:style>'
+        "</office:automatic-styles><office:body><office:text>"
+        + "".join(paragraph(line) for line in NATURE_BODY)
+        + '<text:h text:outline-level="1">References</text:h>'
+        + "".join(f"<text:p>{escape(ref)}</text:p>" for ref in REFERENCES)
+        + "</office:text></office:body></office:document-content>"
+    )
+    path = tmp_path / "paper.odt"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("mimetype", "application/vnd.oasis.opendocument.text")
+        z.writestr("content.xml", content)
+    assert _never_cited(str(path)) == ["4"]
+
+
 def test_bare_numbers_in_parentheses_mark_cited_and_never_cited(tmp_path: Path) -> None:
     body = [
         "Printed references were studied before (1,2). In 2004 (2004) the",
