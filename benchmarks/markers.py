@@ -1,9 +1,10 @@
-"""Cited and never cited, on PDFs whose bodies cite by superscript, `(n)` and `[n]` (#35 item 3).
+"""Cited and never cited, in bodies that cite by superscript, `(n)` and `[n]` (#35 item 3).
 
 One article of 60 references is rendered by the real tools, each form from the same text:
 - pandoc + citeproc with Debian's CSL styles (Nature, AMA, Vancouver, Vancouver superscript,
   Science, PNAS, BMJ, ACS, AIP, Angewandte, RSC, Elsevier numbered, IEEE for `[n]`), one
-  column and two, and Nature, AMA and Vancouver as Word files, Nature as OpenDocument;
+  column and two, and Nature, AMA and Vancouver as Word files, Nature as OpenDocument and as
+  plain text (`-t plain`: Unicode superscript digits, `^(2–4)` where there are none);
 - pdflatex + BibTeX with natbib's `super` option (unsrtnat) and the `cite` package's
   `superscript` option (unsrt), two columns and one.
 
@@ -73,6 +74,7 @@ FORMS = [
     Form("ama-docx", "csl", "american-medical-association", out="docx"),
     Form("vancouver-docx", "csl", "vancouver", out="docx"),
     Form("nature-odt", "csl", "nature", out="odt"),
+    Form("nature-txt", "csl", "nature", out="txt"),
     Form("natbib-super-2col", "bst", "unsrtnat", 2, r"\usepackage[super,sort&compress]{natbib}"),
     Form("cite-superscript", "bst", "unsrt", 1, r"\usepackage[superscript]{cite}"),
 ]
@@ -234,6 +236,7 @@ def render(form: Form) -> Path:
     if form.tool == "csl":
         (work / "doc.md").write_text(markdown(body()), encoding="utf-8")
         extra = ["-V", "classoption=twocolumn"] if form.columns == 2 else []
+        extra += ["-t", "plain"] if form.out == "txt" else []
         csl = CSL_DIR / f"{form.style}.csl"
         cmd = ["pandoc", "doc.md", "--citeproc", f"--csl={csl}", "--bibliography=refs.bib"]
         subprocess.run([*cmd, *extra, "-o", pdf.name], cwd=work, check=True, timeout=600)

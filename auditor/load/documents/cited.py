@@ -3,8 +3,9 @@
 `citations(body)` reads the text before the references section: `[3]`, `[1, 4-6]`, `[2–3]`,
 `[3]–[7]` (numbered styles), `(Smith, 2020)`, `(Smith and Lee 2020a; Chen et al., 2019)`,
 `Smith et al. (2020)` (author-year), and the markers of Nature, AMA and Vancouver bodies: a
-superscript `before1,2` (`Line.marks`, read from a PDF's layout by `superscripts`) and a bare
-number in parentheses `shown (3)`, `(2–5)`. `mark_cited(rows, body, path)` then gives each row
+superscript `before1,2` (`Line.marks`, read from a PDF's layout or a Word/ODF run by
+`superscripts`, or written `before¹˒²`, `ways^(2–4)`) and a bare number in parentheses
+`shown (3)`, `(2–5)`. `mark_cited(rows, body, path)` then gives each row
 the place of its first citation (`cited_at`, `paper.pdf p. 3` or `refs.docx ¶12`) or, when the
 body cites by that scheme but never this reference, the warning `not cited in the text`. A body
 that cites nothing in a scheme (a bare reference list) claims nothing: no row is marked.
@@ -28,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from auditor.load.documents.lines import Line
+from auditor.load.documents.superscripts import written_marks
 from auditor.load.interface import ENTRY_COLUMNS, Rows
 
 __all__ = ["NOT_CITED", "mark_cited"]
@@ -48,8 +50,9 @@ _NOT_CITING_RE = re.compile(
     re.IGNORECASE,
 )
 _FORMULA_RE = re.compile(r"[=<>≤≥≈∑∫±×·^]")
-#: The weaker numbered markers claim a reference uncited only when they name this share of them.
-_COVERED = 0.5
+#: The weaker numbered markers claim a reference uncited only when they name this share of them
+#: (a paper cites nearly all it lists; markers read only in part name far fewer).
+_COVERED = 0.8
 _PAREN_RE = re.compile(r"\(([^()]{3,400})\)")
 _AUTHOR_YEAR_RE = re.compile(
     r"([A-Z\u00c0-\u024f][\w'’\-\u00c0-\u024f]+)(?:\s+et\s+al\.?|\s+(?:and|&)\s+[A-Z][\w'’\-]+)?"
@@ -117,7 +120,7 @@ def citations(body: Sequence[Line], path: str) -> Citations:
         for m in _BRACKET_RANGE_RE.finditer(joined):
             if m.start() < end:
                 out.cite(_numbers(f"{m.group(1)}-{m.group(2)}"), where)
-        for marker in (*line.marks, *_bare(joined, end)):
+        for marker in (*line.marks, *written_marks(line.text), *_bare(joined, end)):
             out.cite(_numbers(marker), where)
         out.words.update(_WORD_RE.findall(line.text.lower()))
         for m in _PAREN_RE.finditer(joined):

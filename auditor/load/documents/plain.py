@@ -3,12 +3,15 @@
 One reference per numbered item, per paragraph (blank lines between them), or per line when
 the text has neither. A references heading (`References`, `# Bibliography`, …) is honoured when
 there is one, so a whole manuscript saved as text works too; without one the whole text is the
-list. Markdown bullets (`- `, `* `) start items. `InputError` when no reference is found.
+list. Markdown bullets (`- `, `* `) start items. A body's citations mark the references cited
+or never cited (`cited`), its superscripts read as the digits they became (`superscripts.
+glued_marks`). `InputError` when no reference is found.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import ClassVar
 
 from auditor.load.documents.cited import mark_cited
@@ -17,6 +20,7 @@ from auditor.load.documents.lines import Line
 from auditor.load.documents.rows import rows_from_pieces
 from auditor.load.documents.sections import body_and_section, is_heading
 from auditor.load.documents.split import split_references
+from auditor.load.documents.superscripts import glued_marks
 from auditor.load.encoding import decode_bytes
 from auditor.load.interface import Problem, Rows
 
@@ -52,7 +56,8 @@ class PlainTextLoader(DocumentLoader):
         if not pieces:
             raise no_section(path)
         rows = rows_from_pieces(pieces)
-        mark_cited(rows, body, path)
+        # pasted text keeps a superscript marker only as digits glued to its word
+        mark_cited(rows, [replace(ln, marks=glued_marks(ln.text)) for ln in body], path)
         return rows, problems
 
 

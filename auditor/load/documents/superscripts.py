@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from statistics import median
 from typing import Protocol
 
-__all__ = ["Glyph", "is_marker_after", "superscript_marks"]
+__all__ = ["Glyph", "glued_marks", "is_marker_after", "superscript_marks", "written_marks"]
 
 #: A marker's characters are at most this share of the line's size (TeX: 7 pt on 10 pt).
 _SMALLER = 0.85
@@ -35,6 +35,9 @@ _MOST = 2000
 #: A space (of the line's size) may stand inside a marker and before it.
 _SPACE = 0.4
 _CLOSING = ".,;:)]’'\"”?!%"
+_SUPERSCRIPT_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹˒", "0123456789,")
+_WRITTEN_RE = re.compile(r"([⁰¹²³⁴⁵⁶⁷⁸⁹][⁰¹²³⁴⁵⁶⁷⁸⁹˒]*)|\^\(([\d ,;–—-]+)\)|\^(\d[\d,;–—-]*\d|\d)")
+_GLUED_RE = re.compile(r"(?<![\w\-])[a-z]{3,}(\d{1,3}(?:[,–-]\d{1,3})*)(?=[\s.,;:)]|$)")
 _YEAR_END_RE = re.compile(r"(?<!\d)(?:1[5-9]|20)\d\d$")
 _MARKER_RE = re.compile(r"\d{1,4}(?:[,;–—-]\d{1,4})*")
 
@@ -117,6 +120,26 @@ def is_marker_after(before: str, raised: str) -> bool:
     # a one-letter word standing alone (`R²`, `x²`) is a symbol with its exponent; one
     # glued to a number is a quantity's suffix (`Chat-1M²⁷`)
     return not re.search(r"(?:^|[^\w.])[^\W\d_]$", before)
+
+
+def written_marks(text: str) -> tuple[str, ...]:
+    """The superscript markers written out in a line's characters: Unicode superscript digits
+    (`ways¹⁷`, `before¹˒²`) and the caret of plain text (`ways^(2–4)`, `ways^3`), taken by the
+    rules of `is_marker_after` (so `m²` and `10⁵` are none)."""
+    out = []
+    for m in _WRITTEN_RE.finditer(text):
+        raised = (m.group(1) or m.group(2) or m.group(3)).translate(_SUPERSCRIPT_DIGITS)
+        if is_marker_after(text[: m.start()], raised):
+            out.append(raised.replace(" ", "").rstrip(",;"))
+    return tuple(out)
+
+
+def glued_marks(text: str) -> tuple[str, ...]:
+    """The superscript markers of a line of plain text, where they lost their setting and run
+    into the word before (`studied before1,2.`, pasted from a PDF): numbers and ranges glued
+    to a lowercase word of three letters or more, then a space, a punctuation mark or the
+    line's end. `CO2`, `H1N1`, `x86` and `Fig.2` are none (capitals, short words, a dot)."""
+    return tuple(m.group(1) for m in _GLUED_RE.finditer(text) if _is_marker(m.group(1)))
 
 
 def _is_marker(text: str) -> bool:

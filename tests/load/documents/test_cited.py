@@ -118,6 +118,30 @@ def test_opendocument_superscripts_mark_cited_and_never_cited(tmp_path: Path) ->
     assert _never_cited(str(path)) == ["4"]
 
 
+def test_pasted_text_reads_superscripts_run_into_their_words(tmp_path: Path) -> None:
+    # what copying the Nature body out of a PDF gives: `before1,2.`; `CO2`, `x4` and
+    # `Fig.4` are no marker
+    body = "\n".join("".join(t for t, _, _ in line) for line in NATURE_BODY)
+    path = tmp_path / "pasted.txt"
+    path.write_text(
+        body + "\nThe CO2 of Fig.4 rose.\n\nReferences\n\n" + "\n".join(REFERENCES) + "\n"
+    )
+    assert _never_cited(str(path)) == ["4"]
+
+
+def test_written_superscripts_are_markers_and_a_partial_reading_claims_nothing() -> None:
+    # pandoc's plain text: Unicode superscript digits, and `^(2–4)` where none exists
+    body = [Line("studied in 87 ways¹. And in 28 ways^(2–4), in m² and 10⁵ and ways⁵˒⁶.", 1)]
+    rows = _rows([str(n) for n in range(1, 8)])
+    mark_cited(rows, body, "t.txt")
+    assert _warned(rows) == [n == 7 for n in range(1, 8)]
+    # the `^(2–4)` alone, its superscripts unread: 3 of 7 named claims nothing
+    body = [Line("studied in 87 ways? And in 28 ways^(2–4), in 2019.", 1)]
+    rows = _rows([str(n) for n in range(1, 8)])
+    mark_cited(rows, body, "t.txt")
+    assert _warned(rows) == [False] * 7
+
+
 def test_bare_numbers_in_parentheses_mark_cited_and_never_cited(tmp_path: Path) -> None:
     body = [
         "Printed references were studied before (1,2). In 2004 (2004) the",
@@ -149,11 +173,16 @@ def test_weak_markers_naming_few_references_claim_none_uncited() -> None:
     assert _warned(rows) == [False] * 6
     at = ENTRY_COLUMNS.index("cited_at")
     assert [row[at] for row in rows.rows] == ["p.pdf p. 1", "p.pdf p. 1", *[None] * 4]
-    # the same marks naming three of six are taken for the body's citations
+    # marks naming three of six are not the body's citations either (some were not read)
     body.append(Line("shown3", 3, 1, marks=("3",)))
     rows = _rows(["1", "2", "3", "4", "5", "6"])
     mark_cited(rows, body, "p.pdf")
-    assert _warned(rows) == [False, False, False, True, True, True]
+    assert _warned(rows) == [False] * 6
+    # marks naming five of six are taken for them
+    body.append(Line("shown4,5", 4, 1, marks=("4,5",)))
+    rows = _rows(["1", "2", "3", "4", "5", "6"])
+    mark_cited(rows, body, "p.pdf")
+    assert _warned(rows) == [False, False, False, False, False, True]
 
 
 def test_a_bracketed_citation_claims_as_before() -> None:
@@ -174,9 +203,10 @@ def test_a_marker_broken_across_lines_cites_both_halves() -> None:
     # Science and PNAS break `(25, 26)` after the comma, IEEE `[2, 3]` likewise
     for opening, closing in (("(", ")"), ("[", "]")):
         body = [Line(f"as in {opening}1{closing} and {opening}2,", 1), Line(f"3{closing} say.", 2)]
-        rows = _rows(["1", "2", "3", "4"])
+        body.append(Line(f"So does {opening}4{closing}.", 3))
+        rows = _rows(["1", "2", "3", "4", "5"])
         mark_cited(rows, body, "t.txt")
-        assert _warned(rows) == [False, False, False, True], opening
+        assert _warned(rows) == [False, False, False, False, True], opening
 
 
 def _author_year(*refs: tuple[str, list[str]]) -> Rows:

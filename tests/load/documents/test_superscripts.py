@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from auditor.load.documents.superscripts import is_marker_after, superscript_marks
+from auditor.load.documents.superscripts import (
+    glued_marks,
+    is_marker_after,
+    superscript_marks,
+    written_marks,
+)
 
 
 class G(NamedTuple):
@@ -88,3 +93,13 @@ def test_the_same_rules_read_off_text() -> None:
         ("10", "5"), ("in 12019", "5"), ("the R", "2"), ("", "1"), ("in m", "−2"), ("a", "1st"),
     ):  # fmt: skip
         assert not is_marker_after(before, raised), (before, raised)
+
+
+def test_pasted_text_keeps_markers_glued_to_their_words() -> None:
+    assert glued_marks("studied before1,2. Then cases2–5 and per cent5.") == ("1,2", "2–5", "5")
+    assert glued_marks("CO2 and H1N1 on x86, Fig.2, level-3, in 2019 and 10 mg") == ()
+
+
+def test_superscripts_written_as_characters() -> None:
+    text = "ways¹⁷ and ways^(2–4) and ways^3, before¹˒², in m² of 10⁵ and x^2"
+    assert written_marks(text) == ("17", "2–4", "3", "1,2")
