@@ -5,9 +5,10 @@
 `Smith et al. (2020)` (author-year), and the markers of Nature, AMA and Vancouver bodies: a
 superscript `before1,2` (`Line.marks`, read from a PDF's layout or a Word/ODF run by
 `superscripts`, or written `before¹˒²`, `ways^(2–4)`) and a bare number in parentheses
-`shown (3)`, `(2–5)`. `mark_cited(rows, body, path)` then gives each row
-the place of its first citation (`cited_at`, `paper.pdf p. 3` or `refs.docx ¶12`) or, when the
-body cites by that scheme but never this reference, the warning `not cited in the text`. A body
+`shown (3)`, `(2–5)`; Nature's `ref. 23` and `refs 3–5` in the running text.
+`mark_cited(rows, body, path)` then gives each row the place of its first citation
+(`cited_at`, `paper.pdf p. 3` or `refs.docx ¶12`) or, when the body cites by that scheme but
+never this reference, the warning `not cited in the text`. A body
 that cites nothing in a scheme (a bare reference list) claims nothing: no row is marked.
 
 Claiming a reference uncited accuses its author of padding, so the weaker numbered markers
@@ -40,6 +41,10 @@ NOT_CITED = "not cited in the text"
 _NUMBERED_RE = re.compile(r"\[(\d{1,4}(?:\s*[-–,;]\s*\d{1,4}){0,30})\]")
 # IEEE sets a run of references as `[3]–[7]`, which TeX may break after the dash
 _BRACKET_RANGE_RE = re.compile(r"\[(\d{1,4})\]\s*[-–]\s*\[(\d{1,4})\]")
+# Nature's own words for a citation in the running text: `ref. 23`, `refs 3–5`, `Refs. 2, 7 and 9`
+_NAMED_RE = re.compile(
+    r"\b[Rr]ef(?:erence)?s?\.?\s+(\d{1,4}(?:\s*(?:[-–,;]|and)\s*\d{1,4})*)(?!\s*[.,]?\d)"
+)
 _BARE_RE = re.compile(r"(?<![\w(])\((\d{1,3}(?:\s*[-–,;]\s*\d{1,3}){0,30})\)(?![\w(])")
 # a bare `(3)` after these words numbers an equation, a figure, a part of the text (only
 # words that nothing else precedes: a citation missed here could be claimed uncited)
@@ -120,6 +125,9 @@ def citations(body: Sequence[Line], path: str) -> Citations:
         for m in _BRACKET_RANGE_RE.finditer(joined):
             if m.start() < end:
                 out.cite(_numbers(f"{m.group(1)}-{m.group(2)}"), where)
+        for m in _NAMED_RE.finditer(joined):
+            if m.start() < end:
+                out.cite(_numbers(m.group(1).replace("and", ",")), where)
         for marker in (*line.marks, *written_marks(line.text), *_bare(joined, end)):
             out.cite(_numbers(marker), where)
         out.words.update(_WORD_RE.findall(line.text.lower()))

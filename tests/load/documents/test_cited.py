@@ -142,6 +142,18 @@ def test_written_superscripts_are_markers_and_a_partial_reading_claims_nothing()
     assert _warned(rows) == [False] * 7
 
 
+def test_nature_names_a_reference_in_the_running_text() -> None:
+    # `ref. 4` and `refs 5–6` are citations even where the superscripts say nothing of them
+    body = [
+        Line("before1,2, as ref. 4 and refs 5–6 show", 1, 1, marks=("1,2",)),
+        Line("with Refs. 7 and", 2, 1),
+        Line("8; a reference 12.5 mg dose, see refs. 9,10.", 3, 1),
+    ]
+    rows = _rows([str(n) for n in range(1, 12)])
+    mark_cited(rows, body, "p.pdf")
+    assert _warned(rows) == [n in (3, 11) for n in range(1, 12)]
+
+
 def test_bare_numbers_in_parentheses_mark_cited_and_never_cited(tmp_path: Path) -> None:
     body = [
         "Printed references were studied before (1,2). In 2004 (2004) the",
