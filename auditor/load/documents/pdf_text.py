@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 from collections.abc import Iterable, Sequence
 from statistics import median
 from typing import NamedTuple
@@ -279,7 +280,8 @@ def _gutter(chars: Sequence[_Char], width: float) -> tuple[float, float] | None:
     The gutter is a band at least 6 pt wide, centred between 35% and 65% of the page width,
     that as few lines cross as any such band: a full-width title or abstract above the columns
     crosses it, so up to a tenth of the page's lines may. A fifth of the characters or more
-    must lie on either side.
+    must lie on either side. The right column's hanging labels just left of it move it to
+    their left (`_past_labels`).
     """
     step = 2.0
     bins = int(width / step) + 1
@@ -312,7 +314,37 @@ def _gutter(chars: Sequence[_Char], width: float) -> tuple[float, float] | None:
     left = sum(1 for c in chars if c.x1 <= centre)
     if min(left, len(chars) - left) < 0.2 * len(chars):
         return None
-    return left_edge, right_edge
+    return _past_labels(body, covered, left_edge, right_edge, step)
+
+
+def _past_labels(
+    body: Sequence[_Char], covered: Sequence[int], left_edge: float, right_edge: float, step: float
+) -> tuple[float, float]:
+    """The gutter `(left_edge, right_edge)`, or the one left of the strip just before it when
+    that strip holds only the right column's hanging labels (`21.`, `[7]`, each on a line that
+    runs on past the gutter): with labels of one width the band between them and their text
+    is emptier and wider than a narrow gutter, and the labels would join the left column."""
+    end = int(left_edge / step)
+    start = end
+    while start > 0 and covered[start - 1] > 0 and (end - start) * step < _LABEL_STRIP:
+        start -= 1
+    if start == 0 or covered[start - 1] > 0:
+        return left_edge, right_edge
+    strip = [c for c in body if c.x0 >= start * step - 0.5 and c.x1 <= left_edge + 0.5]
+    labels: dict[int, str] = {}
+    for c in sorted(strip, key=lambda c: c.x0):
+        labels[round(c.top)] = labels.get(round(c.top), "") + c.text
+    runs_on = {round(c.top) for c in body if c.x0 >= right_edge - 0.5}
+    if len(labels) < 2 or not all(
+        _LABEL_RE.fullmatch(text) and top in runs_on for top, text in labels.items()
+    ):
+        return left_edge, right_edge
+    before = max((c.x1 for c in body if c.x1 < start * step), default=0.0)
+    return before, min(c.x0 for c in strip)
+
+
+_LABEL_STRIP = 30.0
+_LABEL_RE = re.compile(r"\[\d{1,4}\]|\d{1,4}\.|\(\d{1,4}\)")
 
 
 def _widest_run(covered: Sequence[int], most: int, width: float, step: float) -> tuple[int, int]:

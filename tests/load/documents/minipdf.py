@@ -21,7 +21,8 @@ def _escape(text: str) -> bytes:
     return raw.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)")
 
 
-def _width(text: str, size: float) -> float:
+def text_width(text: str, size: float) -> float:
+    """The width in points of `text` set in Helvetica at `size`."""
     from pdfminer.fontmetrics import FONT_METRICS
 
     widths = FONT_METRICS["Helvetica"][1]
@@ -38,7 +39,7 @@ def _runs(x: float, y: float, runs: list[Run], raise_with: str) -> bytes:
     out = b""
     for text, size, rise in runs:
         out += b"BT /F1 %.1f Tf %.2f %.2f Td (%s) Tj ET\n" % (size, x, y + rise, _escape(text))
-        x += _width(text, size)
+        x += text_width(text, size)
     return out
 
 
