@@ -99,6 +99,9 @@ class Citations:
     """Whether any number was cited in brackets, which nothing but a citation is set in."""
     pairs: dict[tuple[str, str], str] = field(default_factory=dict)
     """`(surname, year)` of each author-year citation."""
+    doubted: set[str] = field(default_factory=set)
+    """Numbers raised where no marker stands (`10⁵`, a footnote's mark): never claimed
+    uncited, as they may be markers read wrong."""
     words: set[str] = field(default_factory=set)
     """Every word of the body, lowercased: a surname among them may be cited in a way the
     author-year patterns do not read, so its reference is never claimed uncited."""
@@ -129,7 +132,10 @@ def citations(body: Sequence[Line], path: str) -> Citations:
             if m.start() < end:
                 out.cite(_numbers(m.group(1).replace("and", ",")), where)
         for marker in (*line.marks, *written_marks(line.text), *_bare(joined, end)):
-            out.cite(_numbers(marker), where)
+            if marker.startswith("?"):
+                out.doubted.update(_numbers(marker[1:]))
+            else:
+                out.cite(_numbers(marker), where)
         out.words.update(_WORD_RE.findall(line.text.lower()))
         for m in _PAREN_RE.finditer(joined):
             for a in _AUTHOR_YEAR_RE.finditer(m.group(1)):
@@ -193,7 +199,7 @@ def mark_cited(rows: Rows, body: Sequence[Line], path: str) -> None:
         where: str | None = None
         scheme = False
         if label.isdigit() and numbers:
-            scheme, where = claims, numbers.get(label)
+            scheme, where = claims and label not in found.doubted, numbers.get(label)
         elif pairs:
             text = str(values[text_at] or "")
             year = _YEAR_RE.search(label) or _YEAR_RE.search(text)

@@ -22,7 +22,7 @@ from xml.etree.ElementTree import Element
 
 from auditor.errors import InputError
 from auditor.load.documents.limits import SETTINGS, DocumentLimits
-from auditor.load.documents.superscripts import is_marker_after
+from auditor.load.documents.superscripts import read_mark
 from auditor.load.documents.zip_xml import Budget, read_xml
 
 __all__ = ["DocxParts", "Paragraph", "check_fields", "read_docx"]
@@ -40,7 +40,7 @@ class Paragraph:
     style: str
     marks: tuple[tuple[str, ...], ...] = ()
     """Each line's superscript citation markers (`w:vertAlign` superscript runs that read as
-    `1,2` or `3–7` after a word: `superscripts.is_marker_after`)."""
+    `1,2` or `3–7` after a word) and doubts (`superscripts.read_mark`)."""
 
 
 @dataclass
@@ -129,9 +129,7 @@ def _read_body(root: Element | None, parts: DocxParts) -> None:
             elif tag == f"{_W}sdt":
                 _control(el, number, number, parts)
         marks = tuple(
-            tuple(
-                line[a:b].replace(" ", "") for a, b in spans if is_marker_after(line[:a], line[a:b])
-            )
+            tuple(m for a, b in spans if (m := read_mark(line[:a], line[a:b])))
             for line, spans in zip(lines, raised, strict=True)
         )
         parts.paragraphs.append(Paragraph(number, tuple(lines), style, marks))

@@ -31,5 +31,7 @@ class Line:
     heading: bool = False
     """A Word heading style or a text/Markdown heading (`# References`)."""
     marks: tuple[str, ...] = ()
-    """The citation markers set as superscripts in the line (PDF), as `"3,5–7"`; its text
-    runs them into the word before (`before3,5–7`)."""
+    """The citation markers set as superscripts in the line (PDF, Word, ODF), as `"3,5–7"`
+    (a PDF's text runs them into the word before: `before3,5–7`), and, after a `?`, raised
+    numbers in a place no marker stands (`?5` of `10⁵`), which claim nothing
+    (`superscripts.read_mark`)."""

@@ -5,7 +5,7 @@ Zotero's LibreOffice plugin stores each citation in the name of a reference mark
 Word fields are (`docx_fields`). Without them, the paragraphs (`text:p`, headings `text:h`)
 under the references heading are read as text, and the body's superscript spans (an automatic
 style with `style:text-position="super …"`) that read as citation markers are its lines' `marks`
-(`superscripts.is_marker_after`). `content.xml` is read under the `DocumentLimits` (`zip_xml`).
+(`superscripts.read_mark`). `content.xml` is read under the `DocumentLimits` (`zip_xml`).
 Raises `InputError` naming the file for a zip that is not OpenDocument text, or no references.
 """
 
@@ -24,7 +24,7 @@ from auditor.load.documents.limits import DocumentLimits
 from auditor.load.documents.lines import Line
 from auditor.load.documents.section_rows import section_rows
 from auditor.load.documents.sections import body_and_section
-from auditor.load.documents.superscripts import is_marker_after
+from auditor.load.documents.superscripts import read_mark
 from auditor.load.documents.zip_xml import Budget, read_xml
 from auditor.load.interface import Problem, Rows
 
@@ -119,7 +119,7 @@ def _marks(block: Element, raised: set[str]) -> tuple[str, ...]:
         if up:
             run += text
             continue
-        if run and is_marker_after(before, run):
-            out.append(run.replace(" ", "").rstrip(",;"))
+        if run and (mark := read_mark(before, run)):
+            out.append(mark)
         before, run = before + run + text, ""
     return tuple(out)

@@ -13,7 +13,9 @@ foot), one standing apart from the word before by more than a space, one with a 
 range, which no exponent is) after a number other than a year (`10⁵`, but `in 2019⁵` cites)
 or after a one-letter word standing alone (`R²`, `x²`; but `Chat-1M²⁷` cites). An
 exponent after a unit (`cm²`) or an affiliation mark on the title page (`Smith¹`) does pass:
-it can only mark a reference cited, never claim one uncited (`cited.mark_cited`).
+it can only mark a reference cited, never claim one uncited (`cited.mark_cited`). A raised
+number set aside by these rules is kept as a doubt (`?5`): it may be a marker read wrong, so
+its reference is never claimed uncited either.
 """
 
 from __future__ import annotations
@@ -23,7 +25,14 @@ from collections.abc import Sequence
 from statistics import median
 from typing import Protocol
 
-__all__ = ["Glyph", "glued_marks", "is_marker_after", "superscript_marks", "written_marks"]
+__all__ = [
+    "Glyph",
+    "glued_marks",
+    "is_marker_after",
+    "read_mark",
+    "superscript_marks",
+    "written_marks",
+]
 
 #: A marker's characters are at most this share of the line's size (TeX: 7 pt on 10 pt).
 _SMALLER = 0.85
@@ -87,8 +96,9 @@ def superscript_marks(row: Sequence[Glyph]) -> tuple[str, ...]:
             j += 1
         text = "".join(g.text for g in glyphs[i:j])
         near = i > 0 and glyphs[i].x0 - glyphs[i - 1].x1 <= _SPACE * size
-        if near and is_marker_after(_text_before(glyphs, i), text):
-            out.append(text.rstrip(",;"))
+        mark = read_mark(_text_before(glyphs, i) if near else "", text)
+        if mark:
+            out.append(mark)
         i = j
     return tuple(out)
 
@@ -122,6 +132,17 @@ def is_marker_after(before: str, raised: str) -> bool:
     return not re.search(r"(?:^|[^\w.])[^\W\d_]$", before)
 
 
+def read_mark(before: str, raised: str) -> str | None:
+    """`raised` (a superscript's text after `before`) as a marker (`"3,5–7"`), as a doubt
+    (`"?5"`: numbers a marker could hold, in a place where none stands, `10⁵` or a line's
+    opening footnote mark, whose references are then never claimed uncited), or `None` (no
+    number: `st`, `−2`, `*`)."""
+    marker = raised.replace(" ", "").rstrip(",;")
+    if not _is_marker(marker):
+        return None
+    return marker if is_marker_after(before, raised) else f"?{marker}"
+
+
 def written_marks(text: str) -> tuple[str, ...]:
     """The superscript markers written out in a line's characters: Unicode superscript digits
     (`ways¹⁷`, `before¹˒²`) and the caret of plain text (`ways^(2–4)`, `ways^3`), taken by the
@@ -129,8 +150,8 @@ def written_marks(text: str) -> tuple[str, ...]:
     out = []
     for m in _WRITTEN_RE.finditer(text):
         raised = (m.group(1) or m.group(2) or m.group(3)).translate(_SUPERSCRIPT_DIGITS)
-        if is_marker_after(text[: m.start()], raised):
-            out.append(raised.replace(" ", "").rstrip(",;"))
+        if mark := read_mark(text[: m.start()], raised):
+            out.append(mark)
     return tuple(out)
 
 
