@@ -11,11 +11,12 @@ superscript `before1,2` (`Line.marks`, read from a PDF's layout or a Word/ODF ru
 never this reference, the warning `not cited in the text`. A body
 that cites nothing in a scheme (a bare reference list) claims nothing: no row is marked.
 
-Claiming a reference uncited accuses its author of padding, so the weaker numbered markers
-(superscripts, `(3)`) claim it only when they are plainly the body's citations: they name at
-least `_COVERED` of the numbered references. An affiliation mark (`Smith¹`), an exponent or
-a list item `(1)` read as a marker then only marks a reference cited, and a body whose real
-markers were missed (set in a way not read) claims nothing. `(3)` after `Eq.`, `Fig.`,
+Claiming a reference uncited accuses its author of padding, so numbered markers claim it only
+when they are plainly the body's citations: bracketed ones name at least `_BRACKETED` of the
+numbered references, or all of them together (superscripts, `(3)`) at least `_COVERED`. An
+affiliation mark (`Smith¹`), an exponent, an interval `[0, 1]` or a list item `(1)` read as a
+marker then only marks a reference cited, and a body whose real markers were missed (set in a
+way not read) claims nothing. `(3)` after `Eq.`, `Fig.`,
 `Table`, `Section`, … and one closing a line with a formula (an equation's number) is no
 marker; a year `(2019)` has four digits and none has more than three. Likewise an author-year
 reference is claimed uncited only when the body never names its first author (by the parsed
@@ -58,6 +59,8 @@ _FORMULA_RE = re.compile(r"[=<>≤≥≈∑∫±×·^]")
 #: The weaker numbered markers claim a reference uncited only when they name this share of them
 #: (a paper cites nearly all it lists; markers read only in part name far fewer).
 _COVERED = 0.8
+#: Bracketed numbers claim it when they name this share (a stray interval `[0, 1]` names one).
+_BRACKETED = 0.5
 _PAREN_RE = re.compile(r"\(([^()]{3,400})\)")
 _AUTHOR_YEAR_RE = re.compile(
     r"([A-Z\u00c0-\u024f][\w'’\-\u00c0-\u024f]+)(?:\s+et\s+al\.?|\s+(?:and|&)\s+[A-Z][\w'’\-]+)?"
@@ -95,8 +98,9 @@ class Citations:
 
     numbers: dict[str, str] = field(default_factory=dict)
     """Every numbered marker: `[n]`, superscript and `(n)` alike."""
-    bracketed: bool = False
-    """Whether any number was cited in brackets, which nothing but a citation is set in."""
+    bracketed: set[str] = field(default_factory=set)
+    """The numbers cited in brackets, which little but a citation is set in (an interval
+    `[0, 1]` is)."""
     pairs: dict[tuple[str, str], str] = field(default_factory=dict)
     """`(surname, year)` of each author-year citation."""
     doubted: set[str] = field(default_factory=set)
@@ -123,10 +127,11 @@ def citations(body: Sequence[Line], path: str) -> Citations:
         joined, end = f"{line.text} {ahead}", len(line.text)
         for m in _NUMBERED_RE.finditer(joined):
             if m.start() < end:
-                out.bracketed = True
+                out.bracketed.update(_numbers(m.group(1)))
                 out.cite(_numbers(m.group(1)), where)
         for m in _BRACKET_RANGE_RE.finditer(joined):
             if m.start() < end:
+                out.bracketed.update(_numbers(f"{m.group(1)}-{m.group(2)}"))
                 out.cite(_numbers(f"{m.group(1)}-{m.group(2)}"), where)
         for m in _NAMED_RE.finditer(joined):
             if m.start() < end:
@@ -191,7 +196,10 @@ def mark_cited(rows: Rows, body: Sequence[Line], path: str) -> None:
     labels = [str(row[at["source_label"]] or "") for row in rows.rows]
     numbered = [label for label in labels if label.isdigit()]
     named = sum(1 for label in numbered if label in numbers)
-    claims = found.bracketed or named >= _COVERED * len(numbered)
+    in_brackets = sum(1 for label in numbered if label in found.bracketed)
+    claims = (
+        in_brackets >= _BRACKETED * len(numbered) or named >= _COVERED * len(numbered)
+    ) and named > 0
     out = []
     for row in rows.rows:
         values = list(row)
