@@ -6,7 +6,8 @@ One article of 60 references is rendered by the real tools, each form from the s
   column and two, and Nature, AMA and Vancouver as Word files, Nature as OpenDocument and as
   plain text (`-t plain`: Unicode superscript digits, `^(2–4)` where there are none);
 - pdflatex + BibTeX with natbib's `super` option (unsrtnat) and the `cite` package's
-  `superscript` option (unsrt), two columns and one.
+  `superscript` option (unsrt), two columns and one, and a line-numbered manuscript (`lineno`)
+  with `hyperref` links.
 
 References 1-54 (by key) are cited, some several times and in runs that the styles compress into
 ranges (`3–7`); 55-60 never are (`nocite`; in the LaTeX forms `\\nocite` stands mid-body, so
@@ -77,6 +78,14 @@ FORMS = [
     Form("nature-txt", "csl", "nature", out="txt"),
     Form("natbib-super-2col", "bst", "unsrtnat", 2, r"\usepackage[super,sort&compress]{natbib}"),
     Form("cite-superscript", "bst", "unsrt", 1, r"\usepackage[superscript]{cite}"),
+    Form(
+        "natbib-super-lineno-hyperref",
+        "bst",
+        "unsrtnat",
+        1,
+        r"\usepackage[super,sort&compress]{natbib}\usepackage{lineno}\linenumbers"
+        r"\usepackage[colorlinks]{hyperref}",
+    ),
 ]
 
 # pieces of the body: ("t", text), ("c", keys), ("n", keys never cited), ("m", TeX math),
