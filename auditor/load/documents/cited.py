@@ -79,7 +79,7 @@ _FIRST_WORD_RE = re.compile(r"\W*(?:\d{1,4}[.)\]]?\s*)?([^\W\d_][\w'’\-]*)")
 def _numbers(marker: str) -> list[str]:
     out: list[str] = []
     for part in re.split(r"\s*[,;]\s*", marker):
-        ends = re.split(r"\s*[-–]\s*", part)
+        ends = re.split(r"\s*[-–—]\s*", part)
         if len(ends) == 2 and ends[0].isdigit() and ends[1].isdigit():
             a, b = int(ends[0]), int(ends[1])
             out.extend(str(n) for n in range(a, min(b, a + 200) + 1))

@@ -206,6 +206,12 @@ def test_weak_markers_naming_few_references_claim_none_uncited() -> None:
     assert _warned(rows) == [False, False, False, False, False, True]
 
 
+def test_a_range_with_an_em_dash_expands() -> None:
+    rows = _rows(["1", "2", "3", "4", "5", "6"])
+    mark_cited(rows, [Line("shown1—5", 1, 1, marks=("1—5",))], "p.pdf")
+    assert _warned(rows) == [False] * 5 + [True]
+
+
 def test_bracketed_citations_claim_when_they_name_half_the_list() -> None:
     rows = _rows(["1", "2", "3", "4"])
     mark_cited(rows, [Line("as in [1] and [3] and 5", 1)], "t.txt")
