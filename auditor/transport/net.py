@@ -289,18 +289,8 @@ class Net:
                             method, data = "GET", None
                         continue
                     return await self._answer(host, resp, resp_headers)
-            except (aiohttp.ClientConnectorError, aiohttp.ConnectionTimeoutError):
-                # No connection could be opened (refused, no route, no such name, or none
-                # within the timeout): the host is not there for now; not retried.
-                return retry.Failure(fault="connect")
-            except (TimeoutError, aiohttp.ServerTimeoutError):
-                return retry.Failure(fault="timeout")
-            except (aiohttp.ClientPayloadError, aiohttp.ClientConnectionError, OSError):
-                return retry.Failure(fault="connection")
-            except (aiohttp.ClientError, ValueError):
-                # Any other client-side failure (a garbled status line, an invalid URL in a
-                # header) is a failure to look, never an exception out of the run.
-                return retry.Failure(fault="connection")
+            except (aiohttp.ClientError, OSError, TimeoutError, ValueError) as exc:
+                return _fault(exc)
         raise Unreachable(
             f"{register}: more than {MAX_HOPS} redirects from {request.url}", Reason.HTTP_4XX
         )
@@ -395,3 +385,15 @@ __all__ = [
     "build_throttles",
     "trusted_bases",
 ]
+
+
+def _fault(exc: BaseException) -> retry.Failure:
+    """What one try's exception says about the host: a failure to look, never an exception
+    out of the run (a garbled status line or an invalid URL in a header included)."""
+    if isinstance(exc, (aiohttp.ClientConnectorError, aiohttp.ConnectionTimeoutError)):
+        # No connection could be opened (refused, no route, no such name, or none within
+        # the timeout): the host is not there for now; not retried.
+        return retry.Failure(fault="connect")
+    if isinstance(exc, (TimeoutError, aiohttp.ServerTimeoutError)):
+        return retry.Failure(fault="timeout")
+    return retry.Failure(fault="connection")
