@@ -292,6 +292,11 @@ def report_set(out_dir: Path, *, sign: ManifestSigner | None = None) -> Iterator
                 os.replace(staging / name, out_dir / name)
             for name in set(old) - set(names):
                 (out_dir / name).unlink(missing_ok=True)
+            # A report's folders (the submissions report's one per manuscript) replace their
+            # namesakes whole; they are not in the manifest.
+            for folder in sorted(p for p in staging.iterdir() if p.is_dir()):
+                shutil.rmtree(out_dir / folder.name, ignore_errors=True)
+                os.replace(folder, out_dir / folder.name)
             atomic_write_bytes(out_dir / MANIFEST, manifest)
         finally:
             shutil.rmtree(staging, ignore_errors=True)

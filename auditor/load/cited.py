@@ -55,11 +55,11 @@ def select_cited(
     BibTeX uses.
     """
     keys = table["key"].to_pylist()
-    order, cited_at, made = _cited(table.num_rows, keys, manuscripts)
+    paths = table["source_path"].to_pylist()
+    order, cited_at, made = _cited(table.num_rows, keys, paths, manuscripts)
     taken = {i for i in order if i < table.num_rows}
     cite_all = any(m.cite_all for m in manuscripts)
     kept = set(keep_all)
-    paths = table["source_path"].to_pylist()
     for index in range(table.num_rows):
         if index not in taken and (cite_all or paths[index] in kept):
             taken.add(index)
@@ -81,21 +81,35 @@ def select_cited(
     return selected.set_column(0, tables.REFERENCES.field("row_id"), renumbered), problems
 
 
+def _first_rows(keys: list[str | None], paths: list[str], among: set[str] | None) -> dict[str, int]:
+    """The first row holding each key, among the rows read from `among` (`None`: all)."""
+    first_row: dict[str, int] = {}
+    for position, (key, path) in enumerate(zip(keys, paths, strict=True)):
+        if key is not None and (among is None or path in among):
+            first_row.setdefault(key, position)
+    return first_row
+
+
 def _cited(
-    n: int, keys: list[str | None], manuscripts: Sequence[Manuscript]
+    n: int, keys: list[str | None], paths: list[str], manuscripts: Sequence[Manuscript]
 ) -> tuple[list[int], list[str | None], list[dict[str, object]]]:
     """`(order, cited_at, made)`: the cited rows in order of first citation, where each was
-    first cited, and the rows made for cited keys no row holds (their index: `n` onwards)."""
-    first_row: dict[str, int] = {}
-    for position, key in enumerate(keys):
-        if key is not None:
-            first_row.setdefault(key, position)
+    first cited, and the rows made for cited keys no row holds (their index: `n` onwards).
+
+    A manuscript's key is looked up in the bibliographies it names first, then in all: two
+    manuscripts of one run (an editor's folder) that cite the same key each get the entry of
+    their own bibliography, while chapters sharing one bibliography share its rows.
+    """
+    every = _first_rows(keys, paths, None)
+    first_row = every
     order: list[int] = []
     cited_at: list[str | None] = []
     made: list[dict[str, object]] = []
     seen: set[int] = set()
     tags: dict[str, dict[str, str]] = {}  # the tags files read, by path
     for manuscript in manuscripts:
+        own = set(manuscript.bibliographies) & set(paths)
+        first_row = {**every, **_first_rows(keys, paths, own)} if own else every
         for citation in manuscript.citations:
             found = first_row.get(citation.key)
             if found is not None and found in seen:
@@ -103,7 +117,7 @@ def _cited(
             where = f"{citation.path}:{citation.line}"
             if found is None:
                 # Its row stands where it is cited: index past the table's own rows.
-                first_row[citation.key] = found = n + len(made)
+                first_row[citation.key] = every[citation.key] = found = n + len(made)
                 made.append(_manuscript_row(citation.key, citation.path, citation.line, tags))
             seen.add(found)
             order.append(found)

@@ -44,7 +44,7 @@ def write_reports(
     from auditor.report.writers import writers
 
     give_back()  # building the view's columns: freed before the writers' buffers come
-    formats = writers(view.choice)
+    formats = writers(view.choice, out_dir)
     with report_set(out_dir, sign=sign_manifest) as staging:
         written = side_by_side([partial(f.write, view, staging) for f in formats])
         names = [p.name for paths in written for p in paths]

@@ -51,6 +51,8 @@ REPORTS: dict[str, Report] = {
         Report("html", ("report.html",)),
         Report("json", ("report.json",)),
         Report("junit", ("junit.xml",)),
+        # the editor's screening view: one row per manuscript, and a folder of reports for each
+        Report("submissions", ("submissions.parquet", "submissions.csv", "submissions.html")),
     )
 }
 
@@ -87,8 +89,11 @@ class ReportChoice:
     """The `--fail-on` list (JUnit marks those rows failed)."""
 
     def left_out(self) -> tuple[str, ...]:
-        """The reports not written that a reader may want (JUnit is for CI; never listed)."""
-        return tuple(n for n in REPORTS if n not in self.names and n != "junit")
+        """The reports not written that a reader may want (JUnit is for CI, submissions for an
+        editor's folder of manuscripts; never listed)."""
+        return tuple(
+            n for n in REPORTS if n not in self.names and n not in ("junit", "submissions")
+        )
 
     def files(self, names: Sequence[str] | None = None, *, duplicates: bool = True) -> list[str]:
         """The files of the reports `names` (default: the chosen ones); `duplicates.*` only

@@ -189,3 +189,17 @@ def test_in_latex_a_key_by_identifier_with_no_entry_is_still_missing(tmp_path: P
     (tmp_path / "only.tex").write_text("\\cite{doi:10.1038/nature14539}\n", encoding="utf-8")
     with pytest.raises(InputError, match="names no bibliography"):
         load_files([str(tmp_path / "only.tex")])
+
+
+def test_two_manuscripts_citing_one_key_each_get_their_own_entry(tmp_path: Path) -> None:
+    # An editor's folder: two papers cite `lecun2015deep`, each from its own refs.bib.
+    paths = []
+    for name in ("one", "two"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "refs.bib").write_text(BIB, encoding="utf-8")
+        tex = tmp_path / name / "paper.tex"
+        tex.write_text("\\cite{lecun2015deep}\n\\bibliography{refs}\n", encoding="utf-8")
+        paths.append(str(tex))
+    table = load_files(paths).table.to_pydict()
+    assert table["source_path"] == [str(tmp_path / n / "refs.bib") for n in ("one", "two")]
+    assert table["cited_at"] == [str(tmp_path / n / "paper.tex") + ":1" for n in ("one", "two")]

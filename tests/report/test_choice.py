@@ -64,7 +64,10 @@ def test_the_defaults_are_sized_to_the_run(monkeypatch: pytest.MonkeyPatch) -> N
     small, large = choose_reports((), 10), choose_reports((), 11)
     assert (small.names, small.large, small.asked) == (SMALL_DEFAULT, False, False)
     assert (large.names, large.large, large.asked) == (LARGE_DEFAULT, True, False)
-    assert "csv" not in LARGE_DEFAULT and set(SMALL_DEFAULT) == set(REPORTS) - {"junit"}
+    assert "csv" not in LARGE_DEFAULT and set(SMALL_DEFAULT) == set(REPORTS) - {
+        "junit",
+        "submissions",
+    }
     assert large.row_files() == ("verdicts.parquet", "checklist.parquet", "checklist.csv")
     assert large.ask_for_rest() == "parquet,csv,checklist,html,json"
     assert small.ask_for_rest() is None
@@ -128,7 +131,7 @@ def test_every_report_has_its_writers() -> None:
 
     assert list(_MAKERS) == list(REPORTS)
     small = choose_reports(list(REPORTS), 1)
-    assert [type(w).__name__ for w in writers(small)] == [
+    assert [type(w).__name__ for w in writers(small, Path("."))] == [
         "ParquetReport",
         "CsvReport",
         "ParquetReport",
@@ -136,4 +139,5 @@ def test_every_report_has_its_writers() -> None:
         "HtmlReport",
         "JsonReport",
         "JunitReport",
+        "SubmissionsReport",
     ]
