@@ -12,6 +12,7 @@ counts, references added or removed, verdicts changed. The index is the autoesca
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from auditor.files import atomic_write_parquet
+from auditor.report.choice import ReportChoice
 from auditor.report.csv import csv_bytes
 from auditor.report.interface import ReportFormat, atomic_write_bytes, atomic_write_text
 from auditor.report.submissions_table import (
@@ -84,16 +86,22 @@ def _previous(out_dir: Path) -> tuple[dict[str, dict[str, Any]], dict[str, dict[
 class SubmissionsReport(ReportFormat):
     """Writes the screening table and index, and each manuscript's reports in its folder."""
 
-    def __init__(self, out_dir: Path, reports: tuple[str, ...]) -> None:
+    def __init__(
+        self,
+        out_dir: Path,
+        reports: tuple[str, ...],
+        writers: Callable[[ReportChoice, Path], list[ReportFormat]],
+    ) -> None:
         self.out_dir = out_dir
         """The final report folder, where an earlier run's tables are read from."""
         self.reports = reports
         """The reports written per manuscript (the run's own but this one)."""
+        self.writers = writers
+        """`report.writers.writers`, passed in: the registry imports this module."""
 
     def write(self, view: ReportView, out_dir: Path) -> list[Path]:
         """Write `submissions.parquet`, `submissions.csv`, `submissions.html` and the folders."""
         from auditor.report.html import TEMPLATES
-        from auditor.report.writers import writers
 
         result = view.result
         inputs = [i.path for i in result.run.inputs] if result.run else []
@@ -114,7 +122,7 @@ class SubmissionsReport(ReportFormat):
             own = build_view(manuscript_result(result, path), self.reports, view.choice.fail_on)
             sub = out_dir / MANUSCRIPTS / folder
             sub.mkdir(parents=True)
-            for report in writers(own.choice, sub):
+            for report in self.writers(own.choice, sub):
                 report.write(own, sub)
         return written
 

@@ -60,7 +60,8 @@ def _junit(choice: ReportChoice, out_dir: Path) -> list[ReportFormat]:
 def _submissions(choice: ReportChoice, out_dir: Path) -> list[ReportFormat]:
     from auditor.report.submissions import SubmissionsReport
 
-    return [SubmissionsReport(out_dir, tuple(n for n in choice.names if n != "submissions"))]
+    own = tuple(n for n in choice.names if n != "submissions")
+    return [SubmissionsReport(out_dir, own, writers)]
 
 
 _MAKERS: dict[str, Callable[[ReportChoice, Path], list[ReportFormat]]] = {
