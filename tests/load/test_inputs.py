@@ -86,6 +86,27 @@ def test_recursive_walks_bibliographies_sorted_skipping_hidden_and_other_files(
     assert again[-1] == str(root / "notes.txt")
 
 
+def test_a_latex_root_file_in_a_folder_stands_for_the_bibliographies_it_names(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "submissions"
+    (root / "paper").mkdir(parents=True)
+    (root / "paper" / "main.tex").write_text(
+        "\\documentclass{article}\n\\begin{document}\\cite{lecun2015deep}\n"
+        "\\input{chapter}\n\\bibliography{refs}\n\\end{document}\n",
+        encoding="utf-8",
+    )
+    (root / "paper" / "chapter.tex").write_text("More \\cite{x}.\n", encoding="utf-8")
+    (root / "paper" / "refs.bib").write_text(BIB, encoding="utf-8")
+    (root / "paper" / "unused.bib").write_text(BIB, encoding="utf-8")
+    (root / "list.bib").write_text(BIB, encoding="utf-8")
+    found = [
+        Path(p).relative_to(root).as_posix() for p in expand_paths([str(root)], recursive=True)
+    ]
+    # the chapter is read through the root file; the bibliography no manuscript names stays
+    assert found == ["list.bib", "paper/main.tex", "paper/unused.bib"]
+
+
 def test_a_folder_with_no_bibliography_is_no_references(tmp_path: Path) -> None:
     (tmp_path / "nothing").mkdir()
     (tmp_path / "nothing" / "readme.txt").write_text("x", encoding="utf-8")

@@ -91,13 +91,25 @@ def screening(isolated: Path) -> Path:
 
 
 def _audit(paths: list[str]) -> None:
-    args = ["audit", *paths, "--pipeline", "editor", "--offline", "--out", "out", "--quiet"]
+    args = [
+        "audit",
+        *paths,
+        "--recursive",
+        "--pipeline",
+        "editor",
+        "--offline",
+        "--out",
+        "out",
+        "--quiet",
+    ]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
 
 
-def test_twenty_mixed_submissions_count_as_their_verdicts(screening: Path) -> None:
-    _audit(_folder(screening))
+@pytest.mark.parametrize("named", ["each file", "the folder"])
+def test_twenty_mixed_submissions_count_as_their_verdicts(screening: Path, named: str) -> None:
+    paths = _folder(screening)
+    _audit(paths if named == "each file" else ["submissions"])
     out = screening / "out"
     table = pd.read_csv(out / "submissions.csv", encoding="utf-8-sig")
     assert len(table) == 20
@@ -123,6 +135,8 @@ def test_twenty_mixed_submissions_count_as_their_verdicts(screening: Path) -> No
     # every kind of input is there and gave rows; worst first
     assert {Path(p).suffix for p in table["source_path"]} == {".bib", ".pdf", ".docx"}
     assert table["references"].min() > 0
+    papers = table[table["source_path"].str.endswith("/refs.bib")]
+    assert len(papers) == 5 and (papers["cited"] == 3).all()  # read through paper.tex
     ranks = [p if isinstance(p, str) else "P9" for p in table["worst_priority"]]
     assert ranks == sorted(ranks)
     assert pd.read_parquet(out / "submissions.parquet").shape == table.shape
