@@ -137,7 +137,8 @@ def _year(text: str | None) -> int | None:
 #: A `%` line after a newline (a literal `\n` first: much faster to search for than `^` with
 #: re.M); the first line of a file is checked on its own.
 _COMMENT_LINE_RE = re.compile(r"\n([ \t]*%[^\n]*)")
-_FIRST_COMMENT_RE = re.compile(r"[ \t]*%[^\n]*")
+# (`match`ed at 0; the look-behind keeps a scan inside a long run of space linear)
+_FIRST_COMMENT_RE = re.compile(r"(?<![ \t])[ \t]*%[^\n]*")
 
 
 def _drop_comment_lines(text: str) -> str:

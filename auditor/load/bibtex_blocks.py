@@ -82,7 +82,9 @@ _FIELD = _NAME + "=" + _VALUE
 _ENTRY_RE = re.compile(
     r'\{([^{}",=\\@]*)(?:\}|,((?:' + _FIELD + ",)*+(?:" + _FIELD + r")?)\s*+\})", re.S
 )
-_FIELD_RE = re.compile("(" + _NAME + ")=(" + _VALUE + ")", re.S)
+# A field name starts after `,` (or where the span starts), never inside another name: tried at
+# each character of a long name that has no `=`, the scan would cost the square of the name.
+_FIELD_RE = re.compile(r'(?<![^{}",=\\@])(' + _NAME + ")=(" + _VALUE + ")", re.S)
 
 
 def split_blocks(text: str) -> list[Block]:

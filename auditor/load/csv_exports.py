@@ -64,7 +64,9 @@ _CITATION_RE = re.compile(
 )
 _DETAILS_DOI_RE = re.compile(r"\bdoi:\s*(10\.\d{4,9}/\S+?)\.?(?:\s|$)", re.I)
 _IDENTIFIER_PMID_RE = re.compile(r"\bPMID:\s*(\d+)\b", re.I)
-_SHORT_DETAILS_RE = re.compile(r"^(?P<journal>.*?)\.?\s*(?P<year>\d{4})\s*$")
+# (space before the match is taken only from where its run starts: tried inside a long run that
+# leads to no match, it costs the square of the run; a match inside a run is found at its start)
+_SHORT_DETAILS_RE = re.compile(r"^(?P<journal>.*?)(?:\.|(?<!\s))\s*(?P<year>\d{4})\s*$")
 _SOURCE_RE = re.compile(
     r"^(?P<journal>.+?) \((?P<year>\d{4})\)(?: (?P<volume>[^\s:(]+)(?::(?P<issue>[^\s(]+))?)?"
     r"(?: \((?P<pages>[^)]+)\))?"

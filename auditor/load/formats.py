@@ -48,7 +48,9 @@ _SIGNATURES = (
     (re.compile(r"^PT [A-Z]\s*$", re.M), "wos"),
     (re.compile(r"^PMID- ?\d", re.M), "medline"),
     (re.compile(r"^%0 \S", re.M), "endnote"),
-    (re.compile(r"^\s*@\s*[A-Za-z]+\s*[{(]", re.M), "bibtex"),
+    # a line's own leading space only (`^\s*` would run on from every line start of a long
+    # blank stretch, the stretch's square; searched for a yes or no, it finds the same files)
+    (re.compile(r"^[^\S\n]*@\s*[A-Za-z]+\s*[{(]", re.M), "bibtex"),
 )
 
 
@@ -122,7 +124,10 @@ def loader_for(fmt: str, csv_map: Mapping[str, str] | None) -> Loader:
     raise InputError(f"unknown format {fmt!r} (choose {', '.join(FORMATS)})")
 
 
-_MD_MANUSCRIPT_RE = re.compile(r"^\s*bibliography\s*:|\[[^\]\n]{0,200}@[\w:.#$%&+?<>~/-]", re.M)
+# (a line's own leading space only, as in `_SIGNATURES`)
+_MD_MANUSCRIPT_RE = re.compile(
+    r"^[^\S\n]*bibliography\s*:|\[[^\]\n]{0,200}@[\w:.#$%&+?<>~/-]", re.M
+)
 
 
 def is_manuscript_file(path: str) -> bool:

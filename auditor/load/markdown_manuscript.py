@@ -33,7 +33,8 @@ __all__ = ["MAX_YAML_ALIASES", "read_markdown"]
 _MD_CITE = re.compile(r"(?<![\w@.\\/=:])-?@(?:\{([^{}\s]+)\}|([\w][\w:.#$%&+?<>~/-]*[\w])|(\w))")
 _INCLUDE = re.compile(r"\{\{<\s*include\s+(\S+?)\s*>\}\}")
 _INLINE_CODE = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")
-_BIB_KEY = re.compile(r"\s*bibliography\s*:")
+# (`match`ed at a line's start; the look-behind keeps a scan inside a long run of space linear)
+_BIB_KEY = re.compile(r"(?<!\s)\s*bibliography\s*:")
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 #: pandoc-crossref prefixes (`@fig:one`), in every Markdown dialect.
 _CROSSREF = re.compile(r"^(?:fig|tbl|eq|sec|lst):")

@@ -123,7 +123,7 @@ class TexSource:
 
     def _bare_input(self, at: int, start: int) -> Iterator[Command]:
         # `\input file`: TeX reads a file name up to the next space or line end
-        found = re.compile(r"[ \t]*([^\s{}\\%#]+)").match(self.text, at)
+        found = _BARE_NAME.match(self.text, at)
         if found:
             yield Command("input", ((found[1], found.start(1)),), self.line_at(start))
 
@@ -180,6 +180,9 @@ class TexSource:
 #: command scan far.
 _MAX_OPTIONAL = 256
 _GAP = re.compile(r"[ \t]*(?:\n[ \t]*)?")
+# `\input file`'s name (`match`ed after the command's last letter; the look-behind keeps a scan
+# inside a long run of space linear)
+_BARE_NAME = re.compile(r"(?<![ \t])[ \t]*([^\s{}\\%#]+)")
 
 
 def _next(text: str, at: int) -> tuple[str, int]:

@@ -62,14 +62,20 @@ _COVERED = 0.8
 #: Bracketed numbers claim it when they name this share (a stray interval `[0, 1]` names one).
 _BRACKETED = 0.5
 _PAREN_RE = re.compile(r"\(([^()]{3,400})\)")
-_AUTHOR_YEAR_RE = re.compile(
-    r"([A-Z\u00c0-\u024f][\w'’\-\u00c0-\u024f]+)(?:\s+et\s+al\.?|\s+(?:and|&)\s+[A-Z][\w'’\-]+)?"
-    r",?\s+((?:1[5-9]|20)\d\d[a-z]?)\b"
-)
-_NARRATIVE_RE = re.compile(
-    r"([A-Z\u00c0-\u024f][\w'’\-\u00c0-\u024f]+)(?:\s+et\s+al\.?|\s+(?:and|&)\s+[A-Z][\w'’\-]+)?"
-    r"\s+\(((?:1[5-9]|20)\d\d[a-z]?)\)"
-)
+# A surname starts at a word's first capital and runs to the word's end (what follows it is a
+# space or a comma, never a word character), so a start that fails fails at every later capital
+# of the same word. The word's lower-case head is passed over possessively, and a word whose
+# name fails is taken whole by the last alternative (no group 1): trying each capital of a long
+# word in turn would cost the square of the word.
+_SURNAME = r"(?:(?![A-Z\u00c0-\u024f])[\w'’\-])*+([A-Z\u00c0-\u024f][\w'’\-\u00c0-\u024f]++)"
+_CO_AUTHOR = r"(?:\s+et\s+al\.?|\s+(?:and|&)\s+[A-Z][\w'’\-]+)?"
+_WORD = r"|[\w'’\-\u00c0-\u024f]++"
+_AUTHOR_YEAR_RE = re.compile(_SURNAME + _CO_AUTHOR + r",?\s+((?:1[5-9]|20)\d\d[a-z]?)\b" + _WORD)
+_NARRATIVE_RE = re.compile(_SURNAME + _CO_AUTHOR + r"\s+\(((?:1[5-9]|20)\d\d[a-z]?)\)" + _WORD)
+# (a space run is taken only from its start: tried inside a long run it costs the run's square;
+# a match's last `\s*` takes a whole run, so the next one starts at a separator, not in a run)
+_LIST_SEP_RE = re.compile(r"(?:(?<!\s)\s*)?[,;]\s*")
+_RANGE_SEP_RE = re.compile(r"(?:(?<!\s)\s*)?[-–—]\s*")
 # a year stands alone: `0208066` (an arXiv id) holds none
 _YEAR_RE = re.compile(r"(?<![\d/.])((?:1[5-9]|20)\d\d[a-z]?)(?!\d)")
 _WORD_RE = re.compile(r"[^\W\d_]+")
@@ -78,8 +84,8 @@ _FIRST_WORD_RE = re.compile(r"\W*(?:\d{1,4}[.)\]]?\s*)?([^\W\d_][\w'’\-]*)")
 
 def _numbers(marker: str) -> list[str]:
     out: list[str] = []
-    for part in re.split(r"\s*[,;]\s*", marker):
-        ends = re.split(r"\s*[-–—]\s*", part)
+    for part in _LIST_SEP_RE.split(marker):
+        ends = _RANGE_SEP_RE.split(part)
         if len(ends) == 2 and ends[0].isdigit() and ends[1].isdigit():
             a, b = int(ends[0]), int(ends[1])
             out.extend(str(n) for n in range(a, min(b, a + 200) + 1))
@@ -144,10 +150,10 @@ def citations(body: Sequence[Line], path: str) -> Citations:
         out.words.update(_WORD_RE.findall(line.text.lower()))
         for m in _PAREN_RE.finditer(joined):
             for a in _AUTHOR_YEAR_RE.finditer(m.group(1)):
-                if m.start(1) + a.start() < end:
+                if a.group(1) and m.start(1) + a.start() < end:
                     out.pairs.setdefault((a.group(1).lower(), a.group(2)), where)
         for a in _NARRATIVE_RE.finditer(joined):
-            if a.start() < end:
+            if a.group(1) and a.start() < end:
                 out.pairs.setdefault((a.group(1).lower(), a.group(2)), where)
     return out
 

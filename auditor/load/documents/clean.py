@@ -80,7 +80,8 @@ _HYPHEN_END_RE = re.compile(r"[A-Za-z\u00c0-\u024f]-$")
 
 
 _WORD_RE = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
-_LAST_RE = re.compile(r"([^\W\d_]+)-$")
+# (from a word's start only: tried at each letter of a long word it costs the word's square)
+_LAST_RE = re.compile(r"(?<![^\W\d_])([^\W\d_]+)-$")
 _FIRST_RE = re.compile(r"^([^\W\d_]+)")
 #: Second halves that make English compounds (`instance-aware`, `pre-training`): a line break
 #: after their hyphen keeps it unless the document prints the word joined elsewhere.

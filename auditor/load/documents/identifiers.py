@@ -41,6 +41,8 @@ _URL_RE = re.compile(r"(?:\bURL\s*:?\s*)?(?P<url>https?://\S+)", re.IGNORECASE)
 _TRAILING = ".,;:)]}>'\""
 # `doi: 10.` at a line end and `1609/…` on the next: the break fell inside the prefix
 _BROKEN_PREFIX_RE = re.compile(r"((?:\bdoi\s*:?\s*|doi\.org/)10\.)\s+(\d{4,9})\s*/", re.IGNORECASE)
+# (from where a run of space starts only: tried inside a long run it costs the run's square)
+_SPACE_MARK_RE = re.compile(r"(?<!\s)\s+([.,;])")
 _LABEL_WORDS_RE = re.compile(
     r"(?:\b(?:doi|DOI|URL|Available(?: at| from)?|Retrieved from)\s*:?\s*|\barXiv\s*:\s*)$"
 )
@@ -105,4 +107,4 @@ def _remove(text: str, spans: list[tuple[int, int]]) -> str:
         out.append(head)
         pos = end
     out.append(text[pos:])
-    return re.sub(r"\s+([.,;])", r"\1", " ".join("".join(out).split())).strip(" .,;") + "."
+    return _SPACE_MARK_RE.sub(r"\1", " ".join("".join(out).split())).strip(" .,;") + "."

@@ -18,7 +18,12 @@ __all__ = ["PARTICLE", "split_authors"]
 # Leading space is taken only where a run of it starts (or right after the last separator):
 # tried at every space of a long run, as `\s*` alone would be, it costs the square of the run.
 _AND_RE = re.compile(r"(?:(?<!\s)\s*|(?<=\s))(?:(?:,\s*)?(?:(?<=\s)(?:and|und|AND)\s+|&\s*)|;\s*)")
-_ET_AL_RE = re.compile(r"(?:,?\s*(?:et\s*al\.?|and\s+others|others|等|等人)\s*)$", re.IGNORECASE)
+# (here and below: space before the match is taken only from where its run starts, `(?<!\s)`;
+# a match found inside the run is found at its start first, and trying each space of a long run
+# that ends in no match would cost the square of the run)
+_ET_AL_RE = re.compile(
+    r"(?:(?:,|(?<!\s))\s*(?:et\s*al\.?|and\s+others|others|等|等人)\s*)$", re.IGNORECASE
+)
 #: A surname particle, as a pattern (`van`, `de`, `y`, …).
 PARTICLE = r"(?:van|von|de|der|den|del|della|da|das|dos|du|di|la|le|ten|ter|zu|vom|y)"
 # `J. A.`, `P.-Y.`, `İ. İ.`, `JA`, and a particle after them: BibTeX's initials of it
@@ -28,9 +33,9 @@ _INITIALS_RE = re.compile(
     r"^(?:[A-Z\u00c0-\u00de\u0100-\u017f](?:[a-z]?\.|\.?-[A-Z]\.?|\b)\s*){1,5}"
     rf"(?:[a-z]\.\s*){{0,3}}(?:{PARTICLE}(?:\s+|$)){{0,3}}$"
 )
-_DEMOTED_RE = re.compile(rf"^(?P<i>.*?)\s+(?P<p>{PARTICLE}(?:\s+{PARTICLE}){{0,2}})$")
+_DEMOTED_RE = re.compile(rf"^(?P<i>.*?)(?<!\s)\s++(?P<p>{PARTICLE}(?:\s+{PARTICLE}){{0,2}})$")
 _VANCOUVER_RE = re.compile(
-    r"^(?P<f>[\w'’\-\u00c0-\u024f][\w'’\-\s\u00c0-\u024f]*?)\s+(?P<i>[A-Z]{1,4})$"
+    r"^(?P<f>[\w'’\-\u00c0-\u024f][\w'’\-\s\u00c0-\u024f]*?)(?<!\s)\s++(?P<i>[A-Z]{1,4})$"
 )
 _INITIAL_DOT_RE = re.compile(r"(?:^|[\s.\-])[A-Za-z\u00c0-\u00de]\.$")
 _HAN_RE = re.compile(r"[\u3400-\u9fff]")

@@ -35,10 +35,12 @@ _LABEL_RE = re.compile(
 _YEAR = r"(?:1[5-9]\d\d|20\d\d)"
 _YEAR_RE = re.compile(rf"(?<![\d/.])({_YEAR})[a-z]?(?![\d])")
 # `Authors (2021). Title` / `Authors (2021) Title` / `Authors (2021, March 3). Title`
-_PAREN_YEAR_RE = re.compile(rf"\s*\((?P<y>{_YEAR})[a-z]?(?:,[^)]{{0,30}})?\)\s*[.,:]?\s*")
+# (space before the match is taken only from where its run starts: tried inside a long run that
+# leads to no match, it costs the square of the run; a match inside a run is found at its start)
+_PAREN_YEAR_RE = re.compile(rf"(?<!\s)\s*\((?P<y>{_YEAR})[a-z]?(?:,[^)]{{0,30}})?\)\s*[.,:]?\s*")
 # `Authors. 2021. Title` / `Authors, 2021. Title`
 _BARE_YEAR_RE = re.compile(rf"[.,]\s+(?P<y>{_YEAR})[a-z]?\.\s+")
-_N_D_RE = re.compile(r"\s*\((?:n\.\s?d\.|in press|forthcoming)\)\s*[.,]?\s*", re.I)
+_N_D_RE = re.compile(r"(?<!\s)\s*\((?:n\.\s?d\.|in press|forthcoming)\)\s*[.,]?\s*", re.I)
 # a quote closes with its own mark: `’` closes only `‘`, and not as an apostrophe (`President’s`
 # inside “…” is no end of the title)
 _QUOTED_RE = re.compile(r"[“\"](?P<t>[^”\"]{4,600}?)[,.]?[”\"]|‘(?P<s>[^”\"]{4,600}?)[,.]?’(?!\w)")

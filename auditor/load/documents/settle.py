@@ -29,7 +29,8 @@ __all__ = ["STRING_ROUTE", "fields_around", "string_query", "validated"]
 STRING_ROUTE: tuple[str, ...] = ("crossref_search", "s2")
 
 _WORD_RE = re.compile(r"[^\W_]+")
-_YEAR_TAIL_RE = re.compile(r"[\s.,;:(]*(?:1[5-9]\d\d|20\d\d)[a-z]?[).,;:\s]*$")
+# (from where a run of these marks starts only: tried inside a long run it costs its square)
+_YEAR_TAIL_RE = re.compile(r"(?<![\s.,;:(])[\s.,;:(]*(?:1[5-9]\d\d|20\d\d)[a-z]?[).,;:\s]*$")
 
 
 def _surname(candidate: Mapping[str, Any]) -> str:

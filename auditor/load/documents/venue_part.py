@@ -51,11 +51,14 @@ def venue_fields(venue: str) -> dict[str, str | None]:
     }
 
 
+# (space before the match is taken only from where its run starts: tried inside a long run that
+# leads to no match, it costs the square of the run; a match inside a run is found at its start)
 _CONTAINER_END_RE = re.compile(
-    rf"(?:,|\.|;)\s*(?:{_YEAR}|vol\b|volume\b|pp?\.|pages?\b|no\.|\d)|\s+\d{{1,5}}\s*[(:]|"
-    rf"\s*\(\s*{_YEAR}|,\s*[A-Z][a-z]+\s+{_YEAR}",
+    rf"(?:,|\.|;)\s*(?:{_YEAR}|vol\b|volume\b|pp?\.|pages?\b|no\.|\d)|(?<!\s)\s+\d{{1,5}}\s*[(:]|"
+    rf"(?<!\s)\s*\(\s*{_YEAR}|,\s*[A-Z][a-z]+\s+{_YEAR}",
     re.I,
 )
+_YEAR_END_RE = re.compile(rf"(?:[,.]|(?<!\s))\s*{_YEAR}[a-z]?\s*\.?$")
 
 
 def _container(v: str) -> str | None:
@@ -64,7 +67,7 @@ def _container(v: str) -> str | None:
         return None
     m = _CONTAINER_END_RE.search(v)
     name = v[: m.start()] if m else v
-    name = re.sub(rf"[,.]?\s*{_YEAR}[a-z]?\s*\.?$", "", name).strip(" .,;:")
+    name = _YEAR_END_RE.sub("", name).strip(" .,;:")
     if not name or name.isdigit() or len(name) > 300:
         return None
     return name
