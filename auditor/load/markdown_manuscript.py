@@ -26,6 +26,7 @@ from typing import Any
 import yaml
 
 from auditor.errors import InputError
+from auditor.load.enclosed import enclosed, replaced
 from auditor.load.manuscript import MAX_DEPTH, Manuscript, read_text
 
 __all__ = ["MAX_YAML_ALIASES", "read_markdown"]
@@ -35,7 +36,10 @@ _INCLUDE = re.compile(r"\{\{<\s*include\s+(\S+?)\s*>\}\}")
 _INLINE_CODE = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")
 # (`match`ed at a line's start; the look-behind keeps a scan inside a long run of space linear)
 _BIB_KEY = re.compile(r"(?<!\s)\s*bibliography\s*:")
-_HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
+# (`<!--` with the first `-->` after it, found by `enclosed`: as `<!--.*?-->` with `re.S` would,
+# without its cost, the text's length for every `<!--` never closed)
+_HTML_COMMENT = re.compile("<!--")
+_HTML_COMMENT_END = re.compile("-->")
 #: pandoc-crossref prefixes (`@fig:one`), in every Markdown dialect.
 _CROSSREF = re.compile(r"^(?:fig|tbl|eq|sec|lst):")
 #: Quarto's reserved cross-reference prefixes (`@fig-one`), in `.qmd` only.
@@ -73,6 +77,10 @@ class _CappedLoader(yaml.SafeLoader):  # type: ignore[misc]  # PyYAML ships no t
         return super().compose_node(parent, index)
 
 
+def _line_ends(comment: str) -> str:
+    return "\n" * comment.count("\n")
+
+
 def read_markdown(path: Path, manuscript: Manuscript) -> None:
     """Fill `manuscript` from the Markdown file at `path` and what it includes.
 
@@ -92,7 +100,9 @@ def _read(path: Path, manuscript: Manuscript, depth: int) -> list[tuple[Path | N
     if depth > MAX_DEPTH:
         raise InputError(f"{path}: includes nested deeper than {MAX_DEPTH} (a cycle?)")
     shown = str(path)
-    text = _HTML_COMMENT.sub(lambda m: "\n" * m[0].count("\n"), read_text(path, manuscript, shown))
+    text = read_text(path, manuscript, shown)
+    comments = enclosed(text, _HTML_COMMENT, lambda m: (m.end(), _HTML_COMMENT_END))
+    text = replaced(text, ((m.start(), e.end()) for m, _, e in comments), _line_ends)
     lines = text.splitlines()
     named: list[tuple[Path | None, str]] = []
     body_start = 0

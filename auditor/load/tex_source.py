@@ -24,6 +24,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from auditor.load.enclosed import Closing, NextChar, enclosed, replaced
+
 __all__ = ["IMPORTS", "Command", "TexSource", "is_citation", "is_multicite"]
 
 #: The import package's commands: a folder, then a file (`\\subimport{chapters/}{intro}`).
@@ -40,12 +42,19 @@ _NOT_CITATIONS = frozenset(
 _DEFINING = ("declare", "renew", "new", "provide", "def", "let", "undef")
 _SETTING_WORDS = ("style", "setup", "punct", "tracker", "counter", "reset", "delim", "index")
 #: Environments whose text LaTeX does not read as text: citations in them are not citations.
-_IGNORED = re.compile(
-    r"\\begin\s*\{(comment|verbatim\*?|lstlisting|minted)\}(.*?)\\end\s*\{\1\}", re.S
-)
-_FILECONTENTS = re.compile(
-    r"\\begin\s*\{(filecontents\*?)\}\s*(?:\[[^\]]*\])?\s*\{([^{}]*)\}(.*?)\\end\s*\{\1\}", re.S
-)
+# (each opening with the first `\\end{…}` of its name after it, found by `enclosed`: as the one
+# pattern `\\begin\s*\{(comment|…)\}(.*?)\\end\s*\{\1\}` would, without its cost, the text's
+# length for every opening never closed)
+_IGNORED = re.compile(r"\\begin\s*\{(comment|verbatim\*?|lstlisting|minted)\}")
+#: `\\begin{filecontents}[options]{name}`, read up to its options; then the name.
+_FILECONTENTS = re.compile(r"\\begin\s*\{(filecontents\*?)\}\s*")
+# (space is read here only after `]`: the header's `\s*` took any before the name)
+_FILE_NAME = re.compile(r"(?:(?<=\])\s*)?\{[^{}]*\}")
+_ENDS = {
+    name: re.compile(r"\\end\s*\{" + re.escape(name) + r"\}")
+    for name in ("comment", "verbatim", "verbatim*", "lstlisting", "minted")
+    + ("filecontents", "filecontents*")
+}
 
 
 def is_citation(name: str) -> bool:
@@ -85,6 +94,22 @@ class Command:
     """A brace group was opened and never closed (the rest of the file would be its text)."""
 
 
+def _filecontents_body(text: str) -> Closing:
+    """Where a `filecontents` environment's body starts (after `[options]{name}`), and its end."""
+    bracket = NextChar(text, "]")
+
+    def closing(begin: re.Match[str]) -> tuple[int, re.Pattern[str]] | None:
+        at = begin.end()
+        if text.startswith("[", at):
+            at = bracket.find(at) + 1
+            if not at:
+                return None
+        name = _FILE_NAME.match(text, at)
+        return None if name is None else (name.end(), _ENDS[begin[1]])
+
+    return closing
+
+
 class TexSource:
     """The comment-free text of one `.tex` file, with original line numbers for any offset."""
 
@@ -92,15 +117,21 @@ class TexSource:
         # Windows and old Mac line ends are line ends to TeX (a `\r` would stop an argument)
         text = text.replace("\r\n", "\n").replace("\r", "\n")
         self.original = text
-        self.filecontents = [
-            (m[2].strip(), m[3], text.count("\n", 0, m.start(3)) + 1)
-            for m in _FILECONTENTS.finditer(text)
-        ]
+        files = list(enclosed(text, _FILECONTENTS, _filecontents_body(text)))
+        self.filecontents = []
+        line, counted = 1, 0
+        for _, body, end in files:
+            line, counted = line + text.count("\n", counted, body), body
+            name = text[text.rfind("{", 0, body - 1) + 1 : body - 1]  # `{name}` ends the header
+            self.filecontents.append((name.strip(), text[body : end.start()], line))
         # filecontents bodies are data, not TeX: blank them (keeping their line ends) first
-        kept = _FILECONTENTS.sub(lambda m: "\n" * m[0].count("\n"), text)
+        spans = ((m.start(), end.end()) for m, _, end in files)
+        kept = replaced(text, spans, lambda s: "\n" * s.count("\n"))
         text, self._starts, self._lines = _strip_comments(kept)
         # same length, line ends kept: every offset still maps to its line
-        self.text = _IGNORED.sub(lambda m: re.sub(r"[^\n]", " ", m[0]), text)
+        ignored = enclosed(text, _IGNORED, lambda m: (m.end(), _ENDS[m[1]]))
+        spans = ((m.start(), end.end()) for m, _, end in ignored)
+        self.text = replaced(text, spans, lambda s: re.sub(r"[^\n]", " ", s))
         self._pairs = _brace_pairs(self.text)
 
     def line_at(self, offset: int) -> int:
