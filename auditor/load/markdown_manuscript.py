@@ -33,7 +33,8 @@ __all__ = ["MAX_YAML_ALIASES", "read_markdown"]
 
 _MD_CITE = re.compile(r"(?<![\w@.\\/=:])-?@(?:\{([^{}\s]+)\}|([\w][\w:.#$%&+?<>~/-]*[\w])|(\w))")
 _INCLUDE = re.compile(r"\{\{<\s*include\s+(\S+?)\s*>\}\}")
-_INLINE_CODE = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")
+# (a run of backticks opens code from its first one only: from each, it costs the run's square)
+_INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)")
 # (`match`ed at a line's start; the look-behind keeps a scan inside a long run of space linear)
 _BIB_KEY = re.compile(r"(?<!\s)\s*bibliography\s*:")
 # (`<!--` with the first `-->` after it, found by `enclosed`: as `<!--.*?-->` with `re.S` would,

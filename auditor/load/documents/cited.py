@@ -79,7 +79,8 @@ _RANGE_SEP_RE = re.compile(r"(?:(?<!\s)\s*)?[-–—]\s*")
 # a year stands alone: `0208066` (an arXiv id) holds none
 _YEAR_RE = re.compile(r"(?<![\d/.])((?:1[5-9]|20)\d\d[a-z]?)(?!\d)")
 _WORD_RE = re.compile(r"[^\W\d_]+")
-_FIRST_WORD_RE = re.compile(r"\W*(?:\d{1,4}[.)\]]?\s*)?([^\W\d_][\w'’\-]*)")
+# (`match`ed at a string's start; read from a run's start only, a scan stays linear too)
+_FIRST_WORD_RE = re.compile(r"(?<!\W)\W*+(?:\d{1,4}[.)\]]?\s*)?([^\W\d_][\w'’\-]*)")
 
 
 def _numbers(marker: str) -> list[str]:

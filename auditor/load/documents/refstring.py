@@ -43,7 +43,11 @@ _BARE_YEAR_RE = re.compile(rf"[.,]\s+(?P<y>{_YEAR})[a-z]?\.\s+")
 _N_D_RE = re.compile(r"(?<!\s)\s*\((?:n\.\s?d\.|in press|forthcoming)\)\s*[.,]?\s*", re.I)
 # a quote closes with its own mark: `’` closes only `‘`, and not as an apostrophe (`President’s`
 # inside “…” is no end of the title)
-_QUOTED_RE = re.compile(r"[“\"](?P<t>[^”\"]{4,600}?)[,.]?[”\"]|‘(?P<s>[^”\"]{4,600}?)[,.]?’(?!\w)")
+# (a quote holds no second opening of its own mark: tried from each of a run of them, the
+# quote would read 600 characters ahead from every one)
+_QUOTED_RE = re.compile(
+    r"[“\"](?P<t>[^”\"“]{4,600}?)[,.]?[”\"]|‘(?P<s>[^”\"‘]{4,600}?)[,.]?’(?!\w)"
+)
 _GBT_TAG_RE = re.compile(r"\[(?:J|C|M|D|R|P|S|N|A|Z|G|EB/OL|J/OL|M/OL|C/OL|DB/OL|CP/OL)\]")
 # a title ends at `.`, `?` or `!` (a run: `Divergences..`) before a capital, a digit, a quote,
 # a camel-cased name (`arXiv`, `bioRxiv`, `eLife`) or the end
