@@ -91,13 +91,13 @@ def _worst(priorities: pa.Array) -> str | None:
 
 
 def submission_rows(rows: pa.Table, paths: Sequence[str], folders: dict[str, str]) -> pa.Table:
-    """One `SUBMISSIONS` row per file of `paths` (those of `rows` not named added), counted from
-    `rows` (`rows.REPORT_VERDICTS`), worst first: by priority (P0 first, none last), then
-    DOES-NOT-RESOLVE and NOT FOUND, then UNCHECKED, then path. `changes` is null."""
+    """One `SUBMISSIONS` row per file of `paths` (every `source_path` of `rows` among them: the
+    caller's `folders` name each), counted from `rows` (`rows.REPORT_VERDICTS`), worst first: by
+    priority (P0 first, none last), then DOES-NOT-RESOLVE and NOT FOUND, then UNCHECKED, then
+    path. `changes` is null."""
     table = rows.select(["source_path", "verdict", "cited_at", "alert", "priority"])
-    names = list(dict.fromkeys([*paths, *pc.unique(table["source_path"]).to_pylist()]))
     out: list[dict[str, Any]] = []
-    for path in names:
+    for path in paths:
         mine = table.filter(pc.equal(table["source_path"], path))
         verdicts = mine["verdict"]
         row: dict[str, Any] = {
