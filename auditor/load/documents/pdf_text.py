@@ -8,7 +8,8 @@ column: a vertical gutter (a band near the middle that no character crosses, wit
 sides) splits it into two columns, read left then right. A line's `x0` is measured from its
 column's left edge (so a hanging indent is seen in either column), and `gap` is the space above
 it beyond the column's usual line spacing. A line's `marks` are its superscript citation
-markers, read from its characters' sizes and baselines (`superscripts`).
+markers, read from its characters' sizes and baselines (`superscripts`). TeX's accents drawn
+over a letter are composed into it (`accents`).
 
 Raises `InputError` naming the file for a PDF pdfminer cannot read, an encrypted one it cannot
 decrypt without a password, one with no text layer (a scan), and one past a `DocumentLimits` cap
@@ -27,6 +28,7 @@ from statistics import median
 from typing import NamedTuple
 
 from auditor.errors import InputError
+from auditor.load.documents.accents import accented
 from auditor.load.documents.clean import ligatures
 from auditor.load.documents.limits import SETTINGS, DocumentLimits
 from auditor.load.documents.lines import Line
@@ -204,8 +206,12 @@ def _cluster(chars: Sequence[_Char]) -> list[_Row]:
         else:
             rows.append([c])
     out = []
-    for row in rows:
-        row.sort(key=lambda c: c.x0)
+    for glyphs in rows:
+        glyphs.sort(key=lambda c: c.x0)
+        row = glyphs
+        if fixes := accented(glyphs):
+            row = [c._replace(text=fixes.get(i, c.text)) for i, c in enumerate(glyphs)]
+            row = [c for c in row if c.text]
         parts: list[str] = []
         prev: _Char | None = None
         for c in row:
