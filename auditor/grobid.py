@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from auditor.errors import InputError, RegisterError
-from auditor.load.documents import binary_kind
+from auditor.load.document_kind import binary_kind
 from auditor.load.documents.grobid import GrobidAnswer
 from auditor.register_settings import RegisterSettings
 from auditor.settings import Settings

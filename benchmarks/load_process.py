@@ -20,7 +20,6 @@ import argparse
 import os
 import platform
 import re
-import resource
 import statistics
 import subprocess
 import sys
@@ -32,18 +31,23 @@ _BARE = "import sys, bibtexparser; bibtexparser.parse_file(sys.argv[1])"
 _KEY_RE = re.compile(r"(@\s*(?!string\b|comment\b|preamble\b)[A-Za-z]+\s*[{(]\s*)([^,\s]+)", re.I)
 
 
-def _run(cmd: list[str]) -> tuple[float, float]:
-    """`(wall s, CPU s)` of one child process; CPU time (user + system) is what a shared machine
-    disturbs least, so it is reported beside the wall time."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+def _run(cmd: list[str]) -> tuple[float, float, float]:
+    """`(wall s, CPU s, peak RSS MB)` of one child process; CPU time (user + system) is what a
+    shared machine disturbs least, so it is reported beside the wall time. The child may write
+    `.pyc` files even where `PYTHONDONTWRITEBYTECODE` is set here: an installed package has them,
+    so the warm-up run writes them and the timed runs read them, as bibtexparser's are."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     t0 = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode != 0:
+        raise subprocess.CalledProcessError(child.returncode, cmd)
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024  # KiB on Linux
 
 
-Timings = list[tuple[float, float]]
+Timings = list[tuple[float, float, float]]
 
 
 def _measure(path: Path, repeat: int) -> tuple[Timings, Timings]:
@@ -107,9 +111,9 @@ def main(argv: list[str] | None = None) -> None:
         print(f"- {args.repeat} runs of each process per file, interleaved\n")
         print(
             "| file | MB | entries | bare wall s | load wall s | wall ratio | bare CPU s "
-            "| load CPU s | CPU ratio |"
+            "| load CPU s | CPU ratio | bare peak MB | load peak MB |"
         )
-        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
         for label, path in cases:
             bare, load = _measure(path, args.repeat)
             cells = [label, f"{path.stat().st_size / 1e6:.2f}", f"{_entries(path):,}"]
@@ -121,8 +125,9 @@ def main(argv: list[str] | None = None) -> None:
                     f"{min(lo):.2f} ({lmed:.2f})",
                     f"{min(lo) / min(b):.2f}x ({lmed / bmed:.2f}x)",
                 ]
+            cells += [f"{max(t[2] for t in bare):.0f}", f"{max(t[2] for t in load):.0f}"]
             print("| " + " | ".join(cells) + " |")
-        print("\nEach cell: minimum (median) over the runs.")
+        print("\nEach cell: minimum (median) over the runs; peak RSS: the largest over the runs.")
 
 
 if __name__ == "__main__":

@@ -16,9 +16,7 @@ from contextlib import contextmanager
 from functools import partial
 from typing import Any, get_args
 
-import click
 import typer
-import typer.rich_utils
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from auditor.commands.renamed import rewrite
@@ -124,7 +122,7 @@ class ReadableCommand(TyperCommand):
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         """Click's parse, after a renamed option's old name became its new one (`renamed`)."""
-        warn = partial(click.echo, err=True)
+        warn = partial(typer.echo, err=True)
         return list(super().parse_args(ctx, rewrite(str(self.name), args, warn)))
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
@@ -188,6 +186,8 @@ def _wide_when_piped() -> Iterator[None]:
     if os.environ.get("TERMINAL_WIDTH") or sys.stdout.isatty():
         yield
         return
+    import typer.rich_utils  # Rich's help formatter: about 70 ms, wanted only for help
+
     before = typer.rich_utils.MAX_WIDTH
     typer.rich_utils.MAX_WIDTH = _PIPED_WIDTH
     try:

@@ -249,7 +249,7 @@ def _load_files(
     problems: list[Problem] = []
     inputs: list[InputFile] = []
     files: list[tuple[str, str, bytes, str, list[Problem]]] = []
-    from auditor.load.documents import binary_kind  # see `formats.loader_for`
+    from auditor.load.document_kind import binary_kind
 
     loaded: dict[int, tuple[Rows, list[Problem]]] = {}
     for path in paths:

@@ -192,6 +192,10 @@ def _comma_list(parts: list[str], trailing: list[bool]) -> list[str] | None:
     out: list[str] = []
     split = False
     for i, part in enumerate(parts):
+        head, comma, rest = part.partition(",")
+        if comma and "," not in rest and len(head.split()) <= 1:
+            out.append(part)  # `Smith, Jane`, the usual form: one comma after one word is one name
+            continue
         segs = _commas(part)
         if len(segs) > 1 and _part_is_list(segs, trailing[i]):
             split = True

@@ -146,3 +146,13 @@ def test_the_column_path_and_the_row_path_agree() -> None:
         "INVALID",
     ]
     assert capped.num_rows == n and len(problems) == 4
+
+
+def test_a_title_with_more_bytes_than_the_cap_but_fewer_characters_is_kept(tmp_path: Path) -> None:
+    # The quick check reads UTF-8 byte lengths: 40,000 Chinese characters are 120,000 bytes but
+    # within the cap of 65,536 characters, so the exact count must decide, and keep the row.
+    title = "文" * 40_000
+    outcome = load_files([str(_bib(tmp_path / "cjk.bib", title, "王, 小明"))])
+    row = outcome.table.to_pylist()[0]
+    assert row["row_state"] != "INVALID" and row["title"] == title
+    assert not any("cap" in p.message for p in outcome.problems)
