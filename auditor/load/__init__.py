@@ -31,8 +31,6 @@ from auditor.load.cited import select_cited
 from auditor.load.encoding import decode_bytes
 from auditor.load.formats import FORMATS, detect_format, is_manuscript_file, loader_for
 from auditor.load.interface import ENTRY_COLUMNS, Loader, LoadOutcome, Problem, Rows
-from auditor.load.manuscript import Manuscript
-from auditor.load.manuscript_reader import read_manuscript
 from auditor.load.table import is_table, load_tables
 from auditor.result import InputFile
 from auditor.tables import DEFAULT_CRITERIA
@@ -40,6 +38,7 @@ from auditor.tables import DEFAULT_CRITERIA
 if TYPE_CHECKING:  # the documents package is imported when a document is read
     from auditor.load.documents.grobid import GrobidAnswer
     from auditor.load.documents.limits import DocumentLimits
+    from auditor.load.manuscript import Manuscript
 
 __all__ = [
     "FORMATS",
@@ -160,12 +159,14 @@ def _load_any(
         return load_tables(
             paths, fmt=reading.fmt, column_map=reading.csv_map, closed_legs=reading.closed_legs
         )
-    manuscripts = [
-        read_manuscript(p, within=reading.within) for p in paths if is_manuscript_file(p)
-    ]
-    if not manuscripts:
+    named = [p for p in paths if is_manuscript_file(p)]
+    if not named:
         with _bulk_allocation():
             return _load_files(paths, reading, embedded=contents)
+    # imported here: the manuscript readers (YAML, Markdown) cost a bibliography's load 15 ms
+    from auditor.load.manuscript_reader import read_manuscript
+
+    manuscripts = [read_manuscript(p, within=reading.within) for p in named]
     return _load_manuscripts(manuscripts, [p for p in paths if not is_manuscript_file(p)], reading)
 
 
