@@ -15,13 +15,14 @@ import pyarrow as pa
 __all__ = ["connect"]
 
 
-def connect(memory: str) -> duckdb.DuckDBPyConnection:
-    """A fresh in-memory connection capped at `memory` (DuckDB's size syntax: `1GB`)."""
+def connect(memory: str, *, threads: int | None = None) -> duckdb.DuckDBPyConnection:
+    """A fresh in-memory connection capped at `memory` (DuckDB's size syntax: `1GB`), on
+    `threads` threads (default: Arrow's CPU count)."""
     return duckdb.connect(
         ":memory:",
         config={
             "memory_limit": memory,
             "preserve_insertion_order": False,
-            "threads": pa.cpu_count(),
+            "threads": threads or pa.cpu_count(),
         },
     )

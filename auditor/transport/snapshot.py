@@ -120,8 +120,15 @@ def conform(table: pa.Table) -> pa.Table:
     return pa.Table.from_arrays(columns, schema=RECORDS)
 
 
-def _connect() -> duckdb.DuckDBPyConnection:
-    return connect(_MEMORY_LIMIT)
+#: Below this many keys a join runs on one thread: it reads a few row groups, where each further
+#: thread's scan buffers cost more memory than its speed saves (10 keys against 10,000,000
+#: records: 0.19 s and 289 MB on two threads, 0.25 s and 244 MB on one; RESULTS.md).
+_ONE_THREAD_KEYS = 10_000
+
+
+def _connect(keys: int | None = None) -> duckdb.DuckDBPyConnection:
+    small = keys is not None and keys < _ONE_THREAD_KEYS
+    return connect(_MEMORY_LIMIT, threads=1 if small else None)
 
 
 def literal_path(path: str) -> str:
@@ -223,7 +230,7 @@ def join_snapshots(paths: Sequence[str], keys: pa.Table) -> tuple[pa.Table, pa.A
         }
     )
     rows_of = _ROWS_OF_MANY if len(files) > 1 else _ROWS_OF_ONE
-    con = _connect()
+    con = _connect(keys.num_rows)
     try:
         con.register("wanted", wanted)
         # Which row of which file answers which key, reading the identity columns alone; then
