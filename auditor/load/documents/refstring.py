@@ -117,7 +117,8 @@ def parse(text: str, model: bool = True) -> ParsedReference:
         year = _last_year(venue_part)
     if label and style == "author_year" and year is None:
         year = _last_year(label)
-    title = _clean_title(title)
+    title, dated = _title_and_date(_clean_title(title))
+    year = year if year is not None else dated
     sure = sure and bool(authors) and bool(title)
     ref = ParsedReference(
         text=flat,
@@ -314,6 +315,16 @@ def _clean_title(title: str | None) -> str | None:
         return None
     t = title.strip().strip('“”"‘’ ').rstrip(",;:").strip()
     return t or None
+
+
+# Vancouver for a web page or a report (PLOS, NLM): `Title; 2014. Available from: URL`
+_TITLE_DATE_RE = re.compile(r"^(.*\S)\s*;\s*((?:1[5-9]|20)\d\d)[a-z]?$")
+
+
+def _title_and_date(title: str | None) -> tuple[str | None, int | None]:
+    """`title` without a trailing `; 2014`, and that year (`None` when there is none)."""
+    m = _TITLE_DATE_RE.match(title or "")
+    return (m.group(1), int(m.group(2))) if m else (title, None)
 
 
 def _last_year(text: str | None) -> int | None:

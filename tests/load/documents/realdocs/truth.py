@@ -61,8 +61,10 @@ def _first_family(row: dict[str, object]) -> str | None:
     return None
 
 
-def read_truth(bibs: list[Path], bbl: Path | None, texs: list[Path]) -> list[Truth]:
-    """The entries the document prints: the `.bib` rows whose keys `bbl` (else `texs`) cite."""
+def cited_entries(
+    bibs: list[Path], bbl: Path | None, texs: list[Path]
+) -> list[tuple[str, dict[str, object] | None]]:
+    """`(key, its .bib row or None)` for every entry the document prints, in citing order."""
     rows = load_files([str(b) for b in bibs]).table.to_pylist()
     by_key = {str(r["key"]): r for r in rows if r.get("key")}
     by_lower = {k.lower(): r for k, r in by_key.items()}
@@ -72,9 +74,13 @@ def read_truth(bibs: list[Path], bbl: Path | None, texs: list[Path]) -> list[Tru
         keys = cited_keys_tex([t.read_text("utf-8", errors="replace") for t in texs])
     if keys is None:
         keys = list(by_key)
+    return [(key, by_key.get(key) or by_lower.get(key.lower())) for key in keys]
+
+
+def read_truth(bibs: list[Path], bbl: Path | None, texs: list[Path]) -> list[Truth]:
+    """The entries the document prints: the `.bib` rows whose keys `bbl` (else `texs`) cite."""
     out = []
-    for key in keys:
-        row = by_key.get(key) or by_lower.get(key.lower())
+    for key, row in cited_entries(bibs, bbl, texs):
         if row is None:
             out.append(Truth(key, None, None, None))
             continue
