@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn
 
 from auditor.commands.consoles import console
-from auditor.errors import InputError
+from auditor.errors import ConfigError, InputError
 from auditor.exitcodes import ExitCode
 
 #: The names of `auditor.dumps.KINDS` (a test keeps them equal), so that the help needs neither
@@ -33,16 +34,27 @@ def import_(
     paths: Annotated[list[str], typer.Argument(help="Dump files (.gz read as they are).")],
     out: Annotated[str, typer.Option("--out", help="Snapshot dataset folder to write.")],
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+    config: Annotated[
+        str | None, typer.Option("--config", help="Config file (auditor.toml): the import caps.")
+    ] = None,
 ) -> None:
     """Import dump files of KIND into the snapshot dataset --out (resumable)."""
     from auditor.dumps import KINDS
     from auditor.dumps.importer import import_dump
+    from auditor.dumps.limits import limits_from
+    from auditor.registers import registry
+    from auditor.settings import load_settings
 
     err = console(stderr=True)
     reader = KINDS.get(kind.lower())
     if reader is None:
         err.print(f"[bold red]error:[/] unknown dump kind {kind!r} (choose {', '.join(KINDS)})")
         raise typer.Exit(ExitCode.USAGE)
+    try:
+        settings = load_settings(None, config=config, registers=registry.settings_defaults())
+    except ConfigError as exc:
+        err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
+        raise typer.Exit(ExitCode.USAGE) from None
     columns = (BarColumn(), DownloadColumn(), TimeRemainingColumn())
     with Progress(*columns, console=err, disable=quiet, transient=True) as bar:
         task = bar.add_task(kind, total=None)
@@ -51,9 +63,9 @@ def import_(
             bar.update(task, completed=done, total=total)
 
         try:
-            summary = import_dump(reader(), paths, out, progress=progress)
+            summary = import_dump(reader(limits_from(settings)), paths, out, progress=progress)
         except InputError as exc:
-            err.print(f"[bold red]error:[/] {exc}")
+            err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
             raise typer.Exit(ExitCode.USAGE) from None
     resumed = f", {summary.resumed_inputs} input(s) already done" if summary.resumed_inputs else ""
     err.print(

@@ -16,7 +16,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, BinaryIO, ClassVar
 
 from auditor.dumps.interface import DumpReader, Skipped
-from auditor.dumps.jsonlines import objects
+from auditor.dumps.jsonlines import decoded, deeper_than, objects
 from auditor.errors import RegisterError
 from auditor.registers.crossref import work_row
 from auditor.registers.interface import RecordRow
@@ -56,9 +56,14 @@ class CrossrefDump(DumpReader):
             if len(raw) > MAX_ITEMS_FILE:
                 yield Skipped(path, f"an items file larger than {MAX_ITEMS_FILE} bytes inflated")
                 return
+            text = decoded(raw, path)
+            if deeper_than(raw, self.limits.json_depth):
+                depth = self.limits.json_depth
+                yield Skipped(path, f"JSON nested deeper than {depth:,} (import_max_json_depth)")
+                return
             try:
-                data = json.loads(raw)
-            except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
+                data = json.loads(text)
+            except (json.JSONDecodeError, RecursionError) as exc:
                 yield Skipped(path, f"not JSON ({exc})")
                 return
             items = data.get("items") if isinstance(data, dict) else None
@@ -66,7 +71,7 @@ class CrossrefDump(DumpReader):
                 where = f"{path}: item {n}"
                 yield _row(item, where) if isinstance(item, dict) else Skipped(where, "not a work")
             return
-        for found in objects(stream, path):
+        for found in objects(stream, path, self.limits):
             if isinstance(found, Skipped):
                 yield found
             else:

@@ -93,5 +93,5 @@ class DataciteDump(DumpReader):
 
     def records(self, stream: BinaryIO, path: str) -> Iterator[RecordRow | Skipped]:
         """One row per line."""
-        for found in objects(stream, path):
+        for found in objects(stream, path, self.limits):
             yield found if isinstance(found, Skipped) else _row(found[1], f"{path}:{found[0]}")

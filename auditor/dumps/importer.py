@@ -8,8 +8,13 @@ of the parts already written: the dataset ends the same as an uninterrupted impo
 that changed since (size or modification time) is imported again from its start. Finally the
 title index is (re)built beside the records (`auditor.dumps.title_index`).
 
-Inputs ending `.gz` are decompressed on the fly. `--out DIR` is then a snapshot:
-`auditor audit refs.parquet --snapshot DIR/records --offline`.
+Parts are written to `out/.import/` and moved into `records/` (`os.replace`, each atomic) only
+once every input is finished, old parts of a re-imported input removed after: an import that
+fails half-way, or is killed, leaves the snapshot that was there byte for byte as it was (the
+title index too), and a rerun resumes from the parts kept aside.
+
+Inputs ending `.gz` are decompressed on the fly, at most `ImportLimits.inflated_bytes` each.
+`--out DIR` is then a snapshot: `auditor audit refs.parquet --snapshot DIR/records --offline`.
 """
 
 from __future__ import annotations
@@ -17,6 +22,8 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import os
+import shutil
 import zlib
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -25,6 +32,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from auditor.dumps.interface import DumpReader, Skipped
+from auditor.dumps.limits import SETTINGS
 from auditor.dumps.title_index import build_title_index
 from auditor.errors import InputError
 from auditor.files import atomic_write_bytes, atomic_write_parquet
@@ -36,6 +44,8 @@ __all__ = ["PART_ROWS", "ImportSummary", "import_dump"]
 #: Records per Parquet part: the import's memory is about this many rows.
 PART_ROWS = 50_000
 STATE = "import-state.json"
+#: Where this run's parts wait until every input is read (outside `records/`, never a snapshot).
+STAGING = ".import"
 
 Progress = Callable[[int, int], None]
 """`progress(bytes read, total bytes)` across all inputs."""
@@ -80,8 +90,28 @@ class _Counting:
         return self._raw.closed
 
 
+class _Inflated(io.RawIOBase):
+    """A decompressing stream that stops at `cap` bytes inflated with an `InputError`."""
+
+    def __init__(self, inner: gzip.GzipFile, cap: int, path: Path) -> None:
+        self._inner, self._cap, self._path, self._total = inner, cap, path, 0
+
+    def readinto(self, buffer: Any) -> int:
+        n = self._inner.readinto(buffer)
+        self._total += n
+        if self._total > self._cap:
+            raise InputError(
+                f"{self._path}: inflates past {self._cap:,} bytes "
+                f"({SETTINGS['inflated_bytes']}; a gzip bomb, or raise the setting)"
+            )
+        return n
+
+    def readable(self) -> bool:
+        return True
+
+
 @contextmanager
-def _open(path: Path, seen: Callable[[int], None]) -> Iterator[BinaryIO]:
+def _open(path: Path, seen: Callable[[int], None], cap: int) -> Iterator[BinaryIO]:
     try:
         raw = path.open("rb")
     except OSError as exc:
@@ -90,7 +120,7 @@ def _open(path: Path, seen: Callable[[int], None]) -> Iterator[BinaryIO]:
         counted: Any = _Counting(raw, seen)
         if path.suffix == ".gz":
             with gzip.GzipFile(fileobj=counted, mode="rb") as unzipped:
-                yield unzipped  # type: ignore[misc]
+                yield io.BufferedReader(_Inflated(unzipped, cap, path), 1 << 16)
         else:
             yield io.BufferedReader(counted, 1 << 16)
 
@@ -127,7 +157,29 @@ def _write_part(out: Path, name: str, rows: list[RecordRow], as_of: str) -> None
         {**{k: v for k, v in r.items() if k in _COLUMNS}, "tier": tier, "retrieved_at": as_of}
         for r in rows
     ]
-    atomic_write_parquet(out / "records" / name, from_rows(clean, RECORDS))
+    atomic_write_parquet(out / STAGING / name, from_rows(clean, RECORDS))
+
+
+def _publish(target: Path, files: Sequence[Path], inputs: dict[str, Any]) -> None:
+    """Move the parts kept aside into `records/`, then drop the parts of the inputs' earlier
+    imports that the new ones did not replace. Run again after a crash half-way, it finishes."""
+    records = target / "records"
+    for index, path in enumerate(files):
+        count = int(inputs[str(path.resolve())]["parts"])
+        names = {_part_name(path, index, n) for n in range(count)}
+        for name in sorted(names):
+            staged = target / STAGING / name
+            if staged.is_file():
+                os.replace(staged, records / name)
+        prefix = _part_name(path, index, 0).removesuffix("00000.parquet")
+        for old in records.iterdir():
+            if (
+                old.name.startswith(prefix)
+                and old.name.endswith(".parquet")
+                and old.name not in names
+            ):
+                old.unlink()
+    shutil.rmtree(target / STAGING, ignore_errors=True)
 
 
 def import_dump(
@@ -174,6 +226,7 @@ def import_dump(
             seen(mark["size"])
             continue
         _import_one(reader, path, index, target, entry, state, summary, seen, part_rows)
+    _publish(target, files, inputs)
     build_title_index(target)
     return summary
 
@@ -207,7 +260,7 @@ def _import_one(
     skip = int(entry["parts"]) * part_rows  # records already in finished parts
     rows: list[RecordRow] = []
     number = int(entry["parts"])
-    with _open(path, seen) as stream:
+    with _open(path, seen, reader.limits.inflated_bytes) as stream:
         for item in _guarded(reader.records(stream, str(path)), path):
             if isinstance(item, Skipped):
                 summary.skipped_count += 1

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import BinaryIO, ClassVar
 
+from auditor.dumps.limits import ImportLimits
 from auditor.registers.interface import RecordRow
 
 __all__ = ["DumpReader", "Skipped"]
@@ -34,6 +35,10 @@ class DumpReader(abc.ABC):
 
     kind: ClassVar[str]
     """The `KIND` of `auditor snapshot import KIND` (`crossref`, `pubmed`, …)."""
+
+    def __init__(self, limits: ImportLimits | None = None) -> None:
+        self.limits = limits or ImportLimits()
+        """What one file may cost (`auditor.dumps.limits`; the importer caps inflated bytes)."""
 
     @abc.abstractmethod
     def records(self, stream: BinaryIO, path: str) -> Iterator[RecordRow | Skipped]:

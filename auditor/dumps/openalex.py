@@ -30,7 +30,7 @@ class OpenalexDump(DumpReader):
 
     def records(self, stream: BinaryIO, path: str) -> Iterator[RecordRow | Skipped]:
         """One row per work line; bad lines and works without a title are `Skipped`."""
-        for found in objects(stream, path):
+        for found in objects(stream, path, self.limits):
             if isinstance(found, Skipped):
                 yield found
                 continue
