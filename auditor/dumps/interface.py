@@ -36,9 +36,12 @@ class DumpReader(abc.ABC):
     kind: ClassVar[str]
     """The `KIND` of `auditor snapshot import KIND` (`crossref`, `pubmed`, …)."""
 
+    limits: ImportLimits = ImportLimits()
+    """What one file may cost (`auditor.dumps.limits`; the importer caps inflated bytes). A
+    class default too, so a reader whose `__init__` does not call this one has the defaults."""
+
     def __init__(self, limits: ImportLimits | None = None) -> None:
         self.limits = limits or ImportLimits()
-        """What one file may cost (`auditor.dumps.limits`; the importer caps inflated bytes)."""
 
     @abc.abstractmethod
     def records(self, stream: BinaryIO, path: str) -> Iterator[RecordRow | Skipped]:

@@ -195,7 +195,8 @@ def test_an_interrupted_import_resumes_to_the_same_dataset(tmp_path: Path) -> No
     resumed = tmp_path / "resumed"
     with pytest.raises(KeyboardInterrupt):
         import_dump(_Dying(5), [path], str(resumed), part_rows=2)
-    assert len(list((resumed / "records").glob("*.parquet"))) == 2  # two full parts kept
+    assert len(list((resumed / ".import").glob("*.parquet"))) == 2  # two full parts kept aside
+    assert not list((resumed / "records").iterdir())  # none published before the import ends
     again = import_dump(KINDS["crossref"](), [path], str(resumed), part_rows=2)
     assert again.records == 3  # only what the first run had not written
     assert _rows(resumed) == _rows(clean)
@@ -416,8 +417,9 @@ def test_an_import_killed_mid_way_resumes_to_the_same_dataset(tmp_path: Path, wh
     )
     assert child.returncode == -9, child.stderr.decode()
     assert not (resumed / "title_index").exists()
-    parts = sorted(p.name for p in (resumed / "records").glob("*.parquet"))
-    assert len(parts) == 2 and not list((resumed / "records").glob(".*"))  # no half-written part
+    parts = sorted(p.name for p in (resumed / ".import").glob("*.parquet"))
+    assert len(parts) == 2 and not list((resumed / ".import").glob(".*"))  # no half-written part
+    assert not list((resumed / "records").iterdir())
     again = import_dump(KINDS["crossref"](), [path], str(resumed), part_rows=2)
     assert again.records == (3 if where == "reading" else 5)
     assert _rows(resumed) == _rows(clean)

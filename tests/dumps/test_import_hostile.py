@@ -12,9 +12,10 @@ import pytest
 from typer.testing import CliRunner
 
 from auditor.cli import app
-from auditor.dumps import KINDS, jsonlines
+from auditor.dumps import KINDS
 from auditor.dumps.importer import import_dump
 from auditor.dumps.jsonlines import bounded_lines, objects
+from auditor.dumps.limits import ImportLimits
 from auditor.dumps.title_index import title_candidates
 from auditor.transport.snapshot import join_snapshots, literal_path
 
@@ -23,16 +24,14 @@ from .test_import import ARXIV_LINES
 
 def test_an_over_long_line_is_read_only_to_the_cap_then_skipped() -> None:
     stream = io.BufferedReader(io.BytesIO(b"short\n" + b"x" * 5000 + b"\nafter\nlast"))
-    assert list(bounded_lines(stream, limit=100)) == [b"short\n", None, b"after\n", b"last"]
+    assert list(bounded_lines(stream, 100)) == [b"short\n", None, b"after\n", b"last"]
     # A line of exactly the cap plus its newline is too long; one of the cap alone is not.
     exact = io.BufferedReader(io.BytesIO(b"y" * 100 + b"\n" + b"z" * 99 + b"\n"))
-    assert list(bounded_lines(exact, limit=100)) == [None, b"z" * 99 + b"\n"]
+    assert list(bounded_lines(exact, 100)) == [None, b"z" * 99 + b"\n"]
 
 
-def test_a_gzip_whose_first_line_inflates_hugely_costs_the_cap_in_memory(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(jsonlines, "MAX_LINE", 64 * 1024)
+def test_a_gzip_whose_first_line_inflates_hugely_costs_the_cap_in_memory(tmp_path: Path) -> None:
+    caps = ImportLimits(line_bytes=64 * 1024)
     huge = b'{"id": "' + b"9" * (40 * 1024 * 1024) + b'"}\n'  # 40 MB line, some KB compressed
     good = json.dumps(ARXIV_LINES[0]).encode() + b"\n"
     path = tmp_path / "arxiv.jsonl.gz"
@@ -41,14 +40,14 @@ def test_a_gzip_whose_first_line_inflates_hugely_costs_the_cap_in_memory(
     tracemalloc.start()
     try:
         with gzip.open(path, "rb") as stream:
-            found = list(objects(stream, str(path)))  # type: ignore[arg-type]
+            found = list(objects(stream, str(path), caps))  # type: ignore[arg-type]
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
     assert peak < 8 * 1024 * 1024, peak  # never the 40 MB line
     assert "line longer than" in found[0].why  # type: ignore[union-attr]
     assert found[1][1]["id"] == "1706.03762"  # type: ignore[index]
-    summary = import_dump(KINDS["arxiv"](), [str(path)], str(tmp_path / "snap"))
+    summary = import_dump(KINDS["arxiv"](caps), [str(path)], str(tmp_path / "snap"))
     assert summary.records == 1 and summary.skipped_count == 1
 
 
