@@ -105,6 +105,7 @@ class Settings:
     import_max_inflated_bytes: int = 32 * 1024 * 1024 * 1024
     import_max_line_bytes: int = 16 * 1024 * 1024
     import_max_json_depth: int = 200
+    import_max_xml_depth: int = 200
     # comparison: which criteria document decides the verdicts (see `auditor criteria`)
     criteria: str = DEFAULT_CRITERIA
     # Worker processes (one per core beside this one) for the title rule of a compare of 100k
@@ -198,6 +199,7 @@ SECTIONS: dict[str, frozenset[str]] = {
         | {"document_max_fields", "pdf_max_pages", "pdf_max_page_points", "pdf_max_page_chars"}
         | {"pdf_max_content_bytes", "pdf_max_memory_bytes", "pdf_max_seconds"}
         | {"import_max_inflated_bytes", "import_max_line_bytes", "import_max_json_depth"}
+        | {"import_max_xml_depth"}
     ),
     "compare": frozenset({"criteria", "title_workers"}),
     "cluster": frozenset({"engine", "scheduler", "partition_rows", "workers", "threads"}),

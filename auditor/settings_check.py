@@ -147,6 +147,7 @@ RULES: dict[str, Rule] = {
     "import_max_inflated_bytes": positive,
     "import_max_line_bytes": positive,
     "import_max_json_depth": positive,
+    "import_max_xml_depth": positive,
     "partition_rows": positive,
     "workers": positive,
     "threads": positive,

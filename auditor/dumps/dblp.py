@@ -137,7 +137,9 @@ class DblpDump(DumpReader):
         """One row per publication record; a broken file ends with one `Skipped` naming it."""
         count = 0
         try:
-            for element in xmlstream.records(EntityMapping(stream), RECORD_TAGS):
+            for element in xmlstream.records(
+                EntityMapping(stream), RECORD_TAGS, self.limits.xml_depth
+            ):
                 count += 1
                 yield _record(element, f"{path}: record {count}")
         except (ParseError, DefusedXmlException) as exc:

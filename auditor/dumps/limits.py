@@ -1,13 +1,14 @@
-"""The caps on what one dump file may cost to import: bytes inflated, a line, JSON nesting.
+"""The caps on what one dump file may cost to import: bytes inflated, a line, nesting.
 
-A dump is a stranger's file as much as a bibliography is: a gzip of a few megabytes can inflate
-to terabytes (a run of zeros compresses about a thousandfold), one line can be gigabytes, one
-record 100,000 brackets deep. Each cap is a setting (section `[input]` of the config file); the
-defaults sit far above the real dumps (arXiv's snapshot inflates to some 5 GB, `dblp.xml` to
-some 5 GB, an OpenAlex partition to a few GB; a work's JSON nests about ten deep) and far below
-what would hurt the machine. An input past the inflated cap stops the import with an error
-naming the file and the setting; a line past the line or nesting cap is skipped with its place,
-as any unreadable record is.
+A dump is a stranger's file as much as a bibliography is: a gzip inflates up to about a
+thousandfold (a run of zeros), one line can be gigabytes, one record 100,000 brackets or
+elements deep. Each cap is a setting (section `[input]` of the config file); the defaults sit
+far above the real dumps (arXiv's snapshot and `dblp.xml` inflate to some 5 GB each, an OpenAlex
+partition to a few GB; a work's JSON or a PubMed article's XML nests about ten deep) and far
+below what would hurt the machine. An input past the inflated cap stops the import with an
+error naming the file and the setting; a JSON line past the line or nesting cap is skipped with
+its place, as any unreadable record is; an XML file past the nesting cap is read up to the
+record before (as for any XML that stops being readable).
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ class ImportLimits:
     """Bytes of one JSON Lines line (it is held whole while parsed)."""
     json_depth: int = 200
     """Arrays and objects open at once in one JSON record."""
+    xml_depth: int = 200
+    """Elements open at once in an XML dump (PubMed and DBLP nest about ten deep)."""
 
 
 #: The setting behind each field of `ImportLimits`.
@@ -36,6 +39,7 @@ SETTINGS: dict[str, str] = {
     "inflated_bytes": "import_max_inflated_bytes",
     "line_bytes": "import_max_line_bytes",
     "json_depth": "import_max_json_depth",
+    "xml_depth": "import_max_xml_depth",
 }
 
 

@@ -118,7 +118,7 @@ class PubmedDump(DumpReader):
         count = 0
         try:
             tags = ("PubmedArticle", "DeleteCitation", "PubmedBookArticle")
-            for element in xmlstream.records(stream, tags):
+            for element in xmlstream.records(stream, tags, self.limits.xml_depth):
                 if element.tag == "DeleteCitation":
                     yield from self._deleted(element, path)
                     continue

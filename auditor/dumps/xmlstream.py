@@ -5,7 +5,10 @@ each element whose tag is in `tags` once it is complete; when the caller asks fo
 the element and the root's list of finished children are cleared, so memory is one record, never
 the document. A record is read at most `MAX_RECORD_BYTES` past the end of the one before it: a
 hostile text node of gigabytes stops the file with a `ParseError` naming the cap once that many
-bytes were read, instead of growing in the parser's memory. `digest(element)` is the record's
+bytes were read, instead of growing in the parser's memory. Elements open at once are capped
+(`max_depth`, setting `import_max_xml_depth`): the parser builds a deep tree without recursion,
+but the serializer of `digest` and the readers' text walks recurse once per level, and a record
+100,000 deep stopped the import with a `RecursionError`. `digest(element)` is the record's
 `body_digest`.
 """
 
@@ -48,8 +51,9 @@ class _Budget:
         return data
 
 
-def records(stream: Readable, tags: Collection[str]) -> Iterator[Element]:
-    """Each complete element of `stream` whose tag is in `tags`, in document order.
+def records(stream: Readable, tags: Collection[str], max_depth: int = 200) -> Iterator[Element]:
+    """Each complete element of `stream` whose tag is in `tags`, in document order; past
+    `max_depth` elements open at once, a `ParseError` naming the cap.
 
     Raises `xml.etree.ElementTree.ParseError` or `defusedxml.DefusedXmlException` where the
     document stops being readable XML (the caller names the file and the record count).
@@ -58,10 +62,19 @@ def records(stream: Readable, tags: Collection[str]) -> Iterator[Element]:
     budget = _Budget(stream, MAX_RECORD_BYTES)
     # A DOCTYPE may stand (PubMed's names its DTD, never fetched); an entity declaration may not.
     events = safe_et.iterparse(budget, events=("start", "end"), forbid_entities=True)
+    depth = 0
     for event, element in events:
         if root is None:
             root = element  # the first event is the root's start
-        if event != "end" or element.tag not in tags:
+        if event == "start":
+            depth += 1
+            if depth > max_depth:
+                raise ParseError(
+                    f"elements nested deeper than {max_depth:,} (import_max_xml_depth)"
+                )
+            continue
+        depth -= 1
+        if element.tag not in tags:
             continue
         budget.mark = budget.read_bytes
         yield element

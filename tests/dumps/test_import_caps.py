@@ -182,3 +182,25 @@ def test_a_reimport_with_fewer_parts_drops_the_old_parts_it_replaced(tmp_path: P
     assert summary.records == 2
     assert [p.name for p in (out / "records").iterdir()] == ["0000-arxiv-00000.parquet"]
     assert not (out / ".import").exists()
+
+
+_DEEP = b"<i>" * 100_000 + b"x" + b"</i>" * 100_000
+_XML = {
+    "dblp": b'<?xml version="1.0"?><dblp><article key="a/b"><title>Fine</title></article>'
+    b'<article key="a/c"><title>' + _DEEP + b"</title></article></dblp>",
+    "pubmed": b'<?xml version="1.0"?><PubmedArticleSet><PubmedArticle><MedlineCitation>'
+    b"<PMID>1</PMID><Article><ArticleTitle>" + _DEEP + b"</ArticleTitle></Article>"
+    b"</MedlineCitation></PubmedArticle></PubmedArticleSet>",
+}
+
+
+@pytest.mark.parametrize("kind", ["dblp", "pubmed"])
+def test_xml_nested_100k_deep_stops_the_file_naming_the_cap(tmp_path: Path, kind: str) -> None:
+    # Before the cap the serializer of the record's digest recursed: a `RecursionError`.
+    path = tmp_path / f"{kind}.xml"
+    path.write_bytes(_XML[kind])
+    summary = import_dump(KINDS[kind](), [str(path)], str(tmp_path / "s"))
+    assert summary.records == (1 if kind == "dblp" else 0)
+    assert summary.skipped[-1].why == (
+        "unreadable XML (elements nested deeper than 200 (import_max_xml_depth))"
+    )
