@@ -1,9 +1,10 @@
-"""What each document cap lets a hostile file cost: wall time and peak memory (issue 37).
+"""What each document and dump cap lets a hostile file cost: wall time and peak memory (#37).
 
 Each case builds its hostile file in memory (the builders of `tests/load/documents/
-test_bombs.py`), then is read by `load_files` in a fresh Python process, so the figures are its
-own: seconds to the refusal, the peak resident memory of that process and of the PDF reader's
-child (`ru_maxrss`), and the error. Run:
+test_bombs.py`; the dumps' here), then is read by `load_files` (a dump: imported by
+`import_dump` at the default caps) in a fresh Python process, so the figures are its own:
+seconds to the refusal, the peak resident memory of that process and of the PDF reader's child
+(`ru_maxrss`), and the error (a dump's first skipped line, if it was not refused). Run:
 
     PYTHONPATH=$PWD python benchmarks/caps.py            # every case, one process each
     PYTHONPATH=$PWD python benchmarks/caps.py CASE       # one case
@@ -13,6 +14,7 @@ Each case runs once: it costs what its cap allows (a few seconds at most at the 
 
 from __future__ import annotations
 
+import gzip
 import json
 import resource
 import subprocess
@@ -95,11 +97,72 @@ CASES: dict[str, Callable[[], tuple[str, bytes]]] = {
 }
 
 
-def _one(name: str) -> dict[str, object]:
-    from auditor.errors import InputError
-    from auditor.load import load_files
+def _good_line() -> bytes:
+    work = {"id": "1706.03762", "title": "Attention Is All You Need", "authors_parsed": []}
+    return json.dumps(work).encode() + b"\n"
 
-    filename, data = CASES[name]()
+
+def _dump_bomb() -> tuple[str, bytes]:
+    """Gzip members of 64 MiB of spaces, one after another: 33 MB inflating past 32 GiB."""
+    member = gzip.compress(b" " * (64 << 20), compresslevel=9, mtime=0)
+    return "bomb.jsonl.gz", gzip.compress(_good_line(), mtime=0) + member * 513
+
+
+def _dump_long_line() -> tuple[str, bytes]:
+    return "line.jsonl.gz", gzip.compress(b'{"id": "' + b"9" * (100 << 20) + b'"}\n', mtime=0)
+
+
+def _dump_deep() -> tuple[str, bytes]:
+    return "deep.jsonl", _good_line() + b'{"x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}\n"
+
+
+def _dump_brackets() -> tuple[str, bytes]:
+    """The depth scan's worst line: just under the line cap, every byte a bracket."""
+    half = (16 << 20) // 2 - 1
+    return "brackets.jsonl", b"[" * half + b"]" * half + b"\n"
+
+
+def _dump_not_utf8() -> tuple[str, bytes]:
+    return "latin1.jsonl", _good_line() * 2 + b'{"id": "1706.00003", "title": "Caf\xe9"}\n'
+
+
+def _xml_deep() -> tuple[str, bytes]:
+    deep = b"<i>" * 100_000 + b"x" + b"</i>" * 100_000
+    return "dblp.xml", b'<dblp><article key="a/b"><title>' + deep + b"</title></article></dblp>"
+
+
+#: Dump cases: name → (dump kind, builder).
+DUMPS: dict[str, tuple[str, Callable[[], tuple[str, bytes]]]] = {
+    "dump gzip bomb (33 MB past 32 GiB)": ("arxiv", _dump_bomb),
+    "dump 100 MB line": ("arxiv", _dump_long_line),
+    "dump JSON 100k deep": ("arxiv", _dump_deep),
+    "dump 16 MB line of brackets": ("arxiv", _dump_brackets),
+    "dump not UTF-8 on line 3": ("arxiv", _dump_not_utf8),
+    "dump XML 100k deep": ("dblp", _xml_deep),
+}
+
+
+def _read(name: str, path: Path, folder: str) -> str:
+    """What reading `path` as case `name` came to (the error, or what was read)."""
+    from auditor.errors import InputError
+
+    try:
+        if name not in DUMPS:
+            from auditor.load import load_files
+
+            return f"read {load_files([str(path)]).table.num_rows} rows"
+        from auditor.dumps import KINDS
+        from auditor.dumps.importer import import_dump
+
+        done = import_dump(KINDS[DUMPS[name][0]](), [str(path)], str(Path(folder) / "snap"))
+        first = f"; skipped {done.skipped[0].why}" if done.skipped else ""
+        return f"imported {done.records} records{first}"
+    except InputError as exc:
+        return str(exc).replace(str(path), path.name)
+
+
+def _one(name: str) -> dict[str, object]:
+    filename, data = (DUMPS[name][1] if name in DUMPS else CASES[name])()
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / filename
         path.write_bytes(data)
@@ -107,11 +170,7 @@ def _one(name: str) -> dict[str, object]:
         del data
         before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         start = time.perf_counter()
-        try:
-            rows = load_files([str(path)]).table.num_rows
-            outcome = f"read {rows} rows"
-        except InputError as exc:
-            outcome = str(exc).replace(str(path), filename)
+        outcome = _read(name, path, folder)
         seconds = time.perf_counter() - start
     return {
         "case": name,
@@ -129,7 +188,7 @@ def main(argv: list[str]) -> None:
     if argv:
         print(json.dumps(_one(argv[0])))
         return
-    for name in CASES:
+    for name in [*CASES, *DUMPS]:
         out = subprocess.run(
             [sys.executable, __file__, name], capture_output=True, text=True, check=False
         )
