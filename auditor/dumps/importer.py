@@ -164,6 +164,7 @@ def _publish(target: Path, files: Sequence[Path], inputs: dict[str, Any]) -> Non
     """Move the parts kept aside into `records/`, then drop the parts of the inputs' earlier
     imports that the new ones did not replace. Run again after a crash half-way, it finishes."""
     records = target / "records"
+    present = [p.name for p in records.iterdir() if p.name.endswith(".parquet")]
     for index, path in enumerate(files):
         count = int(inputs[str(path.resolve())]["parts"])
         names = {_part_name(path, index, n) for n in range(count)}
@@ -172,13 +173,11 @@ def _publish(target: Path, files: Sequence[Path], inputs: dict[str, Any]) -> Non
             if staged.is_file():
                 os.replace(staged, records / name)
         prefix = _part_name(path, index, 0).removesuffix("00000.parquet")
-        for old in records.iterdir():
-            if (
-                old.name.startswith(prefix)
-                and old.name.endswith(".parquet")
-                and old.name not in names
-            ):
-                old.unlink()
+        for old in present:
+            number = old.removeprefix(prefix).removesuffix(".parquet")
+            # The number must follow the prefix: `0000-arxiv-2-00000` is another input's part.
+            if old.startswith(prefix) and number.isdigit() and old not in names:
+                (records / old).unlink(missing_ok=True)
     shutil.rmtree(target / STAGING, ignore_errors=True)
 
 

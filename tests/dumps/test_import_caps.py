@@ -177,10 +177,16 @@ def test_a_reimport_with_fewer_parts_drops_the_old_parts_it_replaced(tmp_path: P
     path, out = tmp_path / "arxiv.jsonl", tmp_path / "s"
     path.write_bytes(b"".join(_line(n) for n in range(1, 7)))
     import_dump(KINDS["arxiv"](), [str(path)], str(out), part_rows=2)
+    other = tmp_path / "arxiv-2.jsonl"  # imported by a run of its own, into the same folder
+    other.write_bytes(_line(50))
+    import_dump(KINDS["arxiv"](), [str(other)], str(out), part_rows=2)
     path.write_bytes(_line(40) + _line(41))
     summary = import_dump(KINDS["arxiv"](), [str(path)], str(out), part_rows=2)
     assert summary.records == 2
-    assert [p.name for p in (out / "records").iterdir()] == ["0000-arxiv-00000.parquet"]
+    assert sorted(p.name for p in (out / "records").iterdir()) == [
+        "0000-arxiv-00000.parquet",
+        "0000-arxiv-2-00000.parquet",
+    ]
     assert not (out / ".import").exists()
 
 
