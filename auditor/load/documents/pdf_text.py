@@ -31,6 +31,7 @@ from auditor.errors import InputError
 from auditor.load.documents.accents import accented
 from auditor.load.documents.clean import ligatures
 from auditor.load.documents.limits import SETTINGS, DocumentLimits
+from auditor.load.documents.line_numbers import margin_numbers
 from auditor.load.documents.lines import Line
 from auditor.load.documents.pdf_device import (
     OverCap,
@@ -113,6 +114,8 @@ def _pages(data: bytes, limits: DocumentLimits) -> Iterable[tuple[int, float, li
 
 def _page_lines(chars: list[_Char], width: float, page: int) -> list[Line]:
     out: list[Line] = []
+    if numbered := margin_numbers(chars):  # a review copy's line numbers are no one's text
+        chars = [c for i, c in enumerate(chars) if i not in numbered]
     if not chars:
         return out
     furniture = _furniture(chars, width)

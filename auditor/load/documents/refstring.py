@@ -327,6 +327,14 @@ def _title_and_date(title: str | None) -> tuple[str | None, int | None]:
     return (m.group(1), int(m.group(2))) if m else (title, None)
 
 
+# Pages and issues: a range (`1911–1924`), a number after a colon (`25(9):1911`), an issue right
+# after its volume (`368(1614)`); their numbers look like years (Vancouver's
+# `2016;25(9):1911–1924.` ends in 1924, `2013;368(1614):20120314.` holds 1614).
+# (possessive digits from a run's start: inside a long run of digits each start would rescan it)
+_PAGES_RE = re.compile(r"(?::\s?)?(?<!\d)\d++\s?[–—-]\s?\d++|:\s?\d++|\d\(\d++\)")
+
+
 def _last_year(text: str | None) -> int | None:
-    years = _YEAR_RE.findall(text or "")
+    """The last year of `text` outside its page numbers (any year when only pages hold one)."""
+    years = _YEAR_RE.findall(_PAGES_RE.sub(" ", text or "")) or _YEAR_RE.findall(text or "")
     return int(years[-1]) if years else None

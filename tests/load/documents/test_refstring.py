@@ -309,3 +309,41 @@ def test_a_quoted_title_ends_at_its_own_closing_quote_not_an_apostrophe() -> Non
     assert ref.title == "Scandal Potential: How News Affects the President’s Vulnerability"
     single = parse("Smith, J. (2020) ‘Africa’s art today’, in Art Journal.", model=False)
     assert single.title == "Africa’s art today"
+
+
+# Strings as PLOS and Springer Nature referee PDFs print them (real documents of realdocs/:
+# bets-prior-sensitivity-ms-plos-latex-template, wen-et-al-2025-cava-manuscript).
+@pytest.mark.parametrize(
+    ("text", "year"),
+    [
+        (
+            "17. Rieux A, Balloux F. Inferences from tip-calibrated phylogenies: a review and a "
+            "practical guide. Molecular ecology. 2016;25(9):1911–1924.",
+            2016,
+        ),
+        (
+            "[24] Tunga M, Lungo J, Chambua J, Kateule R. Verbal Autopsy Models in Determining "
+            "Causes of Death. Tropical Medicine & International Health. 2021;26(12):1560–1567.",
+            2021,
+        ),
+        ("[3] A. Smith, B. Jones, A title here, in: Proc. X, pp. 1534–1535, 1998.", 1998),
+        (
+            "50. Dearlove B, Wilson DJ. Coalescent inference for infectious disease: meta-analysis "
+            "of hepatitis C. Philosophical Transactions of the Royal Society B: Biological "
+            "Sciences. 2013;368(1614):20120314.",
+            2013,
+        ),
+    ],
+)
+def test_page_numbers_are_not_the_year(text: str, year: int) -> None:
+    assert parse(text).year == year
+    assert parse(text, model=False).year == year
+
+
+def test_a_year_after_the_title_is_the_date_not_the_title() -> None:
+    # PLOS (Vancouver) for a web page: `Title; 2014. Available from: URL`
+    ref = parse(
+        "6. Kitzes J. Reproducible Workflows; 2016. Available from: "
+        "http://datasci.kitzes.com/lessons/python/reproducible_workflow.html."
+    )
+    assert ref.title == "Reproducible Workflows" and ref.year == 2016
