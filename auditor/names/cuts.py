@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from auditor.names.parse import SUFFIXES, suffix_after_comma
 from auditor.text import normalize_text
 
 if TYPE_CHECKING:
@@ -122,12 +123,18 @@ def vancouver_surname_cut_column(names: pa.Array) -> pa.Array:
 
 def cited_surname(name: str | None) -> str | None:
     """The surname of a name as cited, as written: the part before a comma, the words before
-    trailing Vancouver initials (`Smith JA`), else the last word; `None` when none is left.
+    trailing Vancouver initials (`Smith JA`), else the last word (`Frank G. Bennett, Jr.` and
+    `Frank G. Bennett Jr.` → `Bennett`); `None` when none is left.
     Search queries and `fix` use it."""
     if not name or not name.strip():
         return None
     text = name.strip()
+    # `Frank G. Bennett, Jr.`: Bennett (v1's literal cut stays `v1_surname_cut`'s).
+    text = suffix_after_comma(text) or text
     words = text.split()
+    while "," not in text and len(words) >= 2 and words[-1].lower() in SUFFIXES:
+        words.pop()  # `Martin Luther King Jr.` is King
+        text = " ".join(words)
     if "," not in text and len(words) >= 2 and INITIALS.match(words[-1]):
         return " ".join(words[:-1])
     cut = v1_surname_cut(text).strip()

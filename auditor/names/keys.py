@@ -14,7 +14,7 @@ import unicodedata
 from functools import lru_cache
 
 from auditor.names.cuts import INITIALS
-from auditor.names.parse import AGNOMES, PARTICLES, SUFFIXES
+from auditor.names.parse import AGNOMES, PARTICLES, SUFFIXES, suffix_after_comma
 from auditor.text import has_han
 
 __all__ = ["name_keys", "register_name_keys"]
@@ -91,7 +91,8 @@ def _plain(name: str) -> str:
 def name_keys(name: str | None) -> frozenset[str]:
     """Every surname a claimed name as written may stand for, as compact keys; empty for none.
 
-    `Smith, John` and `de Vries, Paul` → keys of the part before the comma; `Smith J`/`Smith JA`
+    `Smith, John` and `de Vries, Paul` → keys of the part before the comma (not in `Frank G.
+    Bennett, Jr.`: a suffix alone after it, read as `Frank G. Bennett`); `Smith J`/`Smith JA`
     (Vancouver: trailing initials) → the words before the initials; `John Smith` → each run of
     trailing words (`van der Berg`, `der Berg`, `Berg`) and the first word (a family-first
     `Zhang Wei`); `张伟` → its first one or two characters (a Han name has no separator).
@@ -99,6 +100,8 @@ def name_keys(name: str | None) -> frozenset[str]:
     if not name or not name.strip():
         return frozenset()
     text = _plain(name)
+    # `Frank G. Bennett, Jr.` is Bennett, suffix Jr.: the comma is not the `Family, Given` one.
+    text = suffix_after_comma(text) or text
     if "," in text:
         return frozenset(_family_keys(text.split(",", 1)[0].split()))
     words = text.split()

@@ -7,11 +7,20 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
-__all__ = ["AGNOMES", "PARTICLES", "SUFFIXES", "ParsedName", "parse", "parse_family_given"]
+__all__ = [
+    "AGNOMES",
+    "PARTICLES",
+    "SUFFIXES",
+    "ParsedName",
+    "parse",
+    "parse_family_given",
+    "suffix_after_comma",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,19 +147,45 @@ def _trailing_particle(given: str, particle: str | None) -> tuple[str, str | Non
     return " ".join(words[:-tail]), " ".join(words[-tail:])
 
 
-def parse(name: str, render: Callable[[str], str] | None = None) -> ParsedName | None:
+_VANCOUVER_TAIL = re.compile(r"^[A-Z]{1,3}$")
+
+
+def suffix_after_comma(name: str) -> str | None:
+    """The one-part name of `Frank G. Bennett, Jr.` (`Frank G. Bennett`), or `None`: not that form.
+
+    By BibTeX's letter that name has the last name `Frank G. Bennett` and the first name `Jr.`;
+    every reader means Bennett, suffix Jr. Only a generational suffix alone after the one comma,
+    with two words or more before it, is read so: `Smith, Jr.` keeps BibTeX's reading.
+    """
+    head, comma, tail = name.partition(",")
+    if not comma or "," in tail or tail.strip().lower() not in SUFFIXES:
+        return None
+    words = _depth0_split(head, comma=False)
+    # `Smith JA, Jr.` is Vancouver's family first: the comma does follow the family name.
+    return head.strip() if len(words) >= 2 and not _VANCOUVER_TAIL.match(words[-1]) else None
+
+
+def parse(
+    name: str, render: Callable[[str], str] | None = None, *, literal: bool = False
+) -> ParsedName | None:
     """One name in BibTeX's grammar (`First von Last`, `von Last, First`, `von Last, Jr, First`).
 
     Braces protect: `{World Health Organization}` is one family name, `Jean {de la Fontaine}`
     has the family `de la Fontaine`. A trailing generational suffix in the one-part form
-    (`Martin Luther King Jr.`) is read as the suffix. `render` (the loader's LaTeX decoder) is
+    (`Martin Luther King Jr.`) is read as the suffix, and so is one after a comma
+    (`Frank G. Bennett, Jr.`, `suffix_after_comma`) unless `literal` asks for BibTeX's letter
+    (last name `Frank G. Bennett`, first name `Jr.`). `render` (the loader's LaTeX decoder) is
     applied to each part afterwards. `None` for an empty name; never raises.
     """
     name = name.strip()
     if not name:
         return None
     parts = _depth0_split(name, comma=True)
-    if len(parts) == 1:
+    head_only = None if literal or len(parts) != 2 else suffix_after_comma(name)
+    if head_only is not None:
+        one = _parse_one_part(head_only)
+        parsed = one and ParsedName(one.family, one.given, one.particle, one.suffix or parts[1])
+    elif len(parts) == 1:
         parsed = _parse_one_part(name)
     else:
         # More than three parts is BibTeX's "too many commas": the rest stays with First.
