@@ -113,6 +113,7 @@ class Reason(StrEnum):
     AUTHORS_NOT_IN_REGISTER = "authors_not_in_register"
     AUTHORS_REORDERED = "authors_reordered"
     AUTHORS_TRUNCATED = "authors_truncated"
+    AUTHORS_MIDDLE_MISSING = "authors_middle_missing"
     VENUE_DIFFERS = "venue_differs"
     VENUE_IS_CITATION = "venue_is_citation"
     PREPRINT_AS_PUBLISHED = "preprint_as_published"

@@ -67,6 +67,11 @@ _DIFFERS_BY_REASON: dict[str, tuple[str, str]] = {
         "The cited author list leaves out register authors without 'and others'; "
         "pending human check.",
     ),
+    Reason.AUTHORS_MIDDLE_MISSING: (
+        "P2",
+        "The cited author list, marked 'and others', skips a register author between two it "
+        "names; pending human check.",
+    ),
     Reason.VENUE_DIFFERS: (
         "P1",
         "The cited journal or proceedings is not the register's venue for this work; "

@@ -125,7 +125,8 @@ def authors_rule(
     only author); a first author the register does not have first (`authors_first_differs`); a
     claimed author the register lacks (`authors_not_in_register`); the register's authors in
     another order (`authors_reordered`); fewer authors than the register without `and others`
-    (`authors_truncated`). A register without named authors cannot contradict: not compared.
+    (`authors_truncated`); with `and others`, a register author skipped between two named ones
+    (`authors_middle_missing`). A register without named authors cannot contradict: not compared.
     """
     entries = [a for a in (claimed or []) if a and a.strip()]
     named = [a for a in entries if normalize_text(a) not in ET_AL_MARKERS]
@@ -161,6 +162,9 @@ def authors_rule(
     gapped = order != list(range(len(order)))
     if len(named) < len(theirs) and not marked and gapped:
         return Field(True, False, Reason.AUTHORS_TRUNCATED)
+    # `and others` stands for the authors after the last one named, not for one between two.
+    if marked and gapped:
+        return Field(True, False, Reason.AUTHORS_MIDDLE_MISSING)
     return Field(True, True)
 
 

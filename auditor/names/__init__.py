@@ -9,7 +9,7 @@ A name reaches us in two forms, kept apart (`references.authors` and `references
   BibTeX's own name grammar (`parse`), `Family, Given` of tagged formats (`parse_family_given`),
   CSL's `family`/`given` (`ParsedName` built directly).
   `Frank G. Bennett, Jr.` is parsed as Bennett, suffix Jr. (`suffix_after_comma`), as every
-  reader means it; `parse(..., literal=True)` keeps BibTeX's letter, and v1's cut reads it literally.
+  reader means it; `parse(..., literal=True)` keeps BibTeX's letter; v1's cut reads it literally.
 
 `name_keys` (a claimed name) and `register_name_keys` (a register's surname) give every surname a
 name can stand for as compact keys; two names match when their keys meet. Keys tolerate the ways

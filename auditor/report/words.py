@@ -60,6 +60,7 @@ _REASONS: dict[str, str] = {
     "authors_not_in_register": "a cited author is not among the register's",
     "authors_reordered": "the authors are in another order",
     "authors_truncated": "the author list is cut without 'and others'",
+    "authors_middle_missing": "the author list skips an author before its 'and others'",
     "venue_differs": "the journal or proceedings differs",
     "venue_is_citation": "the journal or proceedings field holds a whole citation",
     "preprint_as_published": "cited as published, found only as a preprint",

@@ -115,3 +115,19 @@ def test_hora_junior_inside_a_real_list_matches_under_v2() -> None:
     assert "Donald Hora, Jr." in written
     field = v2.authors_rule(written, False, _record(HORA)["surnames"])
     assert field.match is True and field.finding is None
+
+
+@pytest.mark.parametrize(
+    ("picked", "finding"),
+    [
+        ((0, 1, 2), None),  # the first three, `and others`: how citations shorten a list
+        ((0, 2, 3), "authors_middle_missing"),  # Jacks skipped before `and others`
+        ((0, 1, 11), "authors_middle_missing"),  # first two and the last, `and others`
+    ],
+)
+def test_middle_author_missing_from_a_real_list(picked: tuple[int, ...], finding: str) -> None:
+    """The 12 authors of 10.1002/jor.1100150407 cited as `Family, Given`, some, `and others`."""
+    people = _message(HORA)["author"]
+    written = [f"{people[i]['family']}, {people[i]['given']}" for i in picked]
+    field = v2.authors_rule(written, True, _record(HORA)["surnames"])
+    assert field.finding == finding and field.match is (finding is None)

@@ -106,6 +106,9 @@ def test_particles_hyphens_diacritics_cjk(claimed: list[str], register: list[str
          Reason.AUTHORS_NOT_IN_REGISTER),
         (["Ashish Vaswani", "Jakob Uszkoreit"], False, Reason.AUTHORS_TRUNCATED),
         (["Ashish Vaswani", "Niki Parmar"], False, Reason.AUTHORS_TRUNCATED),
+        # issue 39 item 3: `and others` stands for the tail, not for Shazeer between two named
+        (["Ashish Vaswani", "Niki Parmar"], True, Reason.AUTHORS_MIDDLE_MISSING),
+        (["Ashish Vaswani", "Niki Parmar", "et al."], False, Reason.AUTHORS_MIDDLE_MISSING),
         (["John Doe", "Noam Shazeer"], False, Reason.AUTHORS_PLACEHOLDER),
         (["Author Name"], False, Reason.AUTHORS_PLACEHOLDER),
         (["A. Author"], False, Reason.AUTHORS_PLACEHOLDER),
