@@ -13,7 +13,8 @@ Three probes, each counting the findings every rule raises where none is due:
    what differs is printed, so a real difference (another edition's year) can be told apart.
 2. **Real register bodies cited as people cite them.** Every Crossref `/works` body in
    `realdata/bodies/crossref` is read by the real register parser, then cited in three name
-   forms (`Family, Given`, `Given Family`, Vancouver `Family GI`), with the title lowercased,
+   forms (`Family, Given`, `Given Family`, Vancouver `Family GI`), and in each form as its
+   first three names and `and others` when it has more, with the title lowercased,
    the journal as its ISO 4 `short-container-title` and the latest year the record holds.
 3. **VALID entries of a labelled split** (optional): the findings on the rows labelled VALID in
    a verdicts table of an audited split (`benchmarks/hallmark.py --keep DIR`).
@@ -134,11 +135,14 @@ def bodies(realdata: Path, show: int) -> tuple[int, collections.Counter[str]]:
         }
         short = (message.get("short-container-title") or [None])[0]
         title = strip_markup(record["title"])
-        for names in forms.values():
+        # The first three and `and others` (issue 39): a shortened list is no finding.
+        cut = {f"{k}_et_al": v[:3] for k, v in forms.items() if len(v) > 3}
+        for form, names in {**forms, **cut}.items():
             citations += 1
             claimed = {
                 "title": title.lower() if title else None,
                 "authors": names,
+                "authors_et_al": form.endswith("_et_al"),
                 "container_title": short or record.get("container_title"),
                 "year": (record.get("years") or [None])[-1],
             }
