@@ -154,13 +154,18 @@ def authors_rule(
         return Field(True, False, Reason.AUTHORS_FIRST_DIFFERS)
     if missing:
         return Field(True, False, Reason.AUTHORS_NOT_IN_REGISTER)
-    order = [w for w in where if w is not None]
+    return _order_rule([w for w in where if w is not None], len(theirs), marked)
+
+
+def _order_rule(order: list[int], register_count: int, marked: bool) -> Field:
+    """The findings of a list whose every claimed author is the register's: `order` holds the
+    register position of each, `marked` whether the list says `and others`."""
     if order != sorted(order):
         return Field(True, False, Reason.AUTHORS_REORDERED)
     # Cutting a list after its first authors is how citations (and some registers) shorten
     # lists; a list that drops authors from inside it is not that.
     gapped = order != list(range(len(order)))
-    if len(named) < len(theirs) and not marked and gapped:
+    if len(order) < register_count and not marked and gapped:
         return Field(True, False, Reason.AUTHORS_TRUNCATED)
     # `and others` stands for the authors after the last one named, not for one between two.
     if marked and gapped:
