@@ -40,6 +40,8 @@ _YEAR_RE = re.compile(rf"(?<![\d/.])({_YEAR})[a-z]?(?![\d])")
 _PAREN_YEAR_RE = re.compile(rf"(?<!\s)\s*\((?P<y>{_YEAR})[a-z]?(?:,[^)]{{0,30}})?\)\s*[.,:]?\s*")
 # `Authors. 2021. Title` / `Authors, 2021. Title`
 _BARE_YEAR_RE = re.compile(rf"[.,]\s+(?P<y>{_YEAR})[a-z]?\.\s+")
+# ACM's `Authors. [n. d.]. Title.`: no date, where the year would stand after the names
+_ACM_N_D_RE = re.compile(r"\.\s+\[n\.\s?d\.\]\.\s+")
 _N_D_RE = re.compile(r"(?<!\s)\s*\((?:n\.\s?d\.|in press|forthcoming)\)\s*[.,]?\s*", re.I)
 # a quote closes with its own mark: `’` closes only `‘`, and not as an apostrophe (`President’s`
 # inside “…” is no end of the title)
@@ -182,7 +184,7 @@ def _initials_first(rest: str) -> _Read | None:
 def _author_year(rest: str) -> _Read | None:
     """`Authors (2021). Title. Venue` or `Authors. 2021. Title. Venue` (the year after authors)."""
     m = _PAREN_YEAR_RE.search(rest) or _N_D_RE.search(rest)
-    bare = _BARE_YEAR_RE.search(rest)
+    bare = _BARE_YEAR_RE.search(rest) or _ACM_N_D_RE.search(rest)
     if bare and (not m or bare.start() < m.start()):
         m = bare
     if not m or m.start() == 0 or not _looks_like_authors(rest[: m.start()]):

@@ -347,3 +347,13 @@ def test_a_year_after_the_title_is_the_date_not_the_title() -> None:
         "http://datasci.kitzes.com/lessons/python/reproducible_workflow.html."
     )
     assert ref.title == "Reproducible Workflows" and ref.year == 2016
+
+
+def test_acm_no_date_marks_the_end_of_the_names() -> None:
+    # acmart's sample references (realdocs gdp-paper-sample-*): `[n. d.]` where the year stands
+    ref = parse(
+        "[3] CTAN. [n. d.]. acmart—Class for typesetting publications of ACM. Retrieved Jan 3, "
+        "2020 from https://ctan.org/pkg/acmart"
+    )
+    assert ref.title == "acmart—Class for typesetting publications of ACM"
+    assert ref.authors == ["CTAN"]
