@@ -63,6 +63,17 @@ _VENUE_START_RE = re.compile(
     r"^(?:In\b|Proc|Journal|J\.|Trans|Advances|arXiv|bioRxiv|medRxiv|Preprint|Nature|Science)"
 )
 _SPACES_RE = re.compile(r"\s+")
+# A URL broken at a line end after one of its dots (`…Challenges. pdf`, `https://github. com/…`):
+# joined again when what follows is a file or host ending (the URL starts after a space only, so
+# a run of `http://` is scanned once)
+_URL_BREAK_RE = re.compile(
+    r"(?<!\S)(https?://\S*\.)\s(?=(?:pdf|html?|php|aspx?|xml|com|org|net|edu|gov|io)\b)"
+)
+# What a title may not end with: an edition (`(2nd ed.)`, `(1. Aufl.)`) or a bracket left open
+# where the title was cut inside it (`Understanding Cryptography (1`)
+_TITLE_TAIL_RE = re.compile(
+    r"(?<!\s)\s*\((?:\d+(?:st|nd|rd|th)?\.?\s?(?:ed|edn|edition|Aufl|Auflage)\.?\)?|[^()]*)$", re.I
+)
 
 
 # HTML entities pasted in from web pages and rendered as text (`d&apos;Amore`, `&Amp;`)
@@ -103,7 +114,7 @@ def string_query(text: str) -> str:
 def parse(text: str, model: bool = True) -> ParsedReference:
     """The fields of the reference `text` (see the module docstring); never raises. With
     `model`, the fields the rules cannot be sure of are the model's (`merge.with_model`)."""
-    flat = _SPACES_RE.sub(" ", text).strip()
+    flat = _URL_BREAK_RE.sub(r"\1", _SPACES_RE.sub(" ", text).strip())
     label, rest = strip_label(_ENTITY_RE.sub(_entity, flat))
     ids, rest = find_identifiers(rest)
     rest = rest.strip(" ,;")
@@ -316,6 +327,8 @@ def _clean_title(title: str | None) -> str | None:
     if not title:
         return None
     t = title.strip().strip('“”"‘’ ').rstrip(",;:").strip()
+    if "(" in t:
+        t = _TITLE_TAIL_RE.sub("", t).strip() or t
     return t or None
 
 

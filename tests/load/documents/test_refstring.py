@@ -357,3 +357,34 @@ def test_acm_no_date_marks_the_end_of_the_names() -> None:
     )
     assert ref.title == "acmart—Class for typesetting publications of ACM"
     assert ref.authors == ["CTAN"]
+
+
+# A German thesis's list (realdocs 6braun-thesis) and acmart's sample references.
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        (
+            "Paar, C., J. Pelzl (2010). Understanding Cryptography (1. Aufl.). Springer, "
+            "Heidelberg.",
+            "Understanding Cryptography",
+        ),
+        (
+            "Christof Paar and Jan Pelzl. 2010. Understanding Cryptography (2nd ed.). Springer.",
+            "Understanding Cryptography",
+        ),
+        (
+            "[7] M. Shamos. 1978. Algorithms for Closest-Point Problems (Computational Geometry). "
+            "Ph.D. Dissertation. Yale University.",
+            "Algorithms for Closest-Point Problems (Computational Geometry)",
+        ),
+        (
+            "Advisors, O. (2019). An overview of the Programmatic Advertising Ecosystem: "
+            "Opportunities and Challenges. https://platformobservatory.eu/app/uploads/2019/10/"
+            "An-overview-of-the-Programmatic-Advertising-Ecosystem-Opportunities-and-Challenges. "
+            "pdf. Letzter Zugriff am 25.05.2021.",
+            "An overview of the Programmatic Advertising Ecosystem: Opportunities and Challenges",
+        ),
+    ],
+)
+def test_editions_and_broken_urls_stay_out_of_the_title(text: str, title: str) -> None:
+    assert parse(text).title == title
