@@ -124,13 +124,18 @@ def vancouver_surname_cut_column(names: pa.Array) -> pa.Array:
 def cited_surname(name: str | None) -> str | None:
     """The surname of a name as cited, as written: the part before a comma, the words before
     trailing Vancouver initials (`Smith JA`), else the last word (`Frank G. Bennett, Jr.` and
-    `Frank G. Bennett Jr.` → `Bennett`); `None` when none is left.
+    `Frank G. Bennett Jr.` and `King Jr., Martin Luther` → `Bennett`, `King`); `None` when none
+    is left.
     Search queries and `fix` use it."""
     if not name or not name.strip():
         return None
     text = name.strip()
     # `Frank G. Bennett, Jr.`: Bennett (v1's literal cut stays `v1_surname_cut`'s).
     text = suffix_after_comma(text) or text
+    head, comma, rest = text.partition(",")
+    head_words = head.split()
+    if comma and len(head_words) >= 2 and head_words[-1].lower() in SUFFIXES:
+        return " ".join(head_words[:-1])  # `King Jr., Martin Luther` is King
     words = text.split()
     while "," not in text and len(words) >= 2 and words[-1].lower() in SUFFIXES:
         words.pop()  # `Martin Luther King Jr.` is King

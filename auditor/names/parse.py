@@ -174,7 +174,8 @@ def parse(
     has the family `de la Fontaine`. A trailing generational suffix in the one-part form
     (`Martin Luther King Jr.`) is read as the suffix, and so is one after a comma
     (`Frank G. Bennett, Jr.`, `suffix_after_comma`) unless `literal` asks for BibTeX's letter
-    (last name `Frank G. Bennett`, first name `Jr.`). `render` (the loader's LaTeX decoder) is
+    (last name `Frank G. Bennett`, first name `Jr.`), and one closing the last name of
+    `King Jr., Martin Luther`. `render` (the loader's LaTeX decoder) is
     applied to each part afterwards. `None` for an empty name; never raises.
     """
     name = name.strip()
@@ -192,8 +193,12 @@ def parse(
         head = _depth0_split(parts[0], comma=False)
         if not head:
             return None
-        particle, family = _von_last(head)
         suffix = parts[1] if len(parts) >= 3 else None
+        if not literal and suffix is None and len(head) >= 2 and head[-1].lower() in SUFFIXES:
+            # Google Scholar's `King Jr, Martin Luther`: by BibTeX's letter the last name is
+            # `King Jr`, but `Jr` is the suffix every reader means.
+            suffix = head.pop()
+        particle, family = _von_last(head)
         given = ", ".join(parts[2:]) if len(parts) >= 3 else parts[1]
         given, particle = _trailing_particle(given, particle)
         parsed = ParsedName(family, given or None, particle, suffix or None)
