@@ -103,6 +103,11 @@ def _parts(t: str) -> list[str]:
 def _first_family(part: str) -> bool:
     """A first part that can only be a family name: one word (with particles), or one initial
     (`R., Mallikarjun B.`: a family name printed as an initial)."""
+    # `d'Amore F` is Vancouver's `Family I`, not a Chicago family name: its lowercase `d'` is
+    # no particle, and taking it as one would glue the next author on as its given names
+    vancouver = _VANCOUVER_RE.match(part)
+    if vancouver and not vancouver.group("f").isupper():
+        return False
     return _one_word(part) or len(part.split()) == 1
 
 

@@ -17,6 +17,7 @@ a year, quotes or a type tag, so the search stage may settle the row against the
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from auditor.load.documents.confidence import rule_confidence
 from auditor.load.documents.identifiers import find_identifiers
@@ -74,11 +75,33 @@ _URL_BREAK_RE = re.compile(
 _TITLE_TAIL_RE = re.compile(
     r"(?<!\s)\s*\((?:\d+(?:st|nd|rd|th)?\.?\s?(?:ed|edn|edition|Aufl|Auflage)\.?\)?|[^()]*)$", re.I
 )
+# a venue printed straight after the title (`… rank Workshop on Learning to Rank for IR`)
+_VENUE_CUE_RE = re.compile(
+    r"(?<=[a-z0-9)])\s+(?=(?:Proceedings\s+of|(?:\d{1,3}(?:st|nd|rd|th)\s+)?"
+    r"(?:(?:International|Annual|ACM|IEEE)\s+)*(?:Workshop|Conference|Symposium)\s+on)\s)"
+)
 
 
 # HTML entities pasted in from web pages and rendered as text (`d&apos;Amore`, `&Amp;`)
 _ENTITY_RE = re.compile(r"&(amp|apos|quot|lt|gt|nbsp|#\d{1,6}|#x[0-9a-f]{1,5});", re.I)
 _ENTITIES = {"amp": "&", "apos": "'", "quot": '"', "lt": "<", "gt": ">", "nbsp": " "}
+
+
+# TeX accent commands left in the text by a `.bib` printed without TeX (`\v{Z}itnik`, `\vZitnik`,
+# `{\'e}`): left as they are, `\vZitnik` reads as a name of its own and splits the authors
+_TEX_MARKS = {"`": "\u0300", "'": "\u0301", "^": "\u0302", "~": "\u0303", "=": "\u0304"}
+_TEX_MARKS |= {".": "\u0307", '"': "\u0308", "u": "\u0306", "v": "\u030c", "H": "\u030b"}
+_TEX_MARKS |= {"c": "\u0327", "k": "\u0328"}
+_TEX_ACCENT_RE = re.compile(
+    r"\{?\\(?:(?P<s>[`'^~=.\"])|(?P<w>[uvHck])(?=[\s{]?[A-Za-z]))\s?"
+    r"(?:\{\\?(?P<b>[A-Za-z])\}|\\?(?P<l>[A-Za-z]))\}?"
+)
+
+
+def _tex_accent(m: re.Match[str]) -> str:
+    letter = m.group("b") or m.group("l")
+    mark = _TEX_MARKS[m.group("s") or m.group("w")]
+    return unicodedata.normalize("NFC", letter + mark)
 
 
 def _entity(m: re.Match[str]) -> str:
@@ -115,7 +138,8 @@ def parse(text: str, model: bool = True) -> ParsedReference:
     """The fields of the reference `text` (see the module docstring); never raises. With
     `model`, the fields the rules cannot be sure of are the model's (`merge.with_model`)."""
     flat = _URL_BREAK_RE.sub(r"\1", _SPACES_RE.sub(" ", text).strip())
-    label, rest = strip_label(_ENTITY_RE.sub(_entity, flat))
+    # entities decoded in one pass: `&amp;apos;` was printed as `&apos;` and stays so
+    label, rest = strip_label(_TEX_ACCENT_RE.sub(_tex_accent, _ENTITY_RE.sub(_entity, flat)))
     ids, rest = find_identifiers(rest)
     rest = rest.strip(" ,;")
     for reader in (_gbt, _quoted, _initials_first, _author_year, _plain):
@@ -218,13 +242,19 @@ def _plain(rest: str) -> _Read:
 
 
 _NAMES_SCAN = 1000  # an author list is never longer; bounds the name pattern's work
+# (an initial may be accented: `É. Moulines`, `İ. İ. Ceylan`)
+_CAP = "A-Z\u00c0-\u00de\u0100-\u017f"
 _INITIALS_NAME = (
-    rf"[A-Z][a-z]?\.(?:[\s-]*[A-Z][a-z]?\.)*\s+(?:{_PARTICLE}\s+)*"
+    rf"[{_CAP}][a-z]?\.(?:[\s-]*[{_CAP}][a-z]?\.)*\s+(?:{_PARTICLE}\s+)*"
     r"[A-Z\u00c0-\u024f][\w'’\-\u00c0-\u024f]*"
 )
+# SIAM prints a name it cannot abbreviate in full (`İsmail İlkan Ceylan`); after `and` it is
+# still the list's last name, where a title cannot stand
+_FULL_NAME = r"[A-Z\u00c0-\u024f][\w'’\-\u00c0-\u024f]*(?:\s+[A-Z\u00c0-\u024f][\w'’\-\u00c0-\u024f]*){1,3}"
 # the list ends at a comma that no further name or `and` follows
 _INITIALS_LIST_RE = re.compile(
     rf"^(?P<names>{_INITIALS_NAME}(?:(?:,\s+(?:and\s+)?|\s+and\s+){_INITIALS_NAME})*"
+    rf"(?:,?\s+and\s+{_FULL_NAME})?"
     r"(?:,?\s+et\.?\s?al\.?)?),\s+"  # `…, M. Reynolds, et al., Flamingo: …`
     rf"(?!and\s|et\.?\s?al\b|others\b)(?!{_INITIALS_NAME}(?:,|\s+and\b|\.))"
     # nor a full name (`H. Aziz, Ágnes Cseh, …`): the list goes on in another form
@@ -260,6 +290,13 @@ def _title_and_venue(body: str) -> tuple[str | None, str]:
     ]
     if venue_at:
         ends.append((venue_at.start(), venue_at.start(), "in"))
+    cue = _VENUE_CUE_RE.search(body)
+    if cue and (not ends or ends[0][0] > cue.start()):
+        # `Learning to rank Workshop on …, 2009`: no full stop before the venue; a cue whose
+        # stretch to the next stop holds no comma or digit is a title's own words
+        stretch = body[cue.start() : ends[0][0] if ends else len(body)]
+        if re.search(r"[,\d]", stretch):
+            return body[: cue.start()].strip(" ,") or None, body[cue.start() :].strip()
     for i, (start, end, mark) in enumerate(ends):
         if mark in "?!" and i + 1 < len(ends):
             following = body[end : ends[i + 1][0]].strip()
