@@ -250,7 +250,10 @@ _INITIALS_NAME = (
 )
 # SIAM prints a name it cannot abbreviate in full (`İsmail İlkan Ceylan`); after `and` it is
 # still the list's last name, where a title cannot stand
-_FULL_NAME = r"[A-Z\u00c0-\u024f][\w'’\-\u00c0-\u024f]*(?:\s+[A-Z\u00c0-\u024f][\w'’\-\u00c0-\u024f]*){1,3}"
+_FULL_NAME = (
+    r"[A-Z\u00c0-\u024f][\w'’\-\u00c0-\u024f]*"
+    r"(?:\s+[A-Z\u00c0-\u024f][\w'’\-\u00c0-\u024f]*){1,3}"
+)
 # the list ends at a comma that no further name or `and` follows
 _INITIALS_LIST_RE = re.compile(
     rf"^(?P<names>{_INITIALS_NAME}(?:(?:,\s+(?:and\s+)?|\s+and\s+){_INITIALS_NAME})*"

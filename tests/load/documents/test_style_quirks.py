@@ -59,7 +59,7 @@ def test_tex_accent_leftovers_are_put_on_their_letters() -> None:
     for name in ("M. \\vZitnik", "M. \\v{Z}itnik", "M. {\\v Z}itnik"):
         r = parse(f"{name} and J. Leskovec. Predicting multicellular function. Bioinf., 2017.")
         assert r.authors == ["M. Žitnik", "J. Leskovec"], name
-    assert parse("B. M\\\"uller. A title. In ICML, 2020.").authors == ["B. Müller"]
+    assert parse('B. M\\"uller. A title. In ICML, 2020.').authors == ["B. Müller"]
 
 
 def test_vancouver_name_with_an_entity_is_one_author() -> None:
